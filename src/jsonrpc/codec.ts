@@ -1,0 +1,114 @@
+// Text <-> JSON-RPC messages: decoding validates the envelope and names the exact JSON-RPC error.
+
+import type { JsonRpcErrorResponse, Message, RequestId } from './message.ts';
+import { ErrorCode } from './rpc-error.ts';
+
+/**
+ * What one frame of input decodes to: a valid message, an invalid one with the error response
+ * the receiver must send back, or a batch (an array) of those. Whether batches are allowed is
+ * the receiver's decision (only protocol revision 2025-03-26 has them).
+ */
+export type Frame =
+  | { type: 'message'; message: Message }
+  | { type: 'invalid'; response: JsonRpcErrorResponse }
+  | { type: 'batch'; items: Array<Exclude<Frame, { type: 'batch' }>> };
+
+/** Decodes one frame of text (a stdio line, an HTTP body). Never throws. */
+export function decodeFrame(text: string): Frame {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return invalid(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
+  }
+  return fromJson(value);
+}
+
+/** Classifies already-parsed JSON (for transports whose framing parses JSON itself). Never throws. */
+export function fromJson(value: unknown): Frame {
+  if (!Array.isArray(value)) return parseMessage(value);
+  if (value.length === 0) return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+  return { type: 'batch', items: value.map(parseMessage) };
+}
+
+/** Encodes one message, or a batch, as a single line of JSON text (no embedded newlines). */
+export function encodeMessage(message: Message | readonly Message[]): string {
+  return JSON.stringify(message);
+}
+
+/** Validates a parsed JSON value as one JSON-RPC 2.0 message (BASE-2..BASE-7). */
+export function parseMessage(value: unknown): Exclude<Frame, { type: 'batch' }> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: expected a JSON object, got ${describe(value)}`);
+  }
+  const record = value as Record<string, unknown>;
+  const id = readableId(record);
+  if (record.jsonrpc !== '2.0') {
+    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "jsonrpc" must be "2.0", got ${describe(record.jsonrpc)}`);
+  }
+  if ('method' in record) return parseCall(record, id);
+  return parseResponse(record, id);
+}
+
+function parseCall(record: Record<string, unknown>, id: RequestId | undefined): Exclude<Frame, { type: 'batch' }> {
+  if (typeof record.method !== 'string') {
+    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "method" must be a string, got ${describe(record.method)}`);
+  }
+  if ('id' in record && id === undefined) {
+    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`);
+  }
+  if ('params' in record && !isPlainObject(record.params)) {
+    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "params" must be an object, got ${describe(record.params)}`);
+  }
+  return { type: 'message', message: record as unknown as Message };
+}
+
+function parseResponse(record: Record<string, unknown>, id: RequestId | undefined): Exclude<Frame, { type: 'batch' }> {
+  const hasResult = 'result' in record;
+  const hasError = 'error' in record;
+  if (hasResult === hasError) {
+    const what = hasResult ? 'both "result" and "error"' : 'neither "method", "result" nor "error"';
+    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: a message with ${what}`);
+  }
+  if (hasResult) {
+    if (id === undefined) return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: a result response needs a string or integer "id"');
+    if (!isPlainObject(record.result)) {
+      return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "result" must be an object, got ${describe(record.result)}`);
+    }
+    return { type: 'message', message: record as unknown as Message };
+  }
+  const error = record.error;
+  if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+    return invalid(id, ErrorCode.InvalidRequest, 'Invalid Request: "error" must be {code: integer, message: string}');
+  }
+  if ('id' in record && record.id !== null && id === undefined) {
+    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`);
+  }
+  return { type: 'message', message: record as unknown as Message };
+}
+
+/** The id if it is a legal request id (string or integer), else undefined. */
+function readableId(record: Record<string, unknown>): RequestId | undefined {
+  const id = record.id;
+  if (typeof id === 'string') return id;
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(id: RequestId | undefined, code: number, message: string): { type: 'invalid'; response: JsonRpcErrorResponse } {
+  const response: JsonRpcErrorResponse =
+    id === undefined ? { jsonrpc: '2.0', error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message } };
+  return { type: 'invalid', response };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'nothing';
+  return typeof value === 'string' ? `"${value.length > 40 ? value.slice(0, 40) + '...' : value}"` : typeof value;
+}

@@ -1,0 +1,264 @@
+// One end of a JSON-RPC connection: allocates ids, keeps the pending map, dispatches inbound calls.
+
+import type { Frame } from './codec.ts';
+import { ConnectionClosedError } from './errors.ts';
+import type {
+  JsonObject,
+  JsonRpcErrorResponse,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Message,
+  RequestId,
+} from './message.ts';
+import { ErrorCode, RpcError } from './rpc-error.ts';
+
+/** The upper layer's inbound side. Handlers may throw RpcError for a protocol error. */
+export interface PeerHandler {
+  /** Answers one request; `signal` fires when the peer cancels it (the response is then dropped). */
+  handleRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> | JsonObject;
+  /** Receives one notification. Throwing is reported to `onError`, never to the peer. */
+  handleNotification(notification: JsonRpcNotification): void;
+  /** Called once when the connection ends; pending requests have already been rejected. */
+  handleClose?(error?: Error): void;
+}
+
+/** How a Peer is wired: where messages go, who handles inbound ones, and its policies. */
+export interface PeerOptions {
+  /** Writes one message (or a batch) to the connection. */
+  send(message: Message | readonly Message[]): Promise<void>;
+  handler: PeerHandler;
+  /** Whether an inbound batch may be served (only protocol revision 2025-03-26 allows them). */
+  canBatch?: () => boolean;
+  /** Whether to answer an undecodable frame with its error response (servers do; clients only report it). */
+  shouldAnswerInvalid?: boolean;
+  /** Local diagnostics: handler crashes, undecodable input, stray responses. Never sent on the wire. */
+  onError?: (error: Error) => void;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A JSON-RPC 2.0 peer over any message channel. Outbound ids are increasing integers, never reused.
+ * One bad message or one throwing handler never stops it. It is itself the channel's receiver.
+ */
+export class Peer {
+  #options: PeerOptions;
+  #nextId = 0;
+  #pending = new Map<RequestId, Pending>();
+  #inbound = new Map<RequestId, AbortController>();
+  #closed: Error | undefined;
+
+  constructor(options: PeerOptions) {
+    this.#options = options;
+  }
+
+  /** True once the connection has ended. */
+  get isClosed(): boolean {
+    return this.#closed !== undefined;
+  }
+
+  /** Allocates the id the next `request` will use. */
+  nextId(): RequestId {
+    return ++this.#nextId;
+  }
+
+  /**
+   * Sends a request and resolves with its result, or rejects with RpcError (an error response) or
+   * ConnectionClosedError. Pass an id from `nextId()` to know it before the call (for cancellation).
+   */
+  request(method: string, params: JsonObject | undefined, id: RequestId = this.nextId()): Promise<JsonObject> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
+    return new Promise<JsonObject>((resolve, reject) => {
+      this.#pending.set(id, { method, resolve, reject });
+      const message: JsonRpcRequest =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      this.#options.send(message).catch((error: unknown) => {
+        if (this.#pending.delete(id)) reject(asError(error));
+      });
+    });
+  }
+
+  /** Sends a notification; resolves once the transport accepted it. */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.#options.send(message);
+  }
+
+  /** Stops waiting for an outbound request: it rejects with `error`, and a late response is dropped. */
+  abandon(id: RequestId, error: Error): boolean {
+    const pending = this.#pending.get(id);
+    if (!pending) return false;
+    this.#pending.delete(id);
+    pending.reject(error);
+    return true;
+  }
+
+  /** Cancels an inbound request being handled: its signal fires and no response will be sent. */
+  abortInbound(id: RequestId, reason?: unknown): boolean {
+    const controller = this.#inbound.get(id);
+    if (!controller) return false;
+    this.#inbound.delete(id);
+    controller.abort(reason);
+    return true;
+  }
+
+  /** The method of a pending outbound request, if it is still pending. */
+  pendingMethod(id: RequestId): string | undefined {
+    return this.#pending.get(id)?.method;
+  }
+
+  /** Channel receiver: one decoded frame. */
+  handleFrame(frame: Frame): void {
+    switch (frame.type) {
+      case 'message':
+        this.#handleMessage(frame.message, (response) => this.#reply(response));
+        return;
+      case 'invalid':
+        this.#report(new RpcError(frame.response.error.code, frame.response.error.message));
+        if (this.#options.shouldAnswerInvalid !== false) this.#reply(frame.response);
+        return;
+      case 'batch':
+        this.#handleBatch(frame.items);
+        return;
+    }
+  }
+
+  /** Channel receiver: the connection ended. Rejects every pending request and aborts inbound work. */
+  handleClose(error?: Error): void {
+    if (this.#closed) return;
+    this.#closed = error ?? new ConnectionClosedError();
+    const closed = new ConnectionClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', {
+      cause: error,
+    });
+    for (const [id, pending] of this.#pending) {
+      this.#pending.delete(id);
+      pending.reject(closed);
+    }
+    for (const [id, controller] of this.#inbound) {
+      this.#inbound.delete(id);
+      controller.abort(closed);
+    }
+    this.#options.handler.handleClose?.(error);
+  }
+
+  #handleMessage(message: Message, reply: (response: JsonRpcResponse) => void): void {
+    if ('method' in message) {
+      if ('id' in message) this.#handleRequest(message, reply);
+      else this.#handleNotification(message);
+      return;
+    }
+    this.#handleResponse(message);
+  }
+
+  #handleRequest(request: JsonRpcRequest, reply: (response: JsonRpcResponse) => void): void {
+    const { id } = request;
+    if (this.#inbound.has(id)) {
+      reply(errorResponse(id, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`)));
+      return;
+    }
+    const controller = new AbortController();
+    this.#inbound.set(id, controller);
+    const finish = (response: JsonRpcResponse): void => {
+      // A cancelled request gets no response (CANCEL-5): abortInbound removed it from the map.
+      if (this.#inbound.get(id) !== controller) return;
+      this.#inbound.delete(id);
+      reply(response);
+    };
+    let outcome: Promise<JsonObject> | JsonObject;
+    try {
+      outcome = this.#options.handler.handleRequest(request, controller.signal);
+    } catch (error) {
+      finish(this.#toErrorResponse(id, request.method, error));
+      return;
+    }
+    if (!(outcome instanceof Promise)) {
+      finish({ jsonrpc: '2.0', id, result: outcome });
+      return;
+    }
+    outcome.then(
+      (result) => finish({ jsonrpc: '2.0', id, result }),
+      (error: unknown) => finish(this.#toErrorResponse(id, request.method, error)),
+    );
+  }
+
+  #handleNotification(notification: JsonRpcNotification): void {
+    try {
+      this.#options.handler.handleNotification(notification);
+    } catch (error) {
+      this.#report(asError(error));
+    }
+  }
+
+  #handleResponse(response: JsonRpcResponse): void {
+    const id = response.id;
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (id === undefined || !pending) {
+      // Late (after cancel or timeout) or unknown: dropped (CANCEL-6); id-less errors are only reported.
+      if ('error' in response) this.#report(RpcError.fromErrorObject(response.error));
+      return;
+    }
+    this.#pending.delete(id);
+    if ('error' in response) pending.reject(RpcError.fromErrorObject(response.error));
+    else pending.resolve(response.result);
+  }
+
+  #handleBatch(items: ReadonlyArray<Exclude<Frame, { type: 'batch' }>>): void {
+    if (!(this.#options.canBatch?.() ?? false)) {
+      const error = new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported by the negotiated protocol revision');
+      this.#report(error);
+      if (this.#options.shouldAnswerInvalid !== false) this.#reply({ jsonrpc: '2.0', error: error.toErrorObject() });
+      return;
+    }
+    const responses: JsonRpcResponse[] = [];
+    let waiting = 0;
+    let dispatched = false;
+    const flush = (): void => {
+      if (dispatched && waiting === 0 && responses.length > 0) this.#reply(responses);
+    };
+    for (const item of items) {
+      if (item.type === 'invalid') {
+        responses.push(item.response);
+        continue;
+      }
+      const isCall = 'method' in item.message && 'id' in item.message;
+      if (isCall) waiting++;
+      this.#handleMessage(item.message, (response) => {
+        responses.push(response);
+        waiting--;
+        flush();
+      });
+    }
+    dispatched = true;
+    flush();
+  }
+
+  #toErrorResponse(id: RequestId, method: string, error: unknown): JsonRpcErrorResponse {
+    if (error instanceof RpcError) return errorResponse(id, error);
+    this.#report(new Error(`Handler for "${method}" failed`, { cause: error }));
+    return errorResponse(id, new RpcError(ErrorCode.InternalError, `Internal error while handling "${method}"`));
+  }
+
+  #reply(response: JsonRpcResponse | JsonRpcResponse[]): void {
+    if (this.#closed) return;
+    this.#options.send(response).catch((error: unknown) => this.#report(asError(error)));
+  }
+
+  #report(error: Error): void {
+    this.#options.onError?.(error);
+  }
+}
+
+function errorResponse(id: RequestId, error: RpcError): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error: error.toErrorObject() };
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,280 @@
+// A handshake-era MCP session over one connection: lifecycle, method-table checks both ways,
+// cancellation, progress and timeouts. Client and Server each own one; neither inherits it.
+
+import type { Frame } from '../jsonrpc/codec.ts';
+import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, Message, RequestId } from '../jsonrpc/message.ts';
+import { Peer } from '../jsonrpc/peer.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
+import { canSend, checkParams, isGateRequired, isMethodInRevision, lookupMethod, type MethodSpec } from './methods.ts';
+import { ProgressTracker, type ProgressHandler } from './progress.ts';
+
+/** Where a session is in the handshake-era lifecycle. */
+export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
+
+/** The structural channel a session needs (transports' Channel satisfies it). */
+export interface SessionChannel {
+  open(receiver: { handleFrame(frame: Frame): void; handleClose(error?: Error): void }): void;
+  send(message: Message | readonly Message[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the upper layer sees of one inbound request. */
+export interface InboundRequest {
+  id: RequestId;
+  method: string;
+  params: JsonObject;
+  signal: AbortSignal;
+}
+
+/** The session's owner: its role, its method handlers and its negotiated facts. */
+export interface SessionOptions {
+  role: 'client' | 'server';
+  channel: SessionChannel;
+  /** Serves one inbound request that passed the table checks. Throw RpcError for protocol errors. */
+  handleRequest(request: InboundRequest): Promise<JsonObject> | JsonObject;
+  /** Receives one inbound notification that passed the table checks (cancel and progress are handled here). */
+  handleNotification?(method: string, params: JsonObject): void;
+  /**
+   * Offered an inbound request the handshake lifecycle would refuse (before initialization);
+   * returning a result promise claims it (the dual-era server serves modern envelopes this way).
+   */
+  claimEarly?(request: InboundRequest): Promise<JsonObject> | undefined;
+  handleClose?(error?: Error): void;
+  /** Local diagnostics (bad input, handler crashes). Never sent on the wire. */
+  onError?(error: Error): void;
+}
+
+/** Per-call options for an outbound request. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Milliseconds without a response (or progress, see below) before cancelling; default 60,000. */
+  timeoutMs?: number;
+  /** Progress notifications restart the timeout (LIFE-15); default true when onProgress is given. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard maximum regardless of progress; default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+  /** Receives `notifications/progress` for this request; sets `_meta.progressToken`. */
+  onProgress?: ProgressHandler;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_TOTAL_MS = 600_000;
+
+/**
+ * One handshake-era MCP connection. Inbound messages are checked against the method table in
+ * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
+ * Outbound messages get the same checks and fail locally instead of breaking the protocol.
+ */
+export class Session {
+  readonly role: 'client' | 'server';
+  /** The negotiated protocol revision once initialize has been answered. */
+  protocolVersion: string | undefined;
+  /** This side's declared capabilities. */
+  ownCapabilities: JsonObject = {};
+  /** The peer's declared capabilities (known after initialize). */
+  peerCapabilities: JsonObject = {};
+  #state: SessionState = 'new';
+  #options: SessionOptions;
+  #peer: Peer;
+  #progress = new ProgressTracker();
+
+  constructor(options: SessionOptions) {
+    this.role = options.role;
+    this.#options = options;
+    this.#peer = new Peer({
+      send: (message) => options.channel.send(message),
+      handler: {
+        handleRequest: (request, signal) => this.#handleRequest(request, signal),
+        handleNotification: (notification) => this.#handleNotification(notification),
+        handleClose: (error) => this.#handleClose(error),
+      },
+      canBatch: () => this.protocolVersion === '2025-03-26',
+      shouldAnswerInvalid: options.role === 'server',
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  }
+
+  /** The lifecycle state. */
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  /** Starts receiving from the channel. Call once, after wiring. */
+  start(): void {
+    this.#options.channel.open(this.#peer);
+  }
+
+  /** Moves the lifecycle forward (the owner drives the handshake). */
+  setState(state: SessionState): void {
+    if (this.#state !== 'closed') this.#state = state;
+  }
+
+  /** Closes the connection; pending requests reject with ConnectionClosedError. Idempotent. */
+  async close(): Promise<void> {
+    await this.#options.channel.close();
+    this.#peer.handleClose();
+  }
+
+  /**
+   * Sends a request after the table checks and resolves with its result. Rejects with RpcError
+   * (the peer's error), RequestTimeoutError, RequestCancelledError, ConnectionClosedError, or a
+   * local CapabilityNotNegotiatedError / ProtocolStateError without sending anything.
+   */
+  async request(method: string, params: JsonObject | undefined, options: RequestOptions = {}): Promise<JsonObject> {
+    this.#checkOutbound(method, 'request');
+    options.signal?.throwIfAborted();
+    const id = this.#peer.nextId();
+    let outbound = params;
+    if (options.onProgress) outbound = this.#progress.attach(id, params, options.onProgress);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const started = Date.now();
+    const maxTotal = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cancel = (error: Error, reason: string): void => {
+      if (!this.#peer.abandon(id, error)) return;
+      // LIFE-12: initialize is never cancelled.
+      if (method !== 'initialize') this.#peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
+    };
+    const arm = (): void => {
+      clearTimeout(timer);
+      const remaining = Math.min(timeoutMs, maxTotal - (Date.now() - started));
+      timer = setTimeout(() => cancel(new RequestTimeoutError(method, timeoutMs), 'Request timed out'), Math.max(0, remaining));
+    };
+    if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress.onActivity(id, arm);
+    const onAbort = (): void => cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    arm();
+    try {
+      return await this.#peer.request(method, outbound, id);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.#progress.detach(id);
+    }
+  }
+
+  /** Sends a notification after the table checks (own or peer capability, lifecycle). */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    try {
+      this.#checkOutbound(method, 'notification');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.#peer.notify(method, params);
+  }
+
+  /** Sends a notification without table checks, for messages the owner has already vetted. */
+  notifyUnchecked(method: string, params?: JsonObject): Promise<void> {
+    return this.#peer.notify(method, params);
+  }
+
+  #checkOutbound(method: string, kind: MethodSpec['kind']): void {
+    const spec = lookupMethod(method);
+    if (!spec) return; // Custom and experimental methods are the caller's business.
+    if (spec.kind !== kind) throw new ProtocolStateError(`"${method}" is a ${spec.kind}, not a ${kind}`);
+    if (!canSend(spec, this.role)) throw new ProtocolStateError(`A ${this.role} cannot send "${method}"`);
+    if (this.#state === 'closed') return; // The peer layer reports the closed connection.
+    const version = this.protocolVersion;
+    if (version === undefined) {
+      const isEarly = method === 'initialize' || method === 'ping' || method === 'notifications/message' || method === 'notifications/progress';
+      if (!isEarly) throw new ProtocolStateError(`Cannot send "${method}" before initialization`);
+      return;
+    }
+    if (!isMethodInRevision(spec, version)) {
+      throw new ProtocolStateError(`"${method}" does not exist in protocol revision ${version}`);
+    }
+    // LIFE-6: before `initialized`, a server sends only ping and logging.
+    if (this.role === 'server' && this.#state === 'initializing' && kind === 'request' && method !== 'ping') {
+      throw new ProtocolStateError(`Cannot send "${method}" before the client's notifications/initialized`);
+    }
+    if (spec.gate && isGateRequired(method, version)) {
+      const caps = spec.gate.side === this.role ? this.ownCapabilities : this.peerCapabilities;
+      if (!hasCapability(caps, spec.gate.path)) throw new CapabilityNotNegotiatedError(method, spec.gate);
+    }
+  }
+
+  #handleRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> | JsonObject {
+    const params = request.params ?? {};
+    const inbound: InboundRequest = { id: request.id, method: request.method, params, signal };
+    const spec = lookupMethod(request.method);
+    if (this.#state === 'new' || (this.role === 'server' && this.#state === 'initializing')) {
+      const claimed = this.#options.claimEarly?.(inbound);
+      if (claimed) return claimed;
+    }
+    if (!spec || !canSend(spec, this.role === 'client' ? 'server' : 'client')) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}"`);
+    }
+    if (spec.kind !== 'request') {
+      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${request.method}" is a notification and must not carry an id`);
+    }
+    this.#checkLifecycle(request.method);
+    const version = this.protocolVersion;
+    if (version !== undefined) {
+      if (!isMethodInRevision(spec, version)) {
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" is not part of protocol revision ${version}`);
+      }
+      if (spec.gate && spec.gate.side === this.role && isGateRequired(request.method, version) && !hasCapability(this.ownCapabilities, spec.gate.path)) {
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" needs the ${spec.gate.side} capability "${spec.gate.path.join('.')}", which was not declared`);
+      }
+    }
+    const problem = checkParams(request.method, spec, request.params);
+    if (problem) throw new RpcError(ErrorCode.InvalidParams, problem);
+    if (request.method === 'ping') return {};
+    return this.#options.handleRequest(inbound);
+  }
+
+  #checkLifecycle(method: string): void {
+    if (method === 'ping') return;
+    if (this.role === 'server') {
+      if (this.#state === 'new' && method !== 'initialize') {
+        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`);
+      }
+      if (this.#state === 'initializing') {
+        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`);
+      }
+      if (this.#state === 'operating' && method === 'initialize') {
+        throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
+      }
+    } else if (this.#state === 'new') {
+      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`);
+    }
+  }
+
+  #handleNotification(notification: JsonRpcNotification): void {
+    const { method } = notification;
+    const params = notification.params ?? {};
+    const spec = lookupMethod(method);
+    if (!spec) return this.#options.handleNotification?.(method, params);
+    const peerRole = this.role === 'client' ? 'server' : 'client';
+    if (spec.kind !== 'notification' || !canSend(spec, peerRole)) {
+      return this.#options.onError?.(new Error(`Ignored "${method}": not a notification a ${peerRole} may send`));
+    }
+    const problem = checkParams(method, spec, notification.params);
+    if (problem) return this.#options.onError?.(new Error(`Ignored notification: ${problem}`));
+    switch (method) {
+      case 'notifications/cancelled':
+        // CANCEL-7: unknown or finished ids are ignored silently.
+        if (params.requestId !== undefined) this.#peer.abortInbound(params.requestId as RequestId, params.reason);
+        return;
+      case 'notifications/progress':
+        this.#progress.handle(params);
+        return;
+    }
+    this.#options.handleNotification?.(method, params);
+  }
+
+  #handleClose(error?: Error): void {
+    this.#state = 'closed';
+    this.#progress.clear();
+    this.#options.handleClose?.(error);
+  }
+}
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return 'Cancelled by the caller';
+}

@@ -1,0 +1,92 @@
+// The request context every server handler receives: the same shape in both protocol eras.
+
+import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from '../protocol/types/index.ts';
+
+/** The era a request arrived in: handshake (2024-11-05 .. 2025-11-25) or stateless (2026-07-28). */
+export type Era = 'legacy' | 'modern';
+
+/**
+ * Everything a handler may know and do while serving one request. In the handshake era the
+ * client facts come from `initialize`; in the stateless era from the request's own `_meta`.
+ * Input requests (elicit, sample, listRoots) are real server->client requests in the handshake
+ * era and multi-round-trip `inputRequests` in the stateless era; the handler cannot tell.
+ */
+export interface RequestContext {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** Fires when the client cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The request's `params._meta`, as received. */
+  readonly meta: JsonObject;
+  /**
+   * Reports progress when the client asked for it (`_meta.progressToken`); a no-op otherwise.
+   * Values must increase (PROG-3): a non-increasing value is dropped.
+   */
+  sendProgress(progress: number, options?: { total?: number; message?: string }): Promise<void>;
+  /** Sends `notifications/message` if `level` passes the client's chosen level; a no-op otherwise. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the user through the client (form or URL mode). Rejects if the client lacks the capability. */
+  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  /** Asks the client's model for a completion. Rejects if the client lacks the capability. */
+  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
+  /** Lists the client's roots. Rejects if the client lacks the capability. */
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
+}
+
+/** Options for one input request. */
+export interface InputOptions {
+  /**
+   * A stable name for this input (the `inputRequests` key in the stateless era). Defaults to the
+   * call's position among the handler's input requests, which is stable when the handler asks in
+   * the same order every time.
+   */
+  key?: string;
+  timeoutMs?: number;
+}
+
+/** How a context obtains input from the client; one implementation per era. */
+export interface InputBroker {
+  request(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject>;
+}
+
+/** The server->client requests that a handler may make. */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/** One inbound request's handler: params in, result out. Throw RpcError for protocol errors. */
+export type MethodHandler = (params: JsonObject, ctx: RequestContext) => Promise<JsonObject>;
+
+/**
+ * Middleware around the method table: sees every request (method, params, context) and calls
+ * `next` to continue, or answers itself. Runs in registration order, outermost first.
+ */
+export type Middleware = (
+  request: { method: string; params: JsonObject; ctx: RequestContext },
+  next: () => Promise<JsonObject>,
+) => Promise<JsonObject>;
+
+/** Runs `handler` inside the middleware chain. */
+export function runMiddleware(
+  chain: readonly Middleware[],
+  request: { method: string; params: JsonObject; ctx: RequestContext },
+  handler: () => Promise<JsonObject>,
+): Promise<JsonObject> {
+  const step = (index: number): Promise<JsonObject> => {
+    const middleware = chain[index];
+    return middleware ? middleware(request, () => step(index + 1)) : handler();
+  };
+  return step(0);
+}

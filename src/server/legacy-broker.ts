@@ -1,0 +1,37 @@
+// Handshake-era input: a handler's elicit/sample/listRoots become real server->client requests,
+// checked against the client's negotiated capabilities and sub-flags first.
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { CapabilityNotNegotiatedError, hasCapability } from '../protocol/capabilities.ts';
+import type { Session } from '../protocol/session.ts';
+import type { InputBroker, InputMethod } from './context.ts';
+
+/**
+ * Input for one inbound request over a handshake-era session. Input requests are cancelled when
+ * the originating request is (`signal`).
+ */
+export function createLegacyBroker(session: Session, signal: AbortSignal): InputBroker {
+  return {
+    request(method: InputMethod, params: JsonObject | undefined, options) {
+      checkSubFlags(method, params, session.peerCapabilities);
+      return session.request(method, params, { signal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+    },
+  };
+}
+
+/** ELIC-2 (mode must be declared) and SAMP-3 (tools need sampling.tools). The base gate is the session's. */
+function checkSubFlags(method: InputMethod, params: JsonObject | undefined, caps: JsonObject): void {
+  if (method === 'elicitation/create') {
+    const elicitation = caps.elicitation as JsonObject | undefined;
+    if (!elicitation) return; // The session reports the missing base capability.
+    const mode = params?.mode === 'url' ? 'url' : 'form';
+    // An empty `elicitation: {}` means form only (ELIC-1).
+    const isDeclared = mode === 'form' ? Object.keys(elicitation).length === 0 || hasCapability(elicitation, ['form']) : hasCapability(elicitation, ['url']);
+    if (!isDeclared) throw new CapabilityNotNegotiatedError(`elicitation/create (${mode} mode)`, { side: 'client', path: ['elicitation', mode] });
+  }
+  if (method === 'sampling/createMessage' && (params?.tools !== undefined || params?.toolChoice !== undefined)) {
+    if (!hasCapability(caps, ['sampling', 'tools'])) {
+      throw new CapabilityNotNegotiatedError('sampling/createMessage (with tools)', { side: 'client', path: ['sampling', 'tools'] });
+    }
+  }
+}

@@ -1,0 +1,179 @@
+// One handshake-era connection of a Server: initialize and negotiation, per-session logging level,
+// resource subscriptions, coalesced list_changed notifications, and the legacy request context.
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { Session, type InboundRequest } from '../protocol/session.ts';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
+import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
+import type { Channel } from '../transports/channel.ts';
+import type { MethodHandler, RequestContext } from './context.ts';
+import { createLegacyBroker } from './legacy-broker.ts';
+import { isLevelEnabled, isLoggingLevel } from './logging.ts';
+
+type ListKind = 'tools' | 'resources' | 'prompts';
+
+/** What a session needs of its server definition (the Server class provides it). */
+export interface SessionHost {
+  readonly info: Implementation;
+  readonly options: { readonly instructions?: string };
+  readonly tools: { readonly registry: { onChange(listener: () => void): () => void } };
+  readonly resources: { onChange(listener: () => void): () => void };
+  readonly prompts: { readonly registry: { onChange(listener: () => void): () => void } };
+  capabilities(): object;
+  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject>;
+  reportError(error: Error): void;
+}
+
+/** A live handshake-era connection of a Server. Created by `Server.connect`. */
+export class ServerSession {
+  readonly session: Session;
+  /** The client's `clientInfo` from initialize. */
+  clientInfo: Implementation | undefined;
+  #server: SessionHost;
+  #logLevel: LoggingLevel | undefined;
+  #subscriptions = new Set<string>();
+  #pendingLists = new Set<ListKind>();
+  #unsubscribe: Array<() => void> = [];
+  #onClose: () => void;
+  #own: Record<string, MethodHandler> = {
+    initialize: (params) => Promise.resolve(this.#initialize(params)),
+    'logging/setLevel': (params) => Promise.resolve(this.#setLevel(params)),
+    'resources/subscribe': (params) => Promise.resolve(this.#subscribe(params, true)),
+    'resources/unsubscribe': (params) => Promise.resolve(this.#subscribe(params, false)),
+  };
+
+  constructor(server: SessionHost, channel: Channel, onClose: () => void) {
+    this.#server = server;
+    this.#onClose = onClose;
+    this.session = new Session({
+      role: 'server',
+      channel,
+      handleRequest: (request) => this.#handleRequest(request),
+      handleNotification: (method) => this.#handleNotification(method),
+      handleClose: () => this.#handleClose(),
+      onError: (error) => server.reportError(error),
+    });
+    this.#unsubscribe.push(
+      server.tools.registry.onChange(() => this.#listChanged('tools')),
+      server.resources.onChange(() => this.#listChanged('resources')),
+      server.prompts.registry.onChange(() => this.#listChanged('prompts')),
+    );
+  }
+
+  /** Starts receiving. */
+  start(): void {
+    this.session.start();
+  }
+
+  /** Closes the connection. */
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  /** Sends `notifications/resources/updated` if the client subscribed to `uri` or a parent of it (RES-5). */
+  sendResourceUpdated(uri: string): void {
+    if (this.session.state !== 'operating') return;
+    for (const subscribed of this.#subscriptions) {
+      if (uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)) {
+        this.session.notify('notifications/resources/updated', { uri }).catch((error: Error) => this.#server.reportError(error));
+        return;
+      }
+    }
+  }
+
+  #handleRequest(request: InboundRequest): Promise<JsonObject> {
+    const ctx = this.#context(request);
+    return this.#server.dispatch(request.method, request.params, ctx, this.#own[request.method]);
+  }
+
+  #initialize(params: JsonObject): JsonObject {
+    const requested = params.protocolVersion as string;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', { supported: [...LEGACY_VERSIONS], requested });
+    }
+    // LIFE-8: echo a version we serve, otherwise answer our latest and let the client decide.
+    const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+    const session = this.session;
+    session.protocolVersion = version;
+    session.peerCapabilities = params.capabilities as JsonObject;
+    session.ownCapabilities = this.#server.capabilities() as JsonObject;
+    this.clientInfo = params.clientInfo as Implementation;
+    session.setState('initializing');
+    const result: JsonObject = { protocolVersion: version, capabilities: session.ownCapabilities, serverInfo: this.#server.info };
+    if (this.#server.options.instructions !== undefined) result.instructions = this.#server.options.instructions;
+    return result;
+  }
+
+  #setLevel(params: JsonObject): JsonObject {
+    if (!isLoggingLevel(params.level)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for "logging/setLevel": unknown level ${JSON.stringify(params.level)}`);
+    }
+    this.#logLevel = params.level;
+    return {};
+  }
+
+  #subscribe(params: JsonObject, isSubscribe: boolean): JsonObject {
+    const uri = params.uri as string;
+    if (isSubscribe) this.#subscriptions.add(uri);
+    else this.#subscriptions.delete(uri);
+    return {};
+  }
+
+  #handleNotification(method: string): void {
+    if (method === 'notifications/initialized' && this.session.state === 'initializing') this.session.setState('operating');
+  }
+
+  #listChanged(kind: ListKind): void {
+    // Coalesce: many registrations in one tick become one notification (per kind).
+    if (this.#pendingLists.has(kind)) return;
+    this.#pendingLists.add(kind);
+    setTimeout(() => {
+      this.#pendingLists.delete(kind);
+      const session = this.session;
+      if (session.state !== 'operating') return;
+      const method = `notifications/${kind}/list_changed`;
+      session.notify(method).catch(() => {
+        // Not negotiated (no listChanged declared at initialize): nothing to tell this client.
+      });
+    }, 0);
+  }
+
+  #context(request: InboundRequest): RequestContext {
+    const session = this.session;
+    const meta = (request.params._meta as JsonObject | undefined) ?? {};
+    const token = meta.progressToken;
+    let lastProgress = -Infinity;
+    const broker = createLegacyBroker(session, request.signal);
+    return {
+      era: 'legacy',
+      protocolVersion: session.protocolVersion ?? LEGACY_VERSIONS[0],
+      clientCapabilities: session.peerCapabilities as ClientCapabilities,
+      clientInfo: this.clientInfo,
+      requestId: request.id,
+      method: request.method,
+      signal: request.signal,
+      meta,
+      sendProgress: (progress, options = {}) => {
+        if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > lastProgress) || request.signal.aborted) {
+          return Promise.resolve();
+        }
+        lastProgress = progress;
+        return session.notify('notifications/progress', { progressToken: token, progress, ...options });
+      },
+      log: (level, data, logger) => {
+        if (request.signal.aborted || !isLevelEnabled(level, this.#logLevel)) return Promise.resolve();
+        const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+        return session.notify('notifications/message', params).catch(() => {});
+      },
+      elicit: (params, options = {}) => broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
+      sample: (params, options = {}) => broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
+      listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
+    };
+  }
+
+  #handleClose(): void {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.#onClose();
+  }
+}

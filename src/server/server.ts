@@ -1,0 +1,136 @@
+// The server definition: what it offers (tools, resources, prompts), its method table and middleware.
+// One definition serves any number of connections, in either protocol era.
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
+import { createAjvValidator, type JsonSchemaValidator, type SchemaInput } from '../validation/index.ts';
+import type { Channel } from '../transports/channel.ts';
+import { complete } from './completion.ts';
+import { runMiddleware, type MethodHandler, type Middleware, type RequestContext } from './context.ts';
+import { Prompts, type PromptDefinition, type PromptHandler } from './prompts.ts';
+import type { Registration } from './registry.ts';
+import { Resources, type ResourceDefinition, type ResourceHandler } from './resources.ts';
+import { ServerSession } from './server-session.ts';
+import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
+
+/** Options for a server definition. */
+export interface ServerOptions {
+  /** Usage hints for the model (`InitializeResult.instructions`, IMPL-3). */
+  instructions?: string;
+  /** Extra capabilities to declare (e.g. `experimental`); features you register are declared for you. */
+  capabilities?: ServerCapabilities;
+  /** JSON Schema validator for tool arguments and output; defaults to Ajv (2020-12, draft-07). */
+  validator?: JsonSchemaValidator;
+  /** Items per page of a list result; default 100. */
+  pageSize?: number;
+  /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
+  onError?: (error: Error) => void;
+}
+
+/** The inbound methods every era shares, served from the registrations. The table is exhaustive. */
+const FEATURE_METHODS = {
+  'tools/list': (server, params) => Promise.resolve(server.tools.list(params, server.pageSize)),
+  'tools/call': (server, params, ctx) => server.tools.call(params, ctx),
+  'resources/list': (server, params) => Promise.resolve(server.resources.list(params, server.pageSize)),
+  'resources/templates/list': (server, params) => Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
+  'resources/read': (server, params, ctx) => server.resources.read(params, ctx),
+  'prompts/list': (server, params) => Promise.resolve(server.prompts.list(params, server.pageSize)),
+  'prompts/get': (server, params, ctx) => server.prompts.get(params, ctx),
+  'completion/complete': (server, params, ctx) => complete(params, ctx, server),
+} satisfies Record<string, (server: Server, params: JsonObject, ctx: RequestContext) => Promise<JsonObject>>;
+
+/**
+ * An MCP server definition. Register tools, resources and prompts (at any time: connected clients
+ * hear list_changed), add middleware, then connect it to channels.
+ */
+export class Server {
+  readonly info: Implementation;
+  readonly options: ServerOptions;
+  readonly tools: Tools;
+  readonly resources: Resources;
+  readonly prompts: Prompts;
+  readonly pageSize: number;
+  #middleware: Middleware[] = [];
+  #sessions = new Set<ServerSession>();
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    this.info = info;
+    this.options = options;
+    const validator = options.validator ?? createAjvValidator();
+    this.tools = new Tools(validator);
+    this.resources = new Resources();
+    this.prompts = new Prompts();
+    this.pageSize = options.pageSize ?? 100;
+  }
+
+  /** Registers a tool. */
+  tool<In extends SchemaInput, Out extends SchemaInput>(definition: ToolDefinition<In, Out>, handler: ToolHandler<In>): Registration<ToolDefinition> {
+    return this.tools.add(definition, handler);
+  }
+
+  /** Registers a resource (`uri`) or a resource template (`uriTemplate`). */
+  resource(definition: ResourceDefinition, handler: ResourceHandler): Registration<ResourceDefinition> {
+    return this.resources.add(definition, handler);
+  }
+
+  /** Registers a prompt. */
+  prompt(definition: PromptDefinition, handler: PromptHandler): Registration<PromptDefinition> {
+    return this.prompts.add(definition, handler);
+  }
+
+  /** Adds middleware around every inbound request, on every connection. */
+  use(middleware: Middleware): void {
+    this.#middleware.push(middleware);
+  }
+
+  /** The capabilities this definition declares now. */
+  capabilities(): ServerCapabilities {
+    const declared: ServerCapabilities = { ...this.options.capabilities };
+    if (!this.tools.registry.isEmpty) declared.tools = { listChanged: true, ...declared.tools };
+    if (!this.resources.isEmpty) declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
+    if (!this.prompts.registry.isEmpty) declared.prompts = { listChanged: true, ...declared.prompts };
+    if (declared.prompts || declared.resources) declared.completions = { ...declared.completions };
+    declared.logging = { ...declared.logging };
+    return declared;
+  }
+
+  /** Serves one handshake-era (or dual-era) connection. The session starts receiving immediately. */
+  connect(channel: Channel): ServerSession {
+    const session = new ServerSession(this, channel, () => this.#sessions.delete(session));
+    this.#sessions.add(session);
+    session.start();
+    return session;
+  }
+
+  /** Tells every subscribed client that a resource changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.sendResourceUpdated(uri);
+  }
+
+  /** Closes every connection. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#sessions].map((session) => session.close()));
+  }
+
+  /**
+   * Runs one feature request through the middleware chain and the method table. Session-scoped
+   * methods (initialize, logging/setLevel, subscriptions) are the session's and arrive via `own`.
+   */
+  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject> {
+    const handler = own ?? featureHandler(this, method);
+    return runMiddleware(this.#middleware, { method, params, ctx }, () => handler(params, ctx));
+  }
+
+  /** Reports a local diagnostic. */
+  reportError(error: Error): void {
+    if (this.options.onError) this.options.onError(error);
+    else console.error(`[mcpwire server] ${error.message}`, error.cause ?? '');
+  }
+}
+
+function featureHandler(server: Server, method: string): MethodHandler {
+  const row = Object.hasOwn(FEATURE_METHODS, method) ? FEATURE_METHODS[method as keyof typeof FEATURE_METHODS] : undefined;
+  if (!row) return () => Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+  return (params, ctx) => row(server, params, ctx);
+}

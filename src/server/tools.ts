@@ -1,0 +1,119 @@
+// Tools: registration, tools/list and tools/call (TOOL-*), with input and output schema checks.
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import type { CallToolResult, ContentBlock, Icon, Tool, ToolAnnotations } from '../protocol/types/index.ts';
+import type { JsonSchemaValidator } from '../validation/index.ts';
+import { toJsonSchema, validateWith, type SchemaInput, type StandardSchemaV1 } from '../validation/index.ts';
+import type { RequestContext } from './context.ts';
+import { paginate } from './pagination.ts';
+import { Registry } from './registry.ts';
+
+/** A tool as the server author describes it. Schemas may be Standard Schemas (zod, ...) or JSON Schema. */
+export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extends SchemaInput = SchemaInput> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Defaults to `{type: "object"}` (a tool without parameters). */
+  inputSchema?: In;
+  outputSchema?: Out;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+/** What a tool handler may return: a full result, plain text, or structured content (mirrored as text, TOOL-4). */
+export type ToolReturn = CallToolResult | string | { structuredContent: unknown; content?: ContentBlock[]; isError?: boolean };
+
+/** Arguments a tool handler receives: the schema's output type, or a plain object for JSON Schema. */
+export type ToolArguments<In> = In extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<In> : Record<string, unknown>;
+
+/** Serves one tool call. Throwing a plain Error yields an `isError: true` result; RpcError a protocol error. */
+export type ToolHandler<In extends SchemaInput = SchemaInput> = (
+  args: ToolArguments<In>,
+  ctx: RequestContext,
+) => ToolReturn | Promise<ToolReturn>;
+
+// SEP-986 (TOOL-5): 1..128 characters of A-Z a-z 0-9 _ - .
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The tools of one server definition. */
+export class Tools {
+  readonly registry = new Registry<ToolDefinition, ToolHandler>('tool');
+  #validator: JsonSchemaValidator;
+  #wire = new WeakMap<ToolDefinition, Tool>();
+
+  constructor(validator: JsonSchemaValidator) {
+    this.#validator = validator;
+  }
+
+  /** Registers a tool; throws TypeError for a name outside the spec's character set. */
+  add<In extends SchemaInput, Out extends SchemaInput>(definition: ToolDefinition<In, Out>, handler: ToolHandler<In>) {
+    if (!TOOL_NAME.test(definition.name)) {
+      throw new TypeError(`Invalid tool name "${definition.name}": use 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`);
+    }
+    return this.registry.add(definition.name, definition as ToolDefinition, handler as ToolHandler);
+  }
+
+  /** `tools/list`. */
+  list(params: JsonObject, pageSize: number): JsonObject {
+    const tools = this.registry.list().map(({ definition }) => this.#toWire(definition));
+    const { page, nextCursor } = paginate(tools, params.cursor, pageSize);
+    return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
+  }
+
+  /** `tools/call`: unknown tool is -32602; bad arguments and handler failures are isError results (SEP-1303). */
+  async call(params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+    const name = params.name as string;
+    const entry = this.registry.get(name);
+    if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
+    const { definition, handler } = entry;
+    const input = definition.inputSchema ?? { type: 'object' };
+    const checked = await validateWith(input, params.arguments ?? {}, this.#validator);
+    if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
+    let returned: ToolReturn;
+    try {
+      returned = await handler(checked.value as Record<string, unknown>, ctx);
+    } catch (error) {
+      if (error instanceof RpcError || ctx.signal.aborted) throw error;
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+    const result = toResult(returned);
+    if (definition.outputSchema && !result.isError) await this.#checkOutput(name, definition.outputSchema, result);
+    return result as unknown as JsonObject;
+  }
+
+  /** The wire form of a registration (cached per definition object). */
+  #toWire(definition: ToolDefinition): Tool {
+    let tool = this.#wire.get(definition);
+    if (tool) return tool;
+    const { inputSchema, outputSchema, ...rest } = definition;
+    tool = { ...rest, inputSchema: (inputSchema ? toJsonSchema(inputSchema, 'input') : { type: 'object' }) as Tool['inputSchema'] };
+    if (outputSchema) tool.outputSchema = toJsonSchema(outputSchema, 'output') as Tool['outputSchema'];
+    this.#wire.set(definition, tool);
+    return tool;
+  }
+
+  async #checkOutput(name: string, schema: SchemaInput, result: CallToolResult): Promise<void> {
+    // TOOL-3: a tool with an outputSchema MUST return conforming structuredContent.
+    if (result.structuredContent === undefined) {
+      throw new RpcError(ErrorCode.InternalError, `Tool "${name}" has an outputSchema but returned no structuredContent`);
+    }
+    const checked = await validateWith(schema, result.structuredContent, this.#validator);
+    if (!checked.ok) {
+      throw new RpcError(ErrorCode.InternalError, `Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.errors.join('; ')}`);
+    }
+  }
+}
+
+function toResult(returned: ToolReturn): CallToolResult {
+  if (typeof returned === 'string') return { content: [{ type: 'text', text: returned }] };
+  if (returned.content !== undefined) return returned as CallToolResult;
+  // Structured output alone: mirror it as JSON text for clients without structured support (TOOL-4).
+  const text = JSON.stringify(returned.structuredContent);
+  return { ...returned, content: [{ type: 'text', text }] } as CallToolResult;
+}
+
+function errorResult(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,38 @@
+// The transport contract: a Channel carries JSON-RPC messages in both directions between two peers.
+
+import type { Frame } from '../jsonrpc/codec.ts';
+import type { Message } from '../jsonrpc/message.ts';
+
+/** What a channel delivers to the side that opened it. */
+export interface ChannelReceiver {
+  /** One decoded frame, in arrival order. Must not throw. */
+  handleFrame(frame: Frame): void;
+  /** The channel is closed (by either side, or by failure); called exactly once. */
+  handleClose(error?: Error): void;
+}
+
+/**
+ * One live connection to a peer. `open` starts delivery and is called once; frames that arrive
+ * before it are buffered. `send` writes one message (or a batch, where the revision allows it)
+ * and resolves once the transport has accepted it; it rejects with ConnectionClosedError after close.
+ * `close` is idempotent and resolves when the connection is released.
+ */
+export interface Channel {
+  open(receiver: ChannelReceiver): void;
+  send(message: Message | readonly Message[]): Promise<void>;
+  close(): Promise<void>;
+  /** Transport facts for the session (e.g. a session id over HTTP, the child's pid over stdio). */
+  readonly info?: ChannelInfo;
+}
+
+/** Facts a transport may know about its connection. */
+export interface ChannelInfo {
+  readonly kind: 'memory' | 'stdio' | 'http' | 'sse';
+  readonly sessionId?: string;
+  readonly pid?: number;
+}
+
+/** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */
+export interface Transport {
+  connect(): Promise<Channel>;
+}

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { toCanonicalJson } from './canonical-json.ts';
+
+test('key order does not change the result, at any depth', () => {
+  const a = { type: 'object', properties: { x: { type: 'string', minLength: 1 }, y: { type: 'number' } } };
+  const b = { properties: { y: { type: 'number' }, x: { minLength: 1, type: 'string' } }, type: 'object' };
+  assert.equal(toCanonicalJson(a), toCanonicalJson(b));
+});
+
+test('array order is kept and different content gives different keys', () => {
+  assert.notEqual(toCanonicalJson({ enum: ['a', 'b'] }), toCanonicalJson({ enum: ['b', 'a'] }));
+  assert.notEqual(toCanonicalJson({ type: 'string' }), toCanonicalJson({ type: 'number' }));
+});
+
+test('booleans and a "__proto__" key serialize as data', () => {
+  assert.equal(toCanonicalJson(true), 'true');
+  const parsed: unknown = JSON.parse('{"properties":{"__proto__":{"type":"string"}}}');
+  assert.equal(toCanonicalJson(parsed), '{"properties":{"__proto__":{"type":"string"}}}');
+});
+
+test('cycles throw rather than loop', () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic['self'] = cyclic;
+  assert.throws(() => toCanonicalJson(cyclic), TypeError);
+});
