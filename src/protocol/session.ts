@@ -9,6 +9,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, lookupMethod, type MethodSpec } from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
+import { isWireObserved, observeWire } from './wire-observer.ts';
 
 /** Where a session is in the handshake-era lifecycle. */
 export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
@@ -37,10 +38,10 @@ export interface SessionOptions {
   /** Receives one inbound notification that passed the table checks (cancel and progress are handled here). */
   handleNotification?(method: string, params: JsonObject): void;
   /**
-   * Offered an inbound request the handshake lifecycle would refuse (before initialization);
-   * returning a result promise claims it (the dual-era server serves modern envelopes this way).
+   * Offered every inbound request before the handshake-era checks; returning a result promise
+   * claims it (the dual-era server serves stateless-era envelopes this way, S26 section 3.4).
    */
-  claimEarly?(request: InboundRequest): Promise<JsonObject> | undefined;
+  intercept?(request: InboundRequest): Promise<JsonObject> | undefined;
   handleClose?(error?: Error): void;
   /** Local diagnostics (bad input, handler crashes). Never sent on the wire. */
   onError?(error: Error): void;
@@ -84,7 +85,10 @@ export class Session {
     this.role = options.role;
     this.#options = options;
     this.#peer = new Peer({
-      send: (message) => options.channel.send(message),
+      send: (message) => {
+        if (isWireObserved()) this.#observe('sent', message);
+        return options.channel.send(message);
+      },
       handler: {
         handleRequest: (request, signal) => this.#handleRequest(request, signal),
         handleNotification: (notification) => this.#handleNotification(notification),
@@ -103,7 +107,18 @@ export class Session {
 
   /** Starts receiving from the channel. Call once, after wiring. */
   start(): void {
-    this.#options.channel.open(this.#peer);
+    const peer = this.#peer;
+    this.#options.channel.open({
+      handleFrame: (frame) => {
+        if (isWireObserved()) this.#observe('received', frame);
+        peer.handleFrame(frame);
+      },
+      handleClose: (error) => peer.handleClose(error),
+    });
+  }
+
+  #observe(direction: 'sent' | 'received', message: Message | readonly Message[] | Frame): void {
+    observeWire({ connection: this, role: this.role, direction, protocolVersion: this.protocolVersion, message });
   }
 
   /** Moves the lifecycle forward (the owner drives the handshake). */
@@ -199,10 +214,8 @@ export class Session {
     const params = request.params ?? {};
     const inbound: InboundRequest = { id: request.id, method: request.method, params, signal };
     const spec = lookupMethod(request.method);
-    if (this.#state === 'new' || (this.role === 'server' && this.#state === 'initializing')) {
-      const claimed = this.#options.claimEarly?.(inbound);
-      if (claimed) return claimed;
-    }
+    const claimed = this.#options.intercept?.(inbound);
+    if (claimed) return claimed;
     if (!spec || !canSend(spec, this.role === 'client' ? 'server' : 'client')) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}"`);
     }

@@ -8,20 +8,16 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from '../protoc
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
+import { isModernClaim, serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
 /** What a session needs of its server definition (the Server class provides it). */
-export interface SessionHost {
-  readonly info: Implementation;
-  readonly options: { readonly instructions?: string };
-  readonly tools: { readonly registry: { onChange(listener: () => void): () => void } };
-  readonly resources: { onChange(listener: () => void): () => void };
-  readonly prompts: { readonly registry: { onChange(listener: () => void): () => void } };
-  capabilities(): object;
-  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject>;
+export interface SessionHost extends ModernHost {
+  onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void;
+  onResourceUpdated(listener: (uri: string) => void): () => void;
   reportError(error: Error): void;
 }
 
@@ -31,6 +27,9 @@ export class ServerSession {
   /** The client's `clientInfo` from initialize. */
   clientInfo: Implementation | undefined;
   #server: SessionHost;
+  /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
+  #era: 'legacy' | 'modern' | undefined;
+  #modernStream: ModernStream = { notify: (method, params) => this.session.notifyUnchecked(method, params) };
   #logLevel: LoggingLevel | undefined;
   #subscriptions = new Set<string>();
   #pendingLists = new Set<ListKind>();
@@ -50,14 +49,14 @@ export class ServerSession {
       role: 'server',
       channel,
       handleRequest: (request) => this.#handleRequest(request),
+      intercept: (request) => this.#intercept(request),
       handleNotification: (method) => this.#handleNotification(method),
       handleClose: () => this.#handleClose(),
       onError: (error) => server.reportError(error),
     });
     this.#unsubscribe.push(
-      server.tools.registry.onChange(() => this.#listChanged('tools')),
-      server.resources.onChange(() => this.#listChanged('resources')),
-      server.prompts.registry.onChange(() => this.#listChanged('prompts')),
+      server.onListChanged((kind) => this.#listChanged(kind)),
+      server.onResourceUpdated((uri) => this.#sendResourceUpdated(uri)),
     );
   }
 
@@ -72,7 +71,7 @@ export class ServerSession {
   }
 
   /** Sends `notifications/resources/updated` if the client subscribed to `uri` or a parent of it (RES-5). */
-  sendResourceUpdated(uri: string): void {
+  #sendResourceUpdated(uri: string): void {
     if (this.session.state !== 'operating') return;
     for (const subscribed of this.#subscriptions) {
       if (uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)) {
@@ -87,7 +86,28 @@ export class ServerSession {
     return this.#server.dispatch(request.method, request.params, ctx, this.#own[request.method]);
   }
 
+  /** Routes stateless-era requests; keeps the two eras' state machines apart on one stream. */
+  #intercept(request: InboundRequest): Promise<JsonObject> | undefined {
+    const isClaim = isModernClaim(request.params);
+    if (this.#era === undefined && isClaim) {
+      this.#era = 'modern';
+      // The stream's revision, for observers; the handshake-era checks never run on this connection.
+      this.session.protocolVersion = '2026-07-28';
+    }
+    if (this.#era === 'modern') {
+      if (request.method === 'initialize' && !isClaim) {
+        return Promise.reject(new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is serving protocol revision 2026-07-28 without a handshake; "initialize" is not accepted on it'));
+      }
+      return serveModern(this.#server, request, this.#modernStream);
+    }
+    if (isClaim) {
+      return Promise.reject(new RpcError(ErrorCode.InvalidRequest, `Invalid Request: this connection negotiated protocol revision ${this.session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`));
+    }
+    return undefined;
+  }
+
   #initialize(params: JsonObject): JsonObject {
+    this.#era = 'legacy';
     const requested = params.protocolVersion as string;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
       throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', { supported: [...LEGACY_VERSIONS], requested });

@@ -12,6 +12,10 @@ import { Prompts, type PromptDefinition, type PromptHandler } from './prompts.ts
 import type { Registration } from './registry.ts';
 import { Resources, type ResourceDefinition, type ResourceHandler } from './resources.ts';
 import { ServerSession } from './server-session.ts';
+import type { CacheDefaults } from './cache-hints.ts';
+import { serveListen } from './listen.ts';
+import type { ModernRequest, ModernStream } from './modern.ts';
+import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
 import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
 
 /** Options for a server definition. */
@@ -24,6 +28,14 @@ export interface ServerOptions {
   validator?: JsonSchemaValidator;
   /** Items per page of a list result; default 100. */
   pageSize?: number;
+  /**
+   * Keys for the HMAC that protects multi-round-trip `requestState` (S26-MRTR-4): the first signs,
+   * all verify, so keys can be rotated. Default: a random key per process (fine for one stdio
+   * process; give every node the same keys behind a load balancer).
+   */
+  requestState?: RequestStateKeys;
+  /** Caching hints for stateless-era results (S26-CACHE); see `cache-hints.ts` for the defaults. */
+  cache?: CacheDefaults;
   /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
   onError?: (error: Error) => void;
 }
@@ -32,7 +44,7 @@ export interface ServerOptions {
 const FEATURE_METHODS = {
   'tools/list': (server, params) => Promise.resolve(server.tools.list(params, server.pageSize)),
   'tools/call': (server, params, ctx) => server.tools.call(params, ctx),
-  'resources/list': (server, params) => Promise.resolve(server.resources.list(params, server.pageSize)),
+  'resources/list': (server, params, ctx) => server.resources.list(params, server.pageSize, ctx),
   'resources/templates/list': (server, params) => Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
   'resources/read': (server, params, ctx) => server.resources.read(params, ctx),
   'prompts/list': (server, params) => Promise.resolve(server.prompts.list(params, server.pageSize)),
@@ -51,6 +63,9 @@ export class Server {
   readonly resources: Resources;
   readonly prompts: Prompts;
   readonly pageSize: number;
+  readonly sealer: RequestStateSealer;
+  #closing = new AbortController();
+  #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
   #sessions = new Set<ServerSession>();
 
@@ -62,6 +77,7 @@ export class Server {
     this.resources = new Resources();
     this.prompts = new Prompts();
     this.pageSize = options.pageSize ?? 100;
+    this.sealer = options.requestState ? new RequestStateSealer(options.requestState) : RequestStateSealer.random();
   }
 
   /** Registers a tool. */
@@ -103,13 +119,41 @@ export class Server {
     return session;
   }
 
-  /** Tells every subscribed client that a resource changed (`notifications/resources/updated`). */
+  /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
   notifyResourceUpdated(uri: string): void {
-    for (const session of this.#sessions) session.sendResourceUpdated(uri);
+    for (const listener of this.#updateListeners) listener(uri);
   }
 
-  /** Closes every connection. */
+  /** Subscribes to resource updates; returns the unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  /** Subscribes to list changes of any kind; returns the unsubscribe function. */
+  onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void {
+    const off = [
+      this.tools.registry.onChange(() => listener('tools')),
+      this.prompts.registry.onChange(() => listener('prompts')),
+      this.resources.onChange(() => listener('resources')),
+    ];
+    return () => off.forEach((fn) => fn());
+  }
+
+  /** Aborts when the server closes: stateless-era listen streams end gracefully. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
+  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+    return serveListen(this, request, stream);
+  }
+
+  /** Ends listen streams gracefully, then closes every connection. */
   async close(): Promise<void> {
+    this.#closing.abort();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 

@@ -89,7 +89,7 @@ export class Tools {
     if (tool) return tool;
     const { inputSchema, outputSchema, ...rest } = definition;
     tool = { ...rest, inputSchema: (inputSchema ? toJsonSchema(inputSchema, 'input') : { type: 'object' }) as Tool['inputSchema'] };
-    if (outputSchema) tool.outputSchema = toJsonSchema(outputSchema, 'output') as Tool['outputSchema'];
+    if (outputSchema) tool.outputSchema = toJsonSchema(outputSchema, 'output') as NonNullable<Tool['outputSchema']>;
     this.#wire.set(definition, tool);
     return tool;
   }

@@ -13,3 +13,4 @@ export type {
 } from './standard-schema.ts';
 export { applyElicitationDefaults } from './elicitation-defaults.ts';
 export type { ElicitationDefault, ElicitationSchemaLike } from './elicitation-defaults.ts';
+export { toCanonicalJson } from './canonical-json.ts';

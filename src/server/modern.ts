@@ -1,0 +1,174 @@
+// The stateless era (2026-07-28): one request served on its own, from its `_meta` envelope.
+// Order of checks (S26-META-3, S26-VER-2, checklist section 5 item 7): envelope -> (headers, on HTTP)
+// -> version -> method -> capability -> params. Then the shared method table, with MRTR rounds.
+
+import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { hasCapability } from '../protocol/capabilities.ts';
+import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
+import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { MetaKey, ModernErrorCode, type ClientCapabilities, type Implementation } from '../protocol/types/index.ts';
+import type { MethodHandler, RequestContext } from './context.ts';
+import { isLevelEnabled, isLoggingLevel } from './logging.ts';
+import { InputRound } from './mrtr-broker.ts';
+import type { RequestStateSealer } from './request-state.ts';
+import { cacheHints, type CacheDefaults } from './cache-hints.ts';
+import { toCanonicalJson } from '../validation/index.ts';
+
+/** What the stateless dispatcher needs of its server definition. */
+export interface ModernHost {
+  readonly info: Implementation;
+  readonly options: { readonly instructions?: string; readonly cache?: CacheDefaults };
+  readonly sealer: RequestStateSealer;
+  capabilities(): object;
+  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject>;
+  /** Serves `subscriptions/listen` on the request's own stream. */
+  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject>;
+}
+
+/** One stateless request. */
+export interface ModernRequest {
+  id: RequestId;
+  method: string;
+  params: JsonObject;
+  signal: AbortSignal;
+}
+
+/** Where notifications scoped to the request go (its response stream; on stdio, the shared channel). */
+export interface ModernStream {
+  notify(method: string, params: JsonObject): Promise<void>;
+}
+
+/** The methods only the stateless era has; the rest come from the shared table. */
+const MRTR_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+/** True if the request claims the stateless era (`_meta` names a protocol version). */
+export function isModernClaim(params: JsonObject | undefined): boolean {
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null && MetaKey.protocolVersion in meta;
+}
+
+/** Reads and checks the envelope; throws the exact error (-32602 missing keys, -32022 version). */
+export function readEnvelope(params: JsonObject | undefined): { version: string; capabilities: ClientCapabilities; clientInfo?: Implementation; meta: JsonObject } {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: missing _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`);
+  }
+  const record = meta as JsonObject;
+  const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter((key) => record[key] === undefined);
+  if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta is missing ${missing.map((k) => `"${k}"`).join(' and ')}`);
+  const version = record[MetaKey.protocolVersion];
+  const capabilities = record[MetaKey.clientCapabilities];
+  if (typeof version !== 'string') throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "${MetaKey.protocolVersion}" must be a string`);
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "${MetaKey.clientCapabilities}" must be an object`);
+  }
+  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
+    throw new RpcError(ModernErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version "${version}"`, { supported: [...MODERN_VERSIONS], requested: version });
+  }
+  const clientInfo = record[MetaKey.clientInfo] as Implementation | undefined;
+  const caps = capabilities as ClientCapabilities;
+  return clientInfo === undefined ? { version, capabilities: caps, meta: record } : { version, capabilities: caps, clientInfo, meta: record };
+}
+
+/**
+ * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`
+ * and caching hints where the method is cacheable), or throws RpcError.
+ */
+export async function serveModern(host: ModernHost, request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+  const envelope = readEnvelope(request.params);
+  const { method, params } = request;
+  const spec = lookupMethod(method);
+  if (!spec || spec.kind !== 'request' || !canSend(spec, 'client') || !isMethodInRevision(spec, envelope.version)) {
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"${spec ? ` does not exist in protocol revision ${envelope.version}` : ''}`);
+  }
+  const capabilities = host.capabilities() as JsonObject;
+  if (spec.gate && spec.gate.side === 'server' && !hasCapability(capabilities, spec.gate.path)) {
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}" needs the server capability "${spec.gate.path.join('.')}", which this server does not declare`);
+  }
+  const problem = checkParams(method, spec, params);
+  if (problem) throw new RpcError(ErrorCode.InvalidParams, problem);
+  const logLevel = envelope.meta[MetaKey.logLevel];
+  if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown "${MetaKey.logLevel}" ${JSON.stringify(logLevel)}`);
+  }
+  let result: JsonObject;
+  if (method === 'server/discover') result = discover(host, capabilities);
+  else if (method === 'subscriptions/listen') return host.listen(request, stream);
+  else result = await runRounds(host, request, envelope, stream);
+  return decorate(host, method, result);
+}
+
+function discover(host: ModernHost, capabilities: JsonObject): JsonObject {
+  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities };
+  if (host.options.instructions !== undefined) result.instructions = host.options.instructions;
+  return result;
+}
+
+async function runRounds(host: ModernHost, request: ModernRequest, envelope: ReturnType<typeof readEnvelope>, stream: ModernStream): Promise<JsonObject> {
+  const { method, params } = request;
+  const isMrtr = MRTR_METHODS.has(method);
+  const responses = params.inputResponses;
+  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+  }
+  const binding = isMrtr ? await bindingOf(method, params) : '';
+  const earlier = isMrtr && params.requestState !== undefined ? (await host.sealer.open(binding, params.requestState)).answers : {};
+  const round = new InputRound({ ...earlier, ...(responses as JsonObject | undefined) }, envelope.capabilities as JsonObject);
+  const ctx = modernContext(request, envelope, stream, isMrtr ? round : undefined);
+  const { inputResponses: _r, requestState: _s, ...handlerParams } = params;
+  const outcome = await Promise.race([
+    host.dispatch(method, handlerParams, ctx).then((value) => ({ value })),
+    round.needed.then(() => undefined),
+  ]);
+  if (outcome) return { resultType: 'complete', ...outcome.value };
+  const answers = { ...earlier, ...round.consumed };
+  return { resultType: 'input_required', inputRequests: round.requested, requestState: await host.sealer.seal(binding, answers) };
+}
+
+/** The method and a digest of the params that identify the request (S26-MRTR-4: bind the state to it). */
+async function bindingOf(method: string, params: JsonObject): Promise<string> {
+  const key = toCanonicalJson({ name: params.name, uri: params.uri, arguments: params.arguments });
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return `${method}#${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function modernContext(request: ModernRequest, envelope: ReturnType<typeof readEnvelope>, stream: ModernStream, round: InputRound | undefined): RequestContext {
+  const token = envelope.meta.progressToken;
+  const level = envelope.meta[MetaKey.logLevel] as Parameters<typeof isLevelEnabled>[1];
+  let lastProgress = -Infinity;
+  const broker = round?.broker ?? {
+    request: () => Promise.reject(new Error(`"${request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`)),
+  };
+  return {
+    era: 'modern',
+    protocolVersion: envelope.version,
+    clientCapabilities: envelope.capabilities,
+    clientInfo: envelope.clientInfo,
+    requestId: request.id,
+    method: request.method,
+    signal: request.signal,
+    meta: envelope.meta,
+    sendProgress: (progress, options = {}) => {
+      if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > lastProgress) || request.signal.aborted) return Promise.resolve();
+      lastProgress = progress;
+      return stream.notify('notifications/progress', { progressToken: token, progress, ...options });
+    },
+    // S26-LOG-1: no messages unless this request asked for a level.
+    log: (messageLevel, data, logger) => {
+      if (level === undefined || request.signal.aborted || !isLevelEnabled(messageLevel, level)) return Promise.resolve();
+      return stream.notify('notifications/message', logger === undefined ? { level: messageLevel, data } : { level: messageLevel, logger, data });
+    },
+    elicit: (params, options = {}) => broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
+    sample: (params, options = {}) => broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
+    listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
+  };
+}
+
+/** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */
+function decorate(host: ModernHost, method: string, result: JsonObject): JsonObject {
+  const meta = { ...((result._meta as JsonObject | undefined) ?? {}), [MetaKey.serverInfo]: host.info };
+  const out: JsonObject = { resultType: 'complete', ...result, _meta: meta };
+  if (out.resultType === 'complete') Object.assign(out, cacheHints(method, result, host.options.cache));
+  return out;
+}
