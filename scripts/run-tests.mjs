@@ -1,7 +1,9 @@
-// Runs every test file (src/**/*.test.ts, test/**/*.test.ts) with node's test runner under tsx.
+// Runs every test file (src/**/*.test.ts, test/**/*.test.ts) with node's test runner under tsx, with
+// the wire schema check preloaded into every test process and every mcpwire child it starts.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 function find(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -16,5 +18,14 @@ function find(dir, out = []) {
 const files = [...find('src'), ...find('test')].sort();
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+const reportDir = mkdtempSync(join(tmpdir(), 'mcpwire-wire-'));
+const preload = `--import=${resolve('test/support/wire-check.ts')}`;
+const env = { ...process.env, MCPWIRE_WIRE_REPORT_DIR: reportDir, MCPWIRE_TEST_PRELOAD: preload };
+const result = spawnSync(process.execPath, ['--import', 'tsx', preload, '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+const reports = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'));
+rmSync(reportDir, { recursive: true, force: true });
+if (reports.length > 0) {
+  process.stderr.write(`\nWire schema check failed in ${reports.length} process(es):\n${reports.join('\n')}`);
+  process.exit(1);
+}
 process.exit(result.status ?? 1);

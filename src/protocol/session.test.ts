@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
+import { Peer } from '../jsonrpc/peer.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { CapabilityNotNegotiatedError, ProtocolStateError } from './capabilities.ts';
@@ -36,25 +37,25 @@ function operate(server: Session, client: Session, serverCaps: JsonObject, clien
 }
 
 test('before initialize the server answers only initialize and ping', async () => {
-  const { client } = pair(() => ({ ok: true }));
+  const { client } = pair(() => ({ tools: [] }));
   // The client-side check would refuse locally, so send raw through notifyUnchecked's sibling: a ping works.
   assert.deepEqual(await client.request('ping', undefined), {});
   await assert.rejects(client.request('tools/list', {}), ProtocolStateError);
 });
 
 test('a server rejects requests before initialized with -32600 and unknown methods with -32601', async () => {
-  const { server, client } = pair(() => ({ ok: true }));
+  const { server, client } = pair(() => ({ tools: [] }));
   client.protocolVersion = '2025-11-25';
   client.setState('operating');
   client.peerCapabilities = { tools: {} };
   await assert.rejects(client.request('tools/list', {}), (e: unknown) => e instanceof RpcError && e.code === -32600);
   operate(server, client, { tools: {} });
-  assert.deepEqual(await client.request('tools/list', {}), { ok: true });
+  assert.deepEqual(await client.request('tools/list', {}), { tools: [] });
   await assert.rejects(client.request('no/such', {}), (e: unknown) => e instanceof RpcError && e.code === -32601);
 });
 
 test('capabilities are enforced both ways', async () => {
-  const { server, client } = pair(() => ({ ok: true }));
+  const { server, client } = pair(() => ({ prompts: [] }));
   operate(server, client, { tools: {} }, {});
   // Outbound: the client refuses locally what the server did not declare.
   await assert.rejects(client.request('prompts/list', {}), CapabilityNotNegotiatedError);
@@ -64,10 +65,19 @@ test('capabilities are enforced both ways', async () => {
   await assert.rejects(client.request('prompts/list', {}), (e: unknown) => e instanceof RpcError && e.code === -32601 && /prompts/.test(e.message));
 });
 
-test('bad params are -32602 naming the field; methods of other revisions are -32601', async () => {
-  const { server, client } = pair(() => ({ ok: true }));
-  operate(server, client, { tools: {} });
-  await assert.rejects(client.request('tools/call', { arguments: {} }), (e: unknown) => e instanceof RpcError && e.code === -32602 && /"name"/.test(e.message));
+test('bad params are -32602 naming the field inbound, and refused locally outbound', async () => {
+  const [a, b] = createMemoryPair();
+  const server = new Session({ role: 'server', channel: b, handleRequest: () => ({ tools: [] }) });
+  server.start();
+  server.protocolVersion = '2025-11-25';
+  server.ownCapabilities = { tools: {} };
+  server.setState('operating');
+  const raw = new Peer({ send: (m) => a.send(m), handler: { handleRequest: () => ({}), handleNotification: () => {} } });
+  a.open(raw);
+  await assert.rejects(raw.request('tools/call', { arguments: {} }), (e: unknown) => e instanceof RpcError && e.code === -32602 && /"name"/.test(e.message));
+  const { server: s2, client } = pair(() => ({ tools: [] }));
+  operate(s2, client, { tools: {} });
+  await assert.rejects(client.request('tools/call', { arguments: {} }), TypeError);
   client.protocolVersion = '2026-07-28';
   await assert.rejects(client.request('ping', undefined), ProtocolStateError);
 });
@@ -93,13 +103,13 @@ test('progress is routed to the caller, non-increasing updates dropped', async (
   const { server, client } = pair(async (request) => {
     const token = (request.params._meta as JsonObject).progressToken as number;
     for (const progress of [1, 2, 2, 1, 3]) await server.notify('notifications/progress', { progressToken: token, progress, total: 3 });
-    return { done: true };
+    return { content: [] };
   });
   operate(server, client, { tools: {} });
   const seen: number[] = [];
   const result = await client.request('tools/call', { name: 'p' }, { onProgress: (p) => seen.push(p.progress) });
   await flush();
-  assert.deepEqual(result, { done: true });
+  assert.deepEqual(result, { content: [] });
   assert.deepEqual(seen, [1, 2, 3]);
 });
 

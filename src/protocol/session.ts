@@ -138,7 +138,7 @@ export class Session {
    * local CapabilityNotNegotiatedError / ProtocolStateError without sending anything.
    */
   async request(method: string, params: JsonObject | undefined, options: RequestOptions = {}): Promise<JsonObject> {
-    this.#checkOutbound(method, 'request');
+    this.#checkOutbound(method, 'request', params);
     options.signal?.throwIfAborted();
     const id = this.#peer.nextId();
     let outbound = params;
@@ -173,7 +173,7 @@ export class Session {
   /** Sends a notification after the table checks (own or peer capability, lifecycle). */
   notify(method: string, params?: JsonObject): Promise<void> {
     try {
-      this.#checkOutbound(method, 'notification');
+      this.#checkOutbound(method, 'notification', params);
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -185,7 +185,7 @@ export class Session {
     return this.#peer.notify(method, params);
   }
 
-  #checkOutbound(method: string, kind: MethodSpec['kind']): void {
+  #checkOutbound(method: string, kind: MethodSpec['kind'], params: JsonObject | undefined): void {
     const spec = lookupMethod(method);
     if (!spec) return; // Custom and experimental methods are the caller's business.
     if (spec.kind !== kind) throw new ProtocolStateError(`"${method}" is a ${spec.kind}, not a ${kind}`);
@@ -208,6 +208,8 @@ export class Session {
       const caps = spec.gate.side === this.role ? this.ownCapabilities : this.peerCapabilities;
       if (!hasCapability(caps, spec.gate.path)) throw new CapabilityNotNegotiatedError(method, spec.gate);
     }
+    const problem = checkParams(method, spec, params);
+    if (problem) throw new TypeError(`Cannot send: ${problem}`);
   }
 
   #handleRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> | JsonObject {

@@ -1,0 +1,80 @@
+// Preloaded into every test process (and every mcpwire child process the tests start): validates
+// every message our Server and Client SEND against the official schema of the revision in force.
+// Failures are written to $MCPWIRE_WIRE_REPORT_DIR/<pid>.txt; scripts/run-tests.mjs fails the run on any.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setWireObserver, type WireEvent } from '../../src/protocol/wire-observer.ts';
+import { createWireValidator, type WireValidator } from './wire-schema.ts';
+
+/** The revision assumed for connections that never negotiated one (their early error responses). */
+const FALLBACK_REVISION = '2025-11-25';
+
+interface Entry {
+  validator: WireValidator;
+  version: string | undefined;
+  reported: number;
+}
+
+const entries = new Map<object, Entry>();
+let isFinalizing = false;
+const failures: string[] = [];
+
+function entryFor(event: WireEvent): Entry {
+  let entry = entries.get(event.connection);
+  if (!entry) {
+    const created: Entry = {
+      version: undefined,
+      reported: 0,
+      validator: createWireValidator({
+        side: event.role,
+        allowUnknownMethods: true,
+        revision: () => created.version ?? (isFinalizing ? FALLBACK_REVISION : undefined),
+      }),
+    };
+    entry = created;
+    entries.set(event.connection, entry);
+  }
+  return entry;
+}
+
+function collect(entry: Entry): void {
+  const { failures: found } = entry.validator;
+  for (; entry.reported < found.length; entry.reported++) {
+    const failure = found[entry.reported]!;
+    // Only what our code sends is ours to answer for; peers' messages are checked elsewhere.
+    if (failure.startsWith('sent ')) failures.push(failure);
+  }
+}
+
+setWireObserver((event) => {
+  const entry = entryFor(event);
+  if (event.protocolVersion !== undefined) entry.version = event.protocolVersion;
+  const { message } = event;
+  if (event.direction === 'sent') entry.validator.check(message, 'sent');
+  else if (!Array.isArray(message) && (message as { type?: string }).type === 'message') {
+    entry.validator.check((message as { message: unknown }).message, 'received');
+  }
+  collect(entry);
+});
+
+process.on('exit', () => {
+  isFinalizing = true;
+  for (const entry of entries.values()) {
+    try {
+      entry.validator.assertClean();
+    } catch {
+      // Failures are collected below; assertClean only drains what waited for a revision.
+    }
+    collect(entry);
+  }
+  if (failures.length === 0) return;
+  const text = `${failures.length} message(s) sent by mcpwire failed schema validation (pid ${process.pid}, ${process.argv.slice(1).join(' ')}):\n${failures.map((f) => `- ${f}`).join('\n')}\n`;
+  process.stderr.write(text);
+  const dir = process.env.MCPWIRE_WIRE_REPORT_DIR;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${process.pid}.txt`), text);
+  }
+  process.exitCode = 1;
+});
