@@ -1,0 +1,20 @@
+// The public server API (`mcpwire/server`): the Server definition, its registration types for tools,
+// resources and prompts, the request context handlers receive, and middleware.
+
+export { Server, type ServerOptions } from './server.ts';
+export type { ServerSession } from './server-session.ts';
+export type { ToolArguments, ToolDefinition, ToolHandler, ToolReturn } from './tools.ts';
+export {
+  createResourceNotFoundError,
+  type Completer,
+  type ReadResourceReturn,
+  type ResourceDefinition,
+  type ResourceHandler,
+  type ResourceTemplateDefinition,
+  type StaticResourceDefinition,
+} from './resources.ts';
+export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.ts';
+export { MAX_COMPLETION_VALUES } from './completion.ts';
+export type { Era, InputOptions, Middleware, RequestContext } from './context.ts';
+export type { Registration } from './registry.ts';
+export { LOGGING_LEVELS, isLevelEnabled, isLoggingLevel } from './logging.ts';
