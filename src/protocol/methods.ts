@@ -89,6 +89,12 @@ export function isMethodInRevision(spec: MethodSpec, version: string): boolean {
   return version >= spec.since && (spec.until === undefined || version <= spec.until);
 }
 
+/** True if the method exists only in the stateless era (2026-07-28 and later). */
+export function isStatelessOnly(method: string): boolean {
+  const spec = lookupMethod(method);
+  return spec !== undefined && spec.since >= MODERN;
+}
+
 /** True if `role` may send this method. */
 export function canSend(spec: MethodSpec, role: 'client' | 'server'): boolean {
   return spec.sender === 'both' || spec.sender === role;

@@ -8,6 +8,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from '../protoc
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
+import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim, serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
@@ -100,6 +101,8 @@ export class ServerSession {
       }
       return serveModern(this.#server, request, this.#modernStream);
     }
+    // A stateless-only method without a claim is a broken stateless request (-32602), not a lifecycle error.
+    if (this.#era === undefined && isStatelessOnly(request.method)) return serveModern(this.#server, request, this.#modernStream);
     if (isClaim) {
       return Promise.reject(new RpcError(ErrorCode.InvalidRequest, `Invalid Request: this connection negotiated protocol revision ${this.session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`));
     }
