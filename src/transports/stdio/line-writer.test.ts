@@ -1,0 +1,59 @@
+// LineWriter: failures become ConnectionClosedError, and release never leaves a crash behind.
+
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import { LineWriter } from './line-writer.ts';
+
+function sink(write: (chunk: string, callback: (error?: Error | null) => void) => void): Writable {
+  return new Writable({
+    decodeStrings: false,
+    write: (chunk: string, _encoding, callback) => write(chunk, callback),
+  });
+}
+
+describe('LineWriter', () => {
+  it('resolves each write once the stream has taken it', async () => {
+    const written: string[] = [];
+    const writer = new LineWriter(
+      sink((chunk, callback) => {
+        written.push(chunk);
+        callback();
+      }),
+      { name: 'test' },
+    );
+    await Promise.all([writer.write('a\n'), writer.write('b\n')]);
+    assert.deepEqual(written, ['a\n', 'b\n']);
+  });
+
+  it('rejects a write to a destroyed stream and reports the failure once', async () => {
+    const stream = sink((_chunk, callback) => callback());
+    const failures: ConnectionClosedError[] = [];
+    const writer = new LineWriter(stream, { name: 'test', handleFailure: (error) => failures.push(error) });
+    stream.destroy();
+    await assert.rejects(writer.write('x\n'), ConnectionClosedError);
+    await assert.rejects(writer.write('y\n'), ConnectionClosedError);
+    assert.equal(failures.length, 1);
+  });
+
+  it('after a failed write, keeps swallowing late errors even once released', async () => {
+    const stream = sink((_chunk, callback) =>
+      callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+    );
+    const writer = new LineWriter(stream, { name: 'test' });
+    await assert.rejects(writer.write('x\n'), /Cannot write to test: EPIPE/);
+    writer.release();
+    assert.ok(stream.listenerCount('error') > 0);
+    stream.emit('error', new Error('late'));
+  });
+
+  it('detaches completely on release when the stream is healthy', () => {
+    const stream = sink((_chunk, callback) => callback());
+    const writer = new LineWriter(stream, { name: 'test' });
+    writer.fail(new ConnectionClosedError());
+    writer.release();
+    assert.equal(stream.listenerCount('error'), 0);
+    assert.equal(stream.listenerCount('drain'), 0);
+  });
+});

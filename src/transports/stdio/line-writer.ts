@@ -1,0 +1,144 @@
+// Writes lines to a Node Writable with backpressure; a failing stream (EPIPE, destroyed, ended)
+// rejects writes with ConnectionClosedError instead of throwing or crashing the process.
+
+import type { Writable } from 'node:stream';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+
+/** The shape of `Writable.write` used here: a chunk and a completion callback. */
+export type WriteFunction = (chunk: string, callback: (error?: Error | null) => void) => boolean;
+
+/** Options of {@link LineWriter}. */
+export interface LineWriterOptions {
+  /** Names the stream in error messages, e.g. `'stdout'`. */
+  name: string;
+  /** Writes to the stream; defaults to its own `write`. The stdout guard passes the real one. */
+  write?: WriteFunction | undefined;
+  /** Called once, on the first failure of the stream itself (not after `fail`). */
+  handleFailure?: ((error: ConnectionClosedError) => void) | undefined;
+}
+
+interface QueuedLine {
+  text: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Serialises writes in call order. Each `write` resolves once the stream has flushed that text
+ * (its write callback). While the stream's buffer is full (`write()` returned false), later texts
+ * wait in a queue and are handed over on 'drain'. The writer listens for 'error' on the stream
+ * until `release`, so an EPIPE never becomes an uncaught exception.
+ */
+export class LineWriter {
+  readonly #stream: Writable;
+  readonly #name: string;
+  readonly #write: WriteFunction;
+  readonly #handleFailure: ((error: ConnectionClosedError) => void) | undefined;
+  #queue: QueuedLine[] = [];
+  #head = 0;
+  #isBlocked = false;
+  #inFlight = 0;
+  #failure: ConnectionClosedError | undefined;
+  #hasStreamFailed = false;
+  #isReleased = false;
+
+  constructor(stream: Writable, options: LineWriterOptions) {
+    this.#stream = stream;
+    this.#name = options.name;
+    this.#write = options.write ?? ((chunk, callback) => stream.write(chunk, callback));
+    this.#handleFailure = options.handleFailure;
+    stream.on('error', this.#onError);
+    stream.on('drain', this.#onDrain);
+    stream.on('close', this.#onClose);
+  }
+
+  /** Writes `text` as is; resolves when flushed, rejects with ConnectionClosedError on failure. */
+  write(text: string): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#stream.destroyed || this.#stream.writableEnded) {
+      this.#onFailure(new ConnectionClosedError(`Cannot write to ${this.#name}: it is closed`));
+      return Promise.reject(this.#failure);
+    }
+    return new Promise<void>((resolve, reject) => {
+      const line = { text, resolve, reject };
+      if (this.#isBlocked) this.#queue.push(line);
+      else this.#start(line);
+    });
+  }
+
+  /** Refuses all further writes with `error` and rejects the queued ones; in-flight writes settle on their own. */
+  fail(error: ConnectionClosedError): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    const queue = this.#queue.slice(this.#head);
+    this.#queue = [];
+    this.#head = 0;
+    for (const line of queue) line.reject(error);
+  }
+
+  /**
+   * Detaches from the stream once no write is in flight (immediately if none). Idempotent. The
+   * 'error' listener stays on a stream that has failed, where it can only swallow late errors.
+   */
+  release(): void {
+    this.#isReleased = true;
+    if (this.#inFlight === 0) this.#detach();
+  }
+
+  #start(line: QueuedLine): void {
+    this.#inFlight++;
+    const isBelowHighWaterMark = this.#write(line.text, (error) => {
+      this.#inFlight--;
+      if (error) {
+        // Node calls this before it destroys the stream and emits 'error': stay subscribed.
+        this.#hasStreamFailed = true;
+        line.reject(this.#toClosedError(error));
+      } else {
+        line.resolve();
+      }
+      if (this.#isReleased && this.#inFlight === 0) this.#detach();
+    });
+    if (!isBelowHighWaterMark) this.#isBlocked = true;
+  }
+
+  readonly #onDrain = (): void => {
+    this.#isBlocked = false;
+    while (!this.#isBlocked && this.#head < this.#queue.length) {
+      const line = this.#queue[this.#head]!;
+      this.#head++;
+      this.#start(line);
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    }
+  };
+
+  readonly #onError = (error: Error): void => {
+    this.#hasStreamFailed = true;
+    this.#onFailure(this.#toClosedError(error));
+  };
+
+  readonly #onClose = (): void => {
+    this.#onFailure(new ConnectionClosedError(`Cannot write to ${this.#name}: it was closed`));
+  };
+
+  #onFailure(error: ConnectionClosedError): void {
+    if (this.#failure !== undefined) return;
+    this.fail(error);
+    this.#handleFailure?.(error);
+  }
+
+  #toClosedError(error: Error): ConnectionClosedError {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code ?? error.message;
+    return new ConnectionClosedError(`Cannot write to ${this.#name}: ${reason}`, { cause: error });
+  }
+
+  #detach(): void {
+    // A failed stream may still emit 'error' later; without a listener that would crash the process.
+    if (!this.#hasStreamFailed) this.#stream.off('error', this.#onError);
+    this.#stream.off('drain', this.#onDrain);
+    this.#stream.off('close', this.#onClose);
+  }
+}

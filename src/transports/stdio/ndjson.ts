@@ -1,0 +1,157 @@
+// Incremental NDJSON framing on bytes (STDIO-2): splits a byte stream into lines, never holding
+// more than `maxMessageBytes` of one line, and decodes each complete line as UTF-8.
+
+import { Buffer } from 'node:buffer';
+
+/** The default cap on one line: 4 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4_194_304;
+
+/**
+ * One unit of splitter output: the text of a complete line (without `\n` and an optional trailing
+ * `\r`), or a marker for a line longer than the limit, whose bytes were discarded. `bytes` is how
+ * many bytes of that line had been received when it was reported: the whole line when its end
+ * arrived in the same chunk that crossed the limit, otherwise a count that is at least `limit + 1`.
+ */
+export type NdjsonLine = { type: 'line'; text: string } | { type: 'oversize'; bytes: number; limit: number };
+
+/** Options of {@link NdjsonSplitter}. */
+export interface NdjsonSplitterOptions {
+  /** The largest line (in bytes, excluding the line ending) that is delivered; default 4 MiB. */
+  maxMessageBytes?: number | undefined;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/**
+ * Splits chunks of bytes into lines and hands each one, in order, to `handleLine`, synchronously
+ * from `push` or `end`. Empty and whitespace-only lines are skipped. A line over the limit is
+ * reported once as `oversize` and skipped up to its newline, so memory stays bounded by the limit
+ * (plus the chunk being scanned). The splitter keeps views of pushed chunks instead of copying
+ * them: the caller hands over each chunk and must not modify it afterwards.
+ */
+export class NdjsonSplitter {
+  readonly #limit: number;
+  readonly #handleLine: (line: NdjsonLine) => void;
+  /** Bytes of the current, unterminated line, held as views into the chunks they came in. */
+  #pieces: Buffer[] = [];
+  #pendingBytes = 0;
+  /** While skipping an oversize line: how many of its bytes were seen; -1 when not skipping. */
+  #skippedBytes = -1;
+
+  constructor(handleLine: (line: NdjsonLine) => void, options: NdjsonSplitterOptions = {}) {
+    const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw new RangeError(`maxMessageBytes must be a positive integer, got ${String(limit)}`);
+    }
+    this.#limit = limit;
+    this.#handleLine = handleLine;
+  }
+
+  /** Feeds the next chunk; a string is taken as UTF-8 text. Delivers every line it completes. */
+  push(chunk: Uint8Array | string): void {
+    const bytes = toBuffer(chunk);
+    let start = 0;
+    let newline = bytes.indexOf(LF, start);
+    while (newline !== -1) {
+      this.#endLine(bytes, start, newline);
+      start = newline + 1;
+      newline = bytes.indexOf(LF, start);
+    }
+    if (start < bytes.length) this.#hold(bytes, start);
+  }
+
+  /**
+   * Ends the input: a final line that had no `\n` is delivered as if it had one (a peer that exits
+   * right after its last message still gets it through; a truncated line then fails to decode).
+   * The splitter is empty afterwards and may be reused.
+   */
+  end(): void {
+    if (this.#skippedBytes !== -1) {
+      this.#skippedBytes = -1;
+      return;
+    }
+    if (this.#pendingBytes === 0) return;
+    const line = this.#takePending();
+    this.#emit(line, 0, line.length);
+  }
+
+  /** True when part of a line is held, waiting for its newline. */
+  get hasPartialLine(): boolean {
+    return this.#pendingBytes > 0 || this.#skippedBytes !== -1;
+  }
+
+  #endLine(bytes: Buffer, start: number, end: number): void {
+    if (this.#skippedBytes !== -1) {
+      this.#skippedBytes = -1;
+      return;
+    }
+    if (this.#pendingBytes === 0) {
+      this.#emit(bytes, start, end);
+      return;
+    }
+    const total = this.#pendingBytes + (end - start);
+    if (total > this.#limit + 1) {
+      // Too long even if its last byte is a `\r` that would be stripped: no need to join it.
+      this.#pieces = [];
+      this.#pendingBytes = 0;
+      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit });
+      return;
+    }
+    this.#pieces.push(bytes.subarray(start, end));
+    this.#pendingBytes = total;
+    const line = this.#takePending();
+    this.#emit(line, 0, line.length);
+  }
+
+  #hold(bytes: Buffer, start: number): void {
+    const length = bytes.length - start;
+    if (this.#skippedBytes !== -1) {
+      this.#skippedBytes += length;
+      return;
+    }
+    const total = this.#pendingBytes + length;
+    // limit + 1 leaves room for a `\r` that the coming `\n` would strip.
+    if (total > this.#limit + 1) {
+      this.#pieces = [];
+      this.#pendingBytes = 0;
+      this.#skippedBytes = total;
+      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit });
+      return;
+    }
+    this.#pieces.push(bytes.subarray(start));
+    this.#pendingBytes = total;
+  }
+
+  #takePending(): Buffer {
+    const pieces = this.#pieces;
+    const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, this.#pendingBytes);
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+    return line;
+  }
+
+  #emit(bytes: Buffer, start: number, end: number): void {
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (end - start > this.#limit) {
+      this.#handleLine({ type: 'oversize', bytes: end - start, limit: this.#limit });
+      return;
+    }
+    let first = start;
+    while (first < end && isJsonWhitespace(bytes[first]!)) first++;
+    if (first === end) return;
+    this.#handleLine({ type: 'line', text: bytes.toString('utf8', start, end) });
+  }
+}
+
+function isJsonWhitespace(byte: number): boolean {
+  return byte === SPACE || byte === TAB || byte === CR || byte === LF;
+}
+
+function toBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  if (Buffer.isBuffer(chunk)) return chunk;
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}

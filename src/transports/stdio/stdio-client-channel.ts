@@ -1,0 +1,144 @@
+// The client's end of a stdio connection: messages out on the child's stdin, in on its stdout,
+// and the child's lifetime bound to the channel's (it exits, the channel closes, and vice versa).
+
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { encodeMessage } from '../../jsonrpc/codec.ts';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import type { Message } from '../../jsonrpc/message.ts';
+import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
+import { decodeLine } from './decode-line.ts';
+import { Inbox } from './inbox.ts';
+import { LineWriter } from './line-writer.ts';
+import { NdjsonSplitter } from './ndjson.ts';
+import { ProcessExitError, type ExitStatus } from './process-errors.ts';
+import { hasExited, shutdownProcess } from './process-shutdown.ts';
+import { StderrCapture, type StderrOption } from './stderr-capture.ts';
+
+/** A spawned server with piped stdin and stdout; stderr is piped, inherited or ignored. */
+export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable | null>;
+
+/** Options of {@link StdioClientChannel}, resolved by the transport. */
+export interface StdioClientChannelOptions {
+  maxMessageBytes: number | undefined;
+  shutdownTimeoutMs: number;
+  stderr: StderrOption;
+}
+
+/**
+ * A channel to a spawned server process. Each stdout line becomes one Frame (non-JSON is an
+ * `invalid` -32700 frame, an oversize line -32600; the receiver decides what to do). When the
+ * process exits or closes its stdout, the receiver's `handleClose` gets a ConnectionClosedError
+ * (a ProcessExitError naming the code or signal) once every line it wrote has been delivered, or
+ * after `shutdownTimeoutMs` if a grandchild keeps the pipes open. Closing, by either side, runs
+ * the LIFE-13 shutdown sequence; `close()` resolves once the process has exited.
+ */
+export class StdioClientChannel implements Channel {
+  readonly info: ChannelInfo;
+  readonly #child: ServerProcess;
+  readonly #inbox = new Inbox();
+  readonly #writer: LineWriter;
+  readonly #stderr: StderrCapture;
+  readonly #timeoutMs: number;
+  #graceTimer: NodeJS.Timeout | undefined;
+  #shutdown: Promise<void> | undefined;
+
+  /** Takes ownership of a process that has spawned; reads its stdout from now on. */
+  constructor(child: ServerProcess, options: StdioClientChannelOptions) {
+    this.#child = child;
+    this.#timeoutMs = options.shutdownTimeoutMs;
+    this.info = child.pid === undefined ? { kind: 'stdio' } : { kind: 'stdio', pid: child.pid };
+    this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin" });
+    this.#stderr = new StderrCapture(child.stderr, options.stderr);
+    const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
+      maxMessageBytes: options.maxMessageBytes,
+    });
+    child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout.on('end', () => {
+      splitter.end();
+      this.#startGrace();
+    });
+    child.stdout.on('error', (error) => {
+      this.#finish(
+        new ConnectionClosedError(`Cannot read the server process's stdout: ${error.message}`, {
+          cause: error,
+        }),
+      );
+    });
+    child.on('exit', () => this.#startGrace());
+    child.on('close', () => this.#finish(this.#endError()));
+    // After spawn, 'error' only reports a failed kill; the exit (or timeout) still decides.
+    child.on('error', () => {});
+    if (hasExited(child)) this.#startGrace();
+  }
+
+  /** The child's stderr when the transport's `stderr` option is 'pipe', else null. */
+  get stderr(): Readable | null {
+    return this.#stderr.stream;
+  }
+
+  /** How the process ended, once it has; undefined while it runs. */
+  get exitStatus(): ExitStatus | undefined {
+    return hasExited(this.#child)
+      ? { code: this.#child.exitCode, signal: this.#child.signalCode }
+      : undefined;
+  }
+
+  open(receiver: ChannelReceiver): void {
+    this.#inbox.open(receiver);
+  }
+
+  send(message: Message | readonly Message[]): Promise<void> {
+    if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
+    return this.#writer.write(encodeMessage(message) + '\n');
+  }
+
+  /** Closes the channel and shuts the process down (LIFE-13); idempotent, resolves once it has exited. */
+  close(): Promise<void> {
+    this.#finish();
+    return this.#shutdown ?? Promise.resolve();
+  }
+
+  /** Gives the last stdout lines and stderr a moment to arrive after exit or stdout EOF. */
+  #startGrace(): void {
+    if (this.#graceTimer !== undefined || this.#inbox.isClosed) return;
+    this.#graceTimer = setTimeout(() => this.#finish(this.#endError()), this.#timeoutMs);
+  }
+
+  #endError(): ConnectionClosedError {
+    const status = this.exitStatus;
+    if (status !== undefined) return new ProcessExitError(status, this.#stderr.tail);
+    return new ConnectionClosedError(
+      'Server process closed its stdout but is still running; shutting it down',
+    );
+  }
+
+  #finish(error?: ConnectionClosedError): void {
+    if (this.#inbox.isClosed) return;
+    clearTimeout(this.#graceTimer);
+    this.#writer.fail(error ?? new ConnectionClosedError('The stdio channel is closed'));
+    // Before the receiver hears of it, so a close() called from its handleClose waits for the exit.
+    this.#shutdown = this.#stop();
+    this.#inbox.close(error);
+  }
+
+  async #stop(): Promise<void> {
+    await shutdownProcess(this.#child, { timeoutMs: this.#timeoutMs });
+    // Nothing can read stdin now; destroying it also stops a late EPIPE from being emitted.
+    this.#child.stdin.destroy();
+    this.#writer.release();
+    // Read what is left in the pipes, unless a grandchild holds them open.
+    if (!this.#child.stdout.closed || (this.#child.stderr !== null && !this.#child.stderr.closed)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#timeoutMs);
+        this.#child.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    this.#child.stdout.destroy();
+    this.#child.stderr?.destroy();
+    this.#stderr.release();
+  }
+}

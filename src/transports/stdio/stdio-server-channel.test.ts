@@ -1,0 +1,208 @@
+// The server's stdio channel: in-process over fake streams, and as a real process behind the guard.
+
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { PassThrough, Writable } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import { RecordingReceiver } from '../../../test/fixtures/stdio/recording-receiver.ts';
+import type { StdioClientChannel } from './stdio-client-channel.ts';
+import { StdioClientTransport } from './stdio-client-transport.ts';
+import { createStdioServerChannel, type StdioServerChannelOptions } from './stdio-server-channel.ts';
+
+/** A stdout whose writes complete only when the test says so; highWaterMark 1 makes every write "full". */
+class ManualWritable extends Writable {
+  readonly chunks: string[] = [];
+  readonly #callbacks: Array<(error?: Error | null) => void> = [];
+  constructor() {
+    super({ highWaterMark: 1, decodeStrings: false });
+  }
+  override _write(chunk: string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.chunks.push(chunk);
+    this.#callbacks.push(callback);
+  }
+  complete(error?: Error): void {
+    this.#callbacks.shift()?.(error);
+  }
+}
+
+function collectingStdout(): { stdout: Writable; written: string[] } {
+  const written: string[] = [];
+  const stdout = new Writable({
+    decodeStrings: false,
+    write(chunk: string, _encoding, callback) {
+      written.push(chunk);
+      callback();
+    },
+  });
+  return { stdout, written };
+}
+
+function openChannel(options: StdioServerChannelOptions = {}) {
+  const stdin = new PassThrough();
+  const { stdout, written } = collectingStdout();
+  const channel = createStdioServerChannel({ stdin, stdout, ...options });
+  return { stdin, stdout, written, channel };
+}
+
+describe('createStdioServerChannel', () => {
+  it('buffers frames that arrive before open, then delivers them in order', async () => {
+    const { stdin, channel } = openChannel();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0",');
+    stdin.write('"method":"b"}\r\n\nnot json\n[{"jsonrpc":"2.0","method":"c"}]\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    assert.deepEqual(
+      receiver.frames.map((frame) => frame.type),
+      ['message', 'message', 'invalid', 'batch'],
+    );
+    const invalid = receiver.frames[2];
+    assert.ok(invalid?.type === 'invalid');
+    assert.equal(invalid.response.error.code, -32700);
+    await channel.close();
+  });
+
+  it('answers an oversize line with a -32600 frame that has no id, then reads on', async () => {
+    const { stdin, channel } = openChannel({ maxMessageBytes: 64 });
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    stdin.write(`{"jsonrpc":"2.0","id":7,"method":"big","params":{"x":"${'x'.repeat(200)}"}}\n`);
+    stdin.write('{"jsonrpc":"2.0","id":8,"method":"small"}\n');
+    await receiver.waitForMessage((m) => m.id === 8);
+    const [oversize] = receiver.frames;
+    assert.ok(oversize?.type === 'invalid');
+    assert.equal('id' in oversize.response, false);
+    assert.equal(oversize.response.error.code, -32600);
+    assert.match(oversize.response.error.message, /at most 64 bytes, received a line of at least \d+ bytes/);
+    await channel.close();
+  });
+
+  it('writes each message as one line', async () => {
+    const { channel, written } = openChannel();
+    channel.open(new RecordingReceiver());
+    await channel.send({ jsonrpc: '2.0', id: 1, result: { text: 'a\nb' } });
+    await channel.send([{ jsonrpc: '2.0', method: 'n' }]);
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{"text":"a\\nb"}}\n',
+      '[{"jsonrpc":"2.0","method":"n"}]\n',
+    ]);
+    await channel.close();
+  });
+
+  it('closes once on stdin EOF, stops reading, and rejects later sends', async () => {
+    const { stdin, channel } = openChannel();
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    stdin.end('{"jsonrpc":"2.0","method":"last"}');
+    assert.equal(await receiver.waitForClose(), null);
+    assert.equal(receiver.frames.length, 1, 'an unterminated last line is still delivered');
+    assert.equal(stdin.listenerCount('data'), 0);
+    await assert.rejects(channel.send({ jsonrpc: '2.0', method: 'x' }), ConnectionClosedError);
+    await channel.close();
+    assert.equal(receiver.closes.length, 1);
+  });
+
+  it('reports a close() that happened before open when opened', async () => {
+    const { channel } = openChannel();
+    await channel.close();
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    assert.deepEqual(receiver.closes, [undefined]);
+  });
+
+  it('honours backpressure: queues while stdout is full and resolves each send once written', async () => {
+    const stdout = new ManualWritable();
+    const channel = createStdioServerChannel({ stdin: new PassThrough(), stdout });
+    channel.open(new RecordingReceiver());
+    const settled: number[] = [];
+    const sends = [1, 2, 3].map((id) =>
+      channel.send({ jsonrpc: '2.0', id, result: {} }).then(() => settled.push(id)),
+    );
+    assert.equal(stdout.chunks.length, 1, 'the second and third wait for drain');
+    stdout.complete();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(stdout.chunks.length, 2);
+    stdout.complete();
+    await new Promise((resolve) => setImmediate(resolve));
+    stdout.complete();
+    await Promise.all(sends);
+    assert.deepEqual(settled, [1, 2, 3]);
+    assert.deepEqual(
+      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
+      [1, 2, 3],
+    );
+    await channel.close();
+  });
+
+  it('turns EPIPE on stdout into a rejected send and a close, never an uncaught error', async () => {
+    const stdout = new ManualWritable();
+    const channel = createStdioServerChannel({ stdin: new PassThrough(), stdout });
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    const first = channel.send({ jsonrpc: '2.0', id: 1, result: {} });
+    const queued = channel.send({ jsonrpc: '2.0', id: 2, result: {} });
+    stdout.complete(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await assert.rejects(first, /EPIPE/);
+    await assert.rejects(queued, ConnectionClosedError);
+    const error = await receiver.waitForClose();
+    assert.ok(error instanceof ConnectionClosedError);
+    assert.match(error.message, /stdout: EPIPE/);
+    await assert.rejects(channel.send({ jsonrpc: '2.0', id: 3, result: {} }), ConnectionClosedError);
+  });
+
+  it('with the guard on, sends stray stdout writes to stderr and restores stdout on close', async (t) => {
+    const { stdout, written, channel } = openChannel({ guardStdout: true });
+    const diverted: string[] = [];
+    // The guard looks up process.stderr.write at each call, so this mock (undone after the test) sees it.
+    t.mock.method(process.stderr, 'write', (chunk: string) => diverted.push(chunk) > 0);
+    channel.open(new RecordingReceiver());
+    stdout.write('stray output\n');
+    await channel.send({ jsonrpc: '2.0', method: 'n' });
+    assert.deepEqual(written, ['{"jsonrpc":"2.0","method":"n"}\n']);
+    assert.deepEqual(diverted, ['stray output\n']);
+    await channel.close();
+    assert.equal(Object.hasOwn(stdout, 'write'), false);
+    stdout.write('after close\n');
+    assert.deepEqual(written.at(-1), 'after close\n');
+  });
+});
+
+describe('createStdioServerChannel in a real process', { timeout: 30_000 }, () => {
+  const channels: StdioClientChannel[] = [];
+  after(() => Promise.all(channels.map((channel) => channel.close())));
+
+  it('keeps console.log, console.info and stdout.write off the wire, and exits on stdin EOF', async () => {
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../../../test/fixtures/stdio/guarded-server.ts', import.meta.url)),
+      ],
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      stderr: (text) => stderr.push(text),
+      shutdownTimeoutMs: 10_000,
+    });
+    const channel = await transport.connect();
+    channels.push(channel);
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    await channel.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await channel.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await receiver.waitForMessage((m) => m.id === 2);
+    assert.deepEqual(receiver.frames, [
+      { type: 'message', message: { jsonrpc: '2.0', id: 1, result: { method: 'tools/list' } } },
+      { type: 'message', message: { jsonrpc: '2.0', id: 2, result: { method: 'ping' } } },
+    ]);
+    await channel.close();
+    assert.deepEqual(channel.exitStatus, { code: 0, signal: null });
+    const log = stderr.join('');
+    assert.match(log, /guarded: console\.log before open/);
+    assert.match(log, /guarded: console\.log while serving tools\/list/);
+    assert.match(log, /guarded: console\.info while serving/);
+    assert.match(log, /guarded: process\.stdout\.write while serving/);
+    assert.match(log, /guarded: closed \(stdin ended\)/);
+  });
+});

@@ -1,0 +1,112 @@
+// The server side of stdio (STDIO-1..3): messages in on stdin, out on stdout, one JSON line each,
+// with stdout guarded so stray console output cannot corrupt the wire.
+
+import type { Readable, Writable } from 'node:stream';
+import { encodeMessage } from '../../jsonrpc/codec.ts';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import type { Message } from '../../jsonrpc/message.ts';
+import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
+import { decodeLine } from './decode-line.ts';
+import { Inbox } from './inbox.ts';
+import { LineWriter } from './line-writer.ts';
+import { NdjsonSplitter } from './ndjson.ts';
+import { installStdoutGuard, type StdoutGuard } from './stdout-guard.ts';
+
+/** Options of {@link createStdioServerChannel}. */
+export interface StdioServerChannelOptions {
+  /** Where messages come from; default `process.stdin`. */
+  stdin?: Readable;
+  /** Where messages go; default `process.stdout`. */
+  stdout?: Writable;
+  /** The largest message accepted, in bytes; default 4 MiB. A longer line is answered by a -32600 frame. */
+  maxMessageBytes?: number;
+  /**
+   * While the channel is open, send everyone else's writes to `stdout` (console.log, console.info,
+   * stdout.write) to `process.stderr`. Default: on when `stdout` is `process.stdout`.
+   */
+  guardStdout?: boolean;
+}
+
+/**
+ * Creates the server's stdio channel. Reading (and the stdout guard) starts at once; frames that
+ * arrive before `open` are buffered. Each line becomes one Frame; an oversize line becomes an
+ * `invalid` frame with code -32600 and no id. stdin ending, stdin failing or stdout failing
+ * (EPIPE) closes the channel, as does `close()`; the receiver hears `handleClose` exactly once.
+ * Closing stops reading stdin (without destroying it, so the process can exit) and removes the guard.
+ * Throws RangeError for a `maxMessageBytes` that is not a positive integer.
+ */
+export function createStdioServerChannel(options: StdioServerChannelOptions = {}): Channel {
+  return new StdioServerChannel(options);
+}
+
+class StdioServerChannel implements Channel {
+  readonly info: ChannelInfo = { kind: 'stdio' };
+  readonly #inbox = new Inbox();
+  readonly #stdin: Readable;
+  readonly #splitter: NdjsonSplitter;
+  readonly #writer: LineWriter;
+  readonly #guard: StdoutGuard | undefined;
+
+  constructor(options: StdioServerChannelOptions) {
+    // First, so that a bad limit throws before anything is patched or subscribed.
+    this.#splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
+      maxMessageBytes: options.maxMessageBytes,
+    });
+    const stdout = options.stdout ?? process.stdout;
+    this.#stdin = options.stdin ?? process.stdin;
+    const shouldGuard = options.guardStdout ?? stdout === process.stdout;
+    this.#guard = shouldGuard ? installStdoutGuard(stdout) : undefined;
+    this.#writer = new LineWriter(stdout, {
+      name: 'stdout',
+      write: this.#guard?.write,
+      handleFailure: (error) => this.#finish(error),
+    });
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('end', this.#onEnd);
+    this.#stdin.on('error', this.#onError);
+    this.#stdin.on('close', this.#onStdinClose);
+  }
+
+  open(receiver: ChannelReceiver): void {
+    this.#inbox.open(receiver);
+  }
+
+  send(message: Message | readonly Message[]): Promise<void> {
+    if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
+    return this.#writer.write(encodeMessage(message) + '\n');
+  }
+
+  close(): Promise<void> {
+    this.#finish();
+    return Promise.resolve();
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#splitter.push(chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    this.#splitter.end();
+    this.#finish();
+  };
+
+  readonly #onError = (error: Error): void => {
+    this.#finish(new ConnectionClosedError(`Cannot read stdin: ${error.message}`, { cause: error }));
+  };
+
+  readonly #onStdinClose = (): void => {
+    this.#finish();
+  };
+
+  #finish(error?: ConnectionClosedError): void {
+    if (!this.#inbox.close(error)) return;
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('end', this.#onEnd);
+    this.#stdin.off('close', this.#onStdinClose);
+    // Keep the 'error' listener: a late stdin error must not become an uncaught exception.
+    this.#stdin.pause();
+    this.#writer.fail(error ?? new ConnectionClosedError('The stdio channel is closed'));
+    this.#writer.release();
+    this.#guard?.restore();
+  }
+}
