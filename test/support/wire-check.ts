@@ -17,6 +17,15 @@ interface Entry {
 }
 
 const entries = new Map<object, Entry>();
+const ignored = new WeakSet<object>();
+
+/**
+ * Excludes one connection (a Session used as a deliberately misbehaving peer in a test) from the
+ * check. Only for peers whose job is to send invalid messages.
+ */
+export function ignoreConnection(connection: object): void {
+  ignored.add(connection);
+}
 let isFinalizing = false;
 const failures: string[] = [];
 
@@ -48,6 +57,7 @@ function collect(entry: Entry): void {
 }
 
 setWireObserver((event) => {
+  if (ignored.has(event.connection)) return;
   const entry = entryFor(event);
   if (event.protocolVersion !== undefined) entry.version = event.protocolVersion;
   const { message } = event;

@@ -1,0 +1,226 @@
+// Requests the server sends the client (sampling, elicitation, roots), routed to the app's handlers
+// after the checks only the client can make: elicitation modes (ELIC-2), sampling tools (SAMP-3).
+
+import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { hasCapability } from '../protocol/capabilities.ts';
+import { hasFeature } from '../protocol/revisions.ts';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitResult,
+  Root,
+} from '../protocol/types/index.ts';
+import { applyElicitationDefaults } from '../validation/index.ts';
+import { declaredElicitationModes } from './client-capabilities.ts';
+
+/** What a client handler knows about the request it serves. */
+export interface ClientRequestContext {
+  /** Fires when the server cancels the request or the connection closes; the answer is then dropped. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  /** The request's `params._meta`, as received. */
+  readonly meta: JsonObject;
+  /** The negotiated protocol revision. */
+  readonly protocolVersion: string;
+}
+
+/**
+ * The app's answers to server requests. Each one given is declared as a capability at initialize.
+ * Throw `RpcError` for a protocol error (e.g. code -1 when the user rejects a sampling request,
+ * SAMP-11); anything else thrown becomes -32603.
+ */
+export interface ClientHandlers {
+  /** `sampling/createMessage`: run the model (with the user's approval, SAMP-2). */
+  sampling?: (
+    params: CreateMessageRequestParams,
+    ctx: ClientRequestContext,
+  ) => CreateMessageResult | Promise<CreateMessageResult>;
+  /**
+   * `elicitation/create`: ask the user. `params.mode` absent means form (ELIC-3). Accepted form
+   * content is completed from the schema's `default`s before it is sent.
+   */
+  elicitation?: (
+    params: ElicitRequestParams,
+    ctx: ClientRequestContext,
+  ) => ElicitResult | Promise<ElicitResult>;
+  /** `roots/list`: the roots the user allows this server to see (ROOT-5). Replaces `setRoots`. */
+  roots?: (ctx: ClientRequestContext) => readonly Root[] | Promise<readonly Root[]>;
+}
+
+/** What the router reads from its client, at request time. */
+export interface ServerRequestSources {
+  handlers: ClientHandlers;
+  /** The roots set with `setRoots` (used when there is no roots handler). */
+  roots(): readonly Root[];
+  /** This client's declared capabilities on the current connection. */
+  capabilities(): JsonObject;
+}
+
+/** Unanswered URL elicitations kept for ELIC-11; the oldest is forgotten beyond this many. */
+const MAX_OPEN_URL_ELICITATIONS = 1000;
+
+type InboundMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+type InboundHandler = (
+  router: ServerRequests,
+  params: JsonObject,
+  ctx: ClientRequestContext,
+) => Promise<JsonObject>;
+
+/** The server->client requests of the handshake era and who answers them. The table is exhaustive. */
+const INBOUND_METHODS: Record<InboundMethod, InboundHandler> = {
+  'sampling/createMessage': (router, params, ctx) => router.handleSampling(params, ctx),
+  'elicitation/create': (router, params, ctx) => router.handleElicitation(params, ctx),
+  'roots/list': (router, _params, ctx) => router.handleRootsList(ctx),
+};
+
+/**
+ * Routes server requests to the client's handlers. The session has already checked that the
+ * method is known, allowed, and covered by a declared capability. Also remembers accepted URL
+ * elicitations, so `notifications/elicitation/complete` is surfaced once, for known ids only.
+ */
+export class ServerRequests {
+  #sources: ServerRequestSources;
+  #openUrlElicitations = new Set<string>();
+
+  constructor(sources: ServerRequestSources) {
+    this.#sources = sources;
+  }
+
+  /** Answers one server request; rejects with RpcError -32601 for a method the client does not serve. */
+  handle(request: { method: string; params: JsonObject }, ctx: ClientRequestContext): Promise<JsonObject> {
+    const { method, params } = request;
+    const row = Object.hasOwn(INBOUND_METHODS, method) ? INBOUND_METHODS[method as InboundMethod] : undefined;
+    if (!row) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+    return row(this, params, ctx);
+  }
+
+  /**
+   * True, once, for an elicitation id this client accepted in URL mode and has not yet seen
+   * completed; false for unknown or already completed ids (ELIC-11: ignore them).
+   */
+  completeElicitation(elicitationId: unknown): boolean {
+    return typeof elicitationId === 'string' && this.#openUrlElicitations.delete(elicitationId);
+  }
+
+  /** Forgets connection state (open URL elicitations). */
+  clear(): void {
+    this.#openUrlElicitations.clear();
+  }
+
+  /** `sampling/createMessage`. */
+  async handleSampling(params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+    const handler = this.#sources.handlers.sampling;
+    if (!handler) throw noHandler('sampling/createMessage');
+    // SAMP-3: a client that did not declare sampling.tools MUST answer tool-enabled requests with an error.
+    if (
+      (params.tools !== undefined || params.toolChoice !== undefined) &&
+      !hasCapability(this.#sources.capabilities(), ['sampling', 'tools'])
+    ) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        'Invalid params for "sampling/createMessage": "tools"/"toolChoice" need the client capability "sampling.tools", which was not declared',
+      );
+    }
+    const result = await handler(params as unknown as CreateMessageRequestParams, ctx);
+    return toRevisionSamplingResult(result, ctx.protocolVersion) as unknown as JsonObject;
+  }
+
+  /** `elicitation/create`. */
+  async handleElicitation(params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+    const handler = this.#sources.handlers.elicitation;
+    if (!handler) throw noHandler('elicitation/create');
+    const mode = params.mode ?? 'form'; // ELIC-3: an absent mode is form.
+    if (mode !== 'form' && mode !== 'url') throw invalidElicitation(`unknown mode ${JSON.stringify(mode)}`);
+    const declared = declaredElicitationModes(this.#sources.capabilities());
+    if (!declared.includes(mode)) {
+      // ELIC-2: a mode the client did not declare MUST get -32602.
+      throw invalidElicitation(
+        `mode "${mode}" was not declared by this client (declared: ${declared.join(', ') || 'none'})`,
+      );
+    }
+    checkElicitationShape(mode, params);
+    const result = await handler(params as unknown as ElicitRequestParams, ctx);
+    if (mode === 'url') {
+      if (result.action === 'accept') this.#rememberUrlElicitation(params.elicitationId as string);
+      return result as unknown as JsonObject;
+    }
+    if (result.action !== 'accept') return result as unknown as JsonObject;
+    // SEP-1034 (ELIC-6): fields the user left empty take the schema's defaults.
+    const schema = (params as unknown as ElicitRequestFormParams).requestedSchema;
+    return { ...result, content: applyElicitationDefaults(schema, result.content) };
+  }
+
+  /** `roots/list`. */
+  async handleRootsList(ctx: ClientRequestContext): Promise<JsonObject> {
+    const handler = this.#sources.handlers.roots;
+    const roots = handler ? await handler(ctx) : this.#sources.roots();
+    const problem = findRootProblem(roots);
+    if (problem) throw new Error(`The roots handler returned an invalid root: ${problem}`);
+    return { roots: [...roots] };
+  }
+
+  #rememberUrlElicitation(elicitationId: string): void {
+    this.#openUrlElicitations.add(elicitationId);
+    if (this.#openUrlElicitations.size > MAX_OPEN_URL_ELICITATIONS) {
+      const oldest = this.#openUrlElicitations.values().next().value;
+      if (oldest !== undefined) this.#openUrlElicitations.delete(oldest);
+    }
+  }
+}
+
+/**
+ * A problem with a list of roots, or undefined: each root needs a `file://` URI (ROOT-2) and
+ * at most a string `name`.
+ */
+export function findRootProblem(roots: readonly Root[]): string | undefined {
+  for (const root of roots) {
+    if (typeof root.uri !== 'string' || !root.uri.startsWith('file://'))
+      return `uri ${JSON.stringify(root.uri)} is not a file:// URI`;
+    if (root.name !== undefined && typeof root.name !== 'string')
+      return `name of ${root.uri} is not a string`;
+  }
+  return undefined;
+}
+
+function checkElicitationShape(mode: 'form' | 'url', params: JsonObject): void {
+  if (mode === 'form') {
+    const schema = params.requestedSchema;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      throw invalidElicitation('form mode needs "requestedSchema" to be an object');
+    }
+    return;
+  }
+  // ELIC-9: URL mode carries a url and an elicitationId.
+  if (typeof params.url !== 'string') throw invalidElicitation('url mode needs "url" to be a string');
+  if (typeof params.elicitationId !== 'string')
+    throw invalidElicitation('url mode needs "elicitationId" to be a string');
+}
+
+/**
+ * Older revisions carry exactly one content block per sampling message (SAMP-13): a one-block
+ * array is unwrapped for them, a longer one is a handler bug.
+ */
+function toRevisionSamplingResult(result: CreateMessageResult, version: string): CreateMessageResult {
+  if (!Array.isArray(result.content) || hasFeature(version, 'samplingTools')) return result;
+  const [only, ...rest] = result.content;
+  if (only === undefined || rest.length > 0) {
+    throw new Error(
+      `The sampling handler returned ${result.content.length} content blocks; protocol revision ${version} carries exactly one`,
+    );
+  }
+  return { ...result, content: only };
+}
+
+function noHandler(method: string): RpcError {
+  return new RpcError(
+    ErrorCode.MethodNotFound,
+    `Method not found: "${method}" has no handler on this client`,
+  );
+}
+
+function invalidElicitation(problem: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params for "elicitation/create": ${problem}`);
+}
