@@ -4,6 +4,8 @@ import type { RequestOptions } from '../protocol/session.ts';
 import type { ClientCapabilities, Root } from '../protocol/types/index.ts';
 import type { JsonSchemaValidator } from '../validation/index.ts';
 import type { ElicitationMode } from './client-capabilities.ts';
+import type { EraCache } from './era-probe.ts';
+import type { EraChoice } from './establish.ts';
 import type { ClientHandlers } from './server-requests.ts';
 
 /** How a client is set up. */
@@ -16,8 +18,22 @@ export interface ClientOptions {
   elicitationModes?: readonly ElicitationMode[];
   /** Roots to serve without a roots handler (declares `roots`); change them with `setRoots`. */
   roots?: readonly Root[];
-  /** Request exactly this handshake-era revision and accept no other; default: the latest, accepting any supported. */
+  /**
+   * Speak exactly this revision and accept no other (a handshake-era one, or 2026-07-28); default:
+   * find out (see `era`), then the latest mutual revision.
+   */
   protocolVersion?: string;
+  /**
+   * Which era to speak: `auto` (default) probes with `server/discover` and falls back to the
+   * handshake; `legacy` goes straight to `initialize`; `modern` refuses a handshake-era server.
+   */
+  era?: EraChoice;
+  /** How long the era probe waits before taking silence as a handshake-era server; default 5,000 ms. */
+  probeTimeoutMs?: number;
+  /** Where era verdicts are remembered per server configuration; default process-wide; `false` for none. */
+  eraCache?: EraCache | false;
+  /** Stateless era: rounds of input a request may take before it fails (S26-MRTR-6); default 10. */
+  maxInputRounds?: number;
   /** Default timeout of every request (RequestOptions.timeoutMs overrides it); default 60,000 ms. */
   requestTimeoutMs?: number;
   /** JSON Schema validator for tool output; default Ajv. */

@@ -4,7 +4,7 @@
 import { ConnectionClosedError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { hasCapability, ProtocolStateError } from '../protocol/capabilities.ts';
-import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
+import { isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
 import { Session, type InboundRequest, type RequestOptions } from '../protocol/session.ts';
 import type {
   CallToolRequestParams,
@@ -42,6 +42,10 @@ import { NotConnectedError } from './errors.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
 import { negotiate } from './negotiate.ts';
+import { defaultEraCache } from './era-probe.ts';
+import { establish, type Established } from './establish.ts';
+import { sendModern, withEnvelope, type ModernLink } from './modern-request.ts';
+import { Subscription, type SubscriptionFilter } from './subscription.ts';
 import { collectList, readPage } from './pagination.ts';
 import { findRootProblem, ServerRequests, type ClientRequestContext } from './server-requests.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
@@ -61,15 +65,17 @@ export class Client {
   #serverRequests: ServerRequests;
   #session: Session | undefined;
   #initialized: InitializeResult | undefined;
+  /** Set while connected in the stateless era. */
+  #link: ModernLink | undefined;
+  #subscriptions = new Map<string | number, Subscription>();
   #isConnecting = false;
   #roots: readonly Root[] | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     const pinned = options.protocolVersion;
-    if (pinned !== undefined && !(LEGACY_VERSIONS as readonly string[]).includes(pinned)) {
-      throw new TypeError(
-        `Unsupported protocolVersion "${pinned}": this client speaks ${LEGACY_VERSIONS.join(', ')}`,
-      );
+    const known: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
+    if (pinned !== undefined && !known.includes(pinned)) {
+      throw new TypeError(`Unsupported protocolVersion "${pinned}": this client speaks ${known.join(', ')}`);
     }
     if (options.roots) checkRoots(options.roots);
     this.info = info;
@@ -129,8 +135,7 @@ export class Client {
     this.#isConnecting = true;
     try {
       options.signal?.throwIfAborted();
-      const channel = isTransport(target) ? await target.connect() : target;
-      await this.#start(channel, options.signal);
+      await this.#start(target, options.signal);
     } finally {
       this.#isConnecting = false;
     }
@@ -281,12 +286,96 @@ export class Client {
     return this.#call('completion/complete', params, options);
   }
 
-  /** `logging/setLevel`: the server then sends `log` events at this level and above (LOG-2). */
+  /**
+   * `logging/setLevel`: the server then sends `log` events at this level and above (LOG-2). In the
+   * stateless era the level travels on every later request instead (S26-LOG-1); nothing is sent.
+   */
   setLoggingLevel(params: SetLevelRequestParams, options?: RequestOptions): Promise<EmptyResult> {
+    if (this.#link) {
+      this.#link.logLevel = params.level;
+      return Promise.resolve({});
+    }
     return this.#call('logging/setLevel', params, options);
   }
 
-  async #start(channel: Channel, signal: AbortSignal | undefined): Promise<void> {
+  /** The era of the current connection, once connected. */
+  get era(): 'legacy' | 'modern' | undefined {
+    if (!this.#initialized) return undefined;
+    return this.#link ? 'modern' : 'legacy';
+  }
+
+  /**
+   * Stateless era: opens a `subscriptions/listen` stream (S26-SUB). Its notifications arrive as
+   * this client's events; close the returned Subscription to end it. In the handshake era list
+   * changes arrive without asking and resources use `subscribeResource`, so this throws.
+   */
+  listen(filter: SubscriptionFilter): Subscription {
+    const link = this.#link;
+    const session = this.#session;
+    if (!link || !session) throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
+    const controller = new AbortController();
+    let subscription: Subscription | undefined;
+    const options: RequestOptions = {
+      signal: controller.signal,
+      timeoutMs: Infinity,
+      maxTotalTimeoutMs: Infinity,
+      onRequestId: (id) => {
+        subscription!.id = id;
+        this.#subscriptions.set(id, subscription!);
+      },
+    };
+    const done = Promise.resolve().then(() => session.request('subscriptions/listen', withEnvelope(link, { notifications: filter as JsonObject }), options));
+    subscription = new Subscription(controller, done);
+    void subscription.closed.then(() => {
+      if (subscription.id !== undefined) this.#subscriptions.delete(subscription.id);
+    });
+    return subscription;
+  }
+
+  async #start(target: Transport | Channel, signal: AbortSignal | undefined): Promise<void> {
+    this.#initialized = undefined;
+    this.#link = undefined;
+    this.#outputSchemas.invalidate();
+    const pinned = this.#options.protocolVersion;
+    const era = pinned === undefined ? (this.#options.era ?? 'auto') : isModernVersion(pinned) ? 'modern' : 'legacy';
+    const modernVersion = pinned !== undefined && isModernVersion(pinned) ? pinned : MODERN_VERSIONS[0];
+    const cache = this.#options.eraCache === false ? undefined : (this.#options.eraCache ?? defaultEraCache);
+    let established: Established;
+    try {
+      established = await establish(target, {
+        era,
+        modernVersion,
+        cache,
+        probeTimeoutMs: this.#options.probeTimeoutMs ?? 5000,
+        ...(signal ? { signal } : {}),
+        open: (channel) => this.#open(channel),
+        discover: (session, { version, timeoutMs }) => {
+          session.ownCapabilities = this.#capabilities(version) as JsonObject;
+          const link = this.#modernLink(session, version);
+          return session.request('server/discover', withEnvelope(link, undefined), { timeoutMs, ...(signal ? { signal } : {}) });
+        },
+        initialize: (session) => this.#negotiate(session, signal),
+      });
+    } catch (error) {
+      await this.#session?.close().catch(() => {});
+      throw error;
+    }
+    if (established.era === 'legacy') {
+      this.#initialized = established.initialized;
+      return;
+    }
+    const { discover, version } = established;
+    const capabilities = this.#capabilities(version);
+    established.session.ownCapabilities = capabilities as JsonObject;
+    established.session.peerCapabilities = (discover.capabilities as JsonObject | undefined) ?? {};
+    this.#link = this.#modernLink(established.session, version);
+    const meta = (discover._meta as JsonObject | undefined) ?? {};
+    // S26-DISC-2: identity is in _meta; older drafts put it in the body, so read both.
+    const serverInfo = (meta['io.modelcontextprotocol/serverInfo'] ?? discover.serverInfo ?? { name: 'unknown', version: '0' }) as Implementation;
+    this.#initialized = { protocolVersion: version, capabilities: established.session.peerCapabilities as ServerCapabilities, serverInfo, ...(typeof discover.instructions === 'string' ? { instructions: discover.instructions } : {}) };
+  }
+
+  #open(channel: Channel): Session {
     const session: Session = new Session({
       role: 'client',
       channel,
@@ -296,23 +385,36 @@ export class Client {
       onError: (error) => this.#report(error),
     });
     this.#session = session;
-    this.#initialized = undefined;
-    this.#outputSchemas.invalidate();
     session.start();
-    try {
-      signal?.throwIfAborted();
-      const requested = this.#options.protocolVersion ?? LEGACY_VERSIONS[0];
-      this.#initialized = await negotiate(session, {
-        clientInfo: this.info,
-        capabilities: this.#capabilities(requested),
-        protocolVersion: requested,
-        supportedVersions: this.#options.protocolVersion === undefined ? LEGACY_VERSIONS : [requested],
-        sendInitialize: (params) => this.#request('initialize', params, signal ? { signal } : {}),
-      });
-    } catch (error) {
-      await session.close().catch(() => {});
-      throw error;
-    }
+    return session;
+  }
+
+  #negotiate(session: Session, signal: AbortSignal | undefined): Promise<InitializeResult> {
+    const requested = this.#options.protocolVersion ?? LEGACY_VERSIONS[0];
+    return negotiate(session, {
+      clientInfo: this.info,
+      capabilities: this.#capabilities(requested),
+      protocolVersion: requested,
+      supportedVersions: this.#options.protocolVersion === undefined ? LEGACY_VERSIONS : [requested],
+      sendInitialize: (params) => this.#request('initialize', params, signal ? { signal } : {}),
+    });
+  }
+
+  #modernLink(session: Session, version: string): ModernLink {
+    return {
+      version,
+      capabilities: this.#capabilities(version),
+      clientInfo: this.info,
+      maxRounds: this.#options.maxInputRounds ?? 10,
+      send: (method, params, options) => session.request(method, params, options),
+      answer: (method, params, signal) => this.#answerInput(session, method, params, signal),
+    };
+  }
+
+  /** Answers one embedded input request (S26-MRTR) through the same handlers as server requests. */
+  #answerInput(session: Session, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const request = { id: `input:${method}`, method, params, signal: signal ?? new AbortController().signal };
+    return this.#handleServerRequest(session, request);
   }
 
   #capabilities(version: string): ClientCapabilities {
@@ -337,7 +439,10 @@ export class Client {
     const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs;
     const effective: RequestOptions = timeoutMs === undefined ? options : { ...options, timeoutMs };
     const request = { direction: 'outbound' as const, method, params: params as JsonObject | undefined };
-    const handler = (outbound: JsonObject | undefined) => session.request(method, outbound, effective);
+    const link = this.#link;
+    const handler = link
+      ? (outbound: JsonObject | undefined) => sendModern(link, method, outbound, effective)
+      : (outbound: JsonObject | undefined) => session.request(method, outbound, effective);
     return runClientMiddleware(request, { chain: this.#middleware, handler });
   }
 
@@ -367,6 +472,12 @@ export class Client {
   }
 
   #handleNotification(method: string, params: JsonObject): void {
+    if (method === 'notifications/subscriptions/acknowledged') {
+      const id = ((params._meta as JsonObject | undefined) ?? {})['io.modelcontextprotocol/subscriptionId'];
+      const subscription = typeof id === 'string' || typeof id === 'number' ? this.#subscriptions.get(id) : undefined;
+      subscription?.handleAcknowledged(params.notifications as SubscriptionFilter);
+      return;
+    }
     if (method === 'notifications/tools/list_changed') this.#outputSchemas.invalidate();
     // ELIC-11: unknown or already completed elicitation ids are ignored.
     if (

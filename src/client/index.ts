@@ -19,3 +19,6 @@ export { CapabilityNotNegotiatedError, ProtocolStateError } from '../protocol/ca
 export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 export { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 export type { Channel, Transport } from '../transports/channel.ts';
+export { Subscription, type SubscriptionFilter } from './subscription.ts';
+export { createEraCache, defaultEraCache, type EraCache, type EraVerdict } from './era-probe.ts';
+export type { EraChoice } from './establish.ts';

@@ -58,6 +58,8 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** Receives `notifications/progress` for this request; sets `_meta.progressToken`. */
   onProgress?: ProgressHandler;
+  /** Told the request's id once it is allocated (e.g. a listen request's subscription id). */
+  onRequestId?: (id: RequestId) => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -141,6 +143,7 @@ export class Session {
     this.#checkOutbound(method, 'request', params);
     options.signal?.throwIfAborted();
     const id = this.#peer.nextId();
+    options.onRequestId?.(id);
     let outbound = params;
     if (options.onProgress) outbound = this.#progress.attach(id, params, options.onProgress);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -154,7 +157,9 @@ export class Session {
     };
     const arm = (): void => {
       clearTimeout(timer);
-      const remaining = Math.min(timeoutMs, maxTotal - (Date.now() - started));
+      // No timer at all for requests meant to stay open (a listen stream): both limits infinite.
+      if (!Number.isFinite(timeoutMs) && !Number.isFinite(maxTotal)) return;
+      const remaining = Math.min(timeoutMs, maxTotal - (Date.now() - started), 2 ** 31 - 1);
       timer = setTimeout(() => cancel(new RequestTimeoutError(method, timeoutMs), 'Request timed out'), Math.max(0, remaining));
     };
     if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress.onActivity(id, arm);

@@ -21,7 +21,7 @@ const FILTER_KEYS = { toolsListChanged: 'tools', promptsListChanged: 'prompts', 
 
 /**
  * Serves one listen request on its stream. Resolves with the graceful-close result when the server
- * closes; never resolves after a client cancel (the transport drops it, S26-SUB-6).
+ * closes, or when the client cancels (then the transport drops it, S26-SUB-6).
  */
 export function serveListen(source: ListenSource, request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
   const filter = request.params.notifications as JsonObject;
@@ -55,17 +55,17 @@ export function serveListen(source: ListenSource, request: ModernRequest, stream
       if (uris.some((subscribed) => uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`))) send('notifications/resources/updated', { uri });
     }),
   ];
-  return new Promise<JsonObject>((resolve, reject) => {
-    const stop = (): void => unsubscribe.forEach((fn) => fn());
-    request.signal.addEventListener('abort', () => {
-      stop();
-      reject(new Error('Subscription cancelled by the client'));
-    }, { once: true });
-    const onClosing = (): void => {
-      stop();
-      resolve({ resultType: 'complete', _meta: { ...tag, [MetaKey.serverInfo]: source.info } });
+  return new Promise<JsonObject>((resolve) => {
+    const graceful = { resultType: 'complete', _meta: { ...tag, [MetaKey.serverInfo]: source.info } };
+    const end = (): void => {
+      unsubscribe.forEach((fn) => fn());
+      request.signal.removeEventListener('abort', end);
+      source.closing.removeEventListener('abort', end);
+      // After a client cancel the transport drops this result (S26-SUB-6); on server close it is sent.
+      resolve(graceful);
     };
-    if (source.closing.aborted) onClosing();
-    else source.closing.addEventListener('abort', onClosing, { once: true });
+    if (source.closing.aborted || request.signal.aborted) return end();
+    request.signal.addEventListener('abort', end, { once: true });
+    source.closing.addEventListener('abort', end, { once: true });
   });
 }

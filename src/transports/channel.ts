@@ -35,4 +35,6 @@ export interface ChannelInfo {
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */
 export interface Transport {
   connect(): Promise<Channel>;
+  /** A stable identity of the server configuration, for caches of per-server facts (the era verdict). */
+  readonly key?: string;
 }

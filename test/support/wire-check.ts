@@ -4,6 +4,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Frame } from '../../src/jsonrpc/codec.ts';
 import { setWireObserver, type WireEvent } from '../../src/protocol/wire-observer.ts';
 import { createWireValidator, type WireValidator } from './wire-schema.ts';
 
@@ -61,10 +62,10 @@ setWireObserver((event) => {
   const entry = entryFor(event);
   if (event.protocolVersion !== undefined) entry.version = event.protocolVersion;
   const { message } = event;
+  // Received frames are checked too (failures there are the peer's and are not reported), so that
+  // responses can be matched to the requests they answer.
   if (event.direction === 'sent') entry.validator.check(message, 'sent');
-  else if (!Array.isArray(message) && (message as { type?: string }).type === 'message') {
-    entry.validator.check((message as { message: unknown }).message, 'received');
-  }
+  else entry.validator.checkFrame(message as Frame);
   collect(entry);
 });
 

@@ -53,6 +53,12 @@ export class StdioClientTransport implements Transport {
     this.#options = { ...options };
   }
 
+  /** The server configuration's identity (command, arguments, directory), for caches of per-server facts. */
+  get key(): string {
+    const { command, args = [], cwd = '' } = this.#options;
+    return `stdio:${JSON.stringify([command, args, cwd])}`;
+  }
+
   /** Spawns a new server process; resolves with its channel once it has spawned. */
   connect(): Promise<StdioClientChannel> {
     const options = this.#options;

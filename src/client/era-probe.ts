@@ -1,0 +1,95 @@
+// Finding out which era a server speaks (2026-07-28 checklist section 3.2): probe with
+// `server/discover`, classify the outcome, and remember the verdict per server configuration.
+
+import { RequestTimeoutError } from '../jsonrpc/errors.ts';
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { RpcError } from '../jsonrpc/rpc-error.ts';
+import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { ModernErrorCode } from '../protocol/types/index.ts';
+
+/** The probe's verdict. `modern` carries the discover result; `legacy` says why. */
+export type EraVerdict =
+  | { era: 'modern'; version: string; discover: JsonObject }
+  | { era: 'legacy'; reason: 'error' | 'silence' | 'closed' | 'legacy-only-versions' | 'no-mutual-version'; detail: string };
+
+/** Sends one `server/discover` at `version`; resolves with the result or rejects as the request did. */
+export type DiscoverCall = (version: string) => Promise<JsonObject>;
+
+/**
+ * Classifies a server from its answers to `server/discover`. Never keyed to one error code: any
+ * error other than -32022 means a handshake-era server, and so do silence (a timeout) and a
+ * closed connection. -32022 with a mutual stateless version is retried once at that version;
+ * with only handshake-era versions the server is dual-era but refuses the stateless side.
+ */
+export async function probeEra(discover: DiscoverCall, preferred: string = MODERN_VERSIONS[0]): Promise<EraVerdict> {
+  let version = preferred;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const result = await discover(version);
+      return classifyDiscover(result, version);
+    } catch (error) {
+      if (error instanceof RequestTimeoutError) return { era: 'legacy', reason: 'silence', detail: error.message };
+      if (!(error instanceof RpcError)) return { era: 'legacy', reason: 'closed', detail: error instanceof Error ? error.message : String(error) };
+      if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
+      // A second -32022 after retrying at a version the server named is an error, not a verdict.
+      if (attempt === 1) throw error;
+      const supported = readSupported(error.data);
+      const mutual = supported.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
+      if (mutual !== undefined) {
+        version = mutual;
+        continue;
+      }
+      if (supported.length > 0 && supported.every((v) => v < '2026-07-28')) {
+        return { era: 'legacy', reason: 'legacy-only-versions', detail: `the server offers ${supported.join(', ')}` };
+      }
+      throw error;
+    }
+  }
+  return { era: 'legacy', reason: 'error', detail: 'no answer' };
+}
+
+function classifyDiscover(result: JsonObject, version: string): EraVerdict {
+  const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [];
+  const mutual = offered.includes(version) ? version : offered.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
+  if (mutual === undefined) return { era: 'legacy', reason: 'no-mutual-version', detail: `discover offered ${offered.join(', ') || 'nothing'}` };
+  return { era: 'modern', version: mutual, discover: result };
+}
+
+function readSupported(data: unknown): string[] {
+  const supported = (data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Remembered verdicts, keyed by server configuration (2026 checklist section 3.1). */
+export interface EraCache {
+  get(key: string): { era: 'modern' | 'legacy'; version?: string } | undefined;
+  set(key: string, verdict: { era: 'modern' | 'legacy'; version?: string }): void;
+}
+
+/**
+ * An in-memory cache. A stale legacy verdict would "succeed" forever against an upgraded
+ * dual-era server, so legacy verdicts expire (default 10 minutes); modern ones fail loudly when
+ * stale and are kept for the life of the process.
+ */
+export function createEraCache(options: { legacyTtlMs?: number; now?: () => number } = {}): EraCache {
+  const entries = new Map<string, { era: 'modern' | 'legacy'; version?: string; expires: number }>();
+  const ttl = options.legacyTtlMs ?? 600_000;
+  const now = options.now ?? Date.now;
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.expires <= now()) {
+        entries.delete(key);
+        return undefined;
+      }
+      return entry.version === undefined ? { era: entry.era } : { era: entry.era, version: entry.version };
+    },
+    set(key, verdict) {
+      entries.set(key, { ...verdict, expires: verdict.era === 'legacy' ? now() + ttl : Infinity });
+    },
+  };
+}
+
+/** The process-wide default cache. */
+export const defaultEraCache: EraCache = createEraCache();

@@ -1,0 +1,82 @@
+// One request of the stateless era (2026-07-28): the `_meta` envelope on every request, the -32022
+// retry at a mutual version, and multi-round-trip input (S26-META-2, S26-VER-3, S26-MRTR-6..9).
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { RpcError } from '../jsonrpc/rpc-error.ts';
+import type { RequestOptions } from '../protocol/session.ts';
+import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { MetaKey, ModernErrorCode, type ClientCapabilities, type Implementation } from '../protocol/types/index.ts';
+import { InvalidResultError } from './errors.ts';
+
+/** What a stateless-era call needs from its client. */
+export interface ModernLink {
+  /** The revision named on every request; updated when a -32022 names a better one. */
+  version: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  /** The per-request log level (S26-LOG-1), if the app asked for log messages. */
+  logLevel?: string;
+  /** Sends one JSON-RPC request (a new id each time) and resolves with its result. */
+  send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  /** Answers one embedded input request through the app's handlers. */
+  answer(method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+  /** Rounds before giving up (S26-MRTR-6); default 10. */
+  maxRounds?: number;
+}
+
+/** Adds the envelope to `params`, keeping any `_meta` the caller set. */
+export function withEnvelope(link: ModernLink, params: JsonObject | undefined): JsonObject {
+  const meta: JsonObject = {
+    ...((params?._meta as JsonObject | undefined) ?? {}),
+    [MetaKey.protocolVersion]: link.version,
+    [MetaKey.clientCapabilities]: link.capabilities,
+    [MetaKey.clientInfo]: link.clientInfo,
+  };
+  if (link.logLevel !== undefined) meta[MetaKey.logLevel] = link.logLevel;
+  return { ...(params ?? {}), _meta: meta };
+}
+
+/**
+ * Sends a request in the stateless era and resolves with its complete result. An
+ * `input_required` result is answered through the app's handlers and the request re-sent with
+ * a new id, the answers, and the server's `requestState` exactly as received (never parsed).
+ * A missing `resultType` means complete; an unknown one is an InvalidResultError (S26-BASE-3/4).
+ */
+export async function sendModern(link: ModernLink, method: string, params: JsonObject | undefined, options: RequestOptions = {}): Promise<JsonObject> {
+  const maxRounds = link.maxRounds ?? 10;
+  let extra: JsonObject = {};
+  for (let round = 1; ; round++) {
+    const result = await sendWithVersionRetry(link, method, { ...(params ?? {}), ...extra }, options);
+    const type = result.resultType ?? 'complete';
+    if (type === 'complete') return result;
+    if (type !== 'input_required') throw new InvalidResultError(method, `unknown resultType ${JSON.stringify(type)}`);
+    if (round >= maxRounds) throw new InvalidResultError(method, `the server still asked for input after ${maxRounds} rounds`);
+    extra = {};
+    const requests = result.inputRequests;
+    if (requests !== undefined) {
+      if (typeof requests !== 'object' || requests === null) throw new InvalidResultError(method, 'inputRequests must be an object');
+      const responses: JsonObject = {};
+      for (const [key, request] of Object.entries(requests as Record<string, { method?: unknown; params?: unknown }>)) {
+        if (typeof request?.method !== 'string') throw new InvalidResultError(method, `inputRequests["${key}"] has no method`);
+        responses[key] = await link.answer(request.method, (request.params as JsonObject | undefined) ?? {}, options.signal);
+      }
+      extra.inputResponses = responses;
+    }
+    // S26-MRTR-7: echo the state byte for byte, and only when the server gave one.
+    if (typeof result.requestState === 'string') extra.requestState = result.requestState;
+  }
+}
+
+async function sendWithVersionRetry(link: ModernLink, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+  try {
+    return await link.send(method, withEnvelope(link, params), options);
+  } catch (error) {
+    if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion) throw error;
+    const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+    const mutual = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
+    // S26-VER-3: retry once at a mutual version (even the same one, as conformance's mock expects).
+    if (mutual === undefined) throw error;
+    link.version = mutual;
+    return link.send(method, withEnvelope(link, params), options);
+  }
+}
