@@ -19,9 +19,12 @@ const files = [...find('src'), ...find('test')].sort();
 const only = process.argv.slice(2);
 const selected = only.length ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 const reportDir = mkdtempSync(join(tmpdir(), 'mcpwire-wire-'));
-const preload = `--import=${resolve('test/support/wire-check.ts')}`;
-const env = { ...process.env, MCPWIRE_WIRE_REPORT_DIR: reportDir, MCPWIRE_TEST_PRELOAD: preload };
-const result = spawnSync(process.execPath, ['--import', 'tsx', preload, '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+// NODE_OPTIONS carries tsx and the wire check into every test process and every node child that
+// inherits the environment (spawned mcpwire servers, the CLI). Children started with a filtered
+// environment (stdio transports) get it from test/support/node-options.ts.
+const nodeOptions = `--import=tsx --import=${resolve('test/support/wire-check.ts')}`;
+const env = { ...process.env, MCPWIRE_WIRE_REPORT_DIR: reportDir, NODE_OPTIONS: nodeOptions };
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
 const reports = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'));
 rmSync(reportDir, { recursive: true, force: true });
 if (reports.length > 0) {

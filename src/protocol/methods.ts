@@ -4,9 +4,12 @@
 /** Which side may send a method. */
 export type Sender = 'client' | 'server' | 'both';
 
-/** A capability path: the side that declares it, and the keys leading to it (e.g. resources.subscribe). */
+/**
+ * A capability path: the side that declares it, and the keys leading to it (e.g. resources.subscribe).
+ * `receiver` is for methods either side may send (tasks): the side that receives the request declares it.
+ */
 export interface CapabilityGate {
-  side: 'client' | 'server';
+  side: 'client' | 'server' | 'receiver';
   path: readonly [string, ...string[]];
 }
 
@@ -35,6 +38,7 @@ const MODERN = '2026-07-28';
 
 const server = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'server', path });
 const client = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'client', path });
+const receiver = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'receiver', path });
 
 /** Every method of revisions 2024-11-05 .. 2026-07-28. */
 export const METHODS = {
@@ -57,11 +61,12 @@ export const METHODS = {
   'sampling/createMessage': { kind: 'request', sender: 'server', gate: client('sampling'), since: FIRST, until: LEGACY_LAST, params: { messages: 'array', maxTokens: 'number' } },
   'elicitation/create': { kind: 'request', sender: 'server', gate: client('elicitation'), since: '2025-06-18', until: LEGACY_LAST, params: { message: 'string' } },
   'roots/list': { kind: 'request', sender: 'server', gate: client('roots'), since: FIRST, until: LEGACY_LAST },
-  'tasks/get': { kind: 'request', sender: 'both', since: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/result': { kind: 'request', sender: 'both', since: LEGACY_LAST, until: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/list': { kind: 'request', sender: 'both', since: LEGACY_LAST, until: LEGACY_LAST, params: { cursor: 'string?' }, isPaginated: true },
-  'tasks/cancel': { kind: 'request', sender: 'both', since: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/update': { kind: 'request', sender: 'client', since: MODERN, params: { taskId: 'string' } },
+  // TASK-1: the receiver's `tasks` capability gates these (the tasks extension in 2026-07-28).
+  'tasks/get': { kind: 'request', sender: 'both', gate: receiver('tasks'), since: LEGACY_LAST, params: { taskId: 'string' } },
+  'tasks/result': { kind: 'request', sender: 'both', gate: receiver('tasks'), since: LEGACY_LAST, until: LEGACY_LAST, params: { taskId: 'string' } },
+  'tasks/list': { kind: 'request', sender: 'both', gate: receiver('tasks', 'list'), since: LEGACY_LAST, until: LEGACY_LAST, params: { cursor: 'string?' }, isPaginated: true },
+  'tasks/cancel': { kind: 'request', sender: 'both', gate: receiver('tasks', 'cancel'), since: LEGACY_LAST, params: { taskId: 'string' } },
+  'tasks/update': { kind: 'request', sender: 'client', gate: server('tasks'), since: MODERN, params: { taskId: 'string' } },
   'notifications/initialized': { kind: 'notification', sender: 'client', since: FIRST, until: LEGACY_LAST },
   'notifications/cancelled': { kind: 'notification', sender: 'both', since: FIRST, params: { requestId: 'id?', reason: 'string?' } },
   'notifications/progress': { kind: 'notification', sender: 'both', since: FIRST, params: { progress: 'number' } },

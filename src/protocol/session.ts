@@ -210,7 +210,8 @@ export class Session {
       throw new ProtocolStateError(`Cannot send "${method}" before the client's notifications/initialized`);
     }
     if (spec.gate && isGateRequired(method, version)) {
-      const caps = spec.gate.side === this.role ? this.ownCapabilities : this.peerCapabilities;
+      const isOwn = spec.gate.side === this.role || (spec.gate.side === 'receiver' && kind === 'notification');
+      const caps = isOwn ? this.ownCapabilities : this.peerCapabilities;
       if (!hasCapability(caps, spec.gate.path)) throw new CapabilityNotNegotiatedError(method, spec.gate);
     }
     const problem = checkParams(method, spec, params);
@@ -235,8 +236,9 @@ export class Session {
       if (!isMethodInRevision(spec, version)) {
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" is not part of protocol revision ${version}`);
       }
-      if (spec.gate && spec.gate.side === this.role && isGateRequired(request.method, version) && !hasCapability(this.ownCapabilities, spec.gate.path)) {
-        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" needs the ${spec.gate.side} capability "${spec.gate.path.join('.')}", which was not declared`);
+      const isOwnGate = spec.gate !== undefined && (spec.gate.side === this.role || spec.gate.side === 'receiver');
+      if (spec.gate && isOwnGate && isGateRequired(request.method, version) && !hasCapability(this.ownCapabilities, spec.gate.path)) {
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" needs the ${this.role} capability "${spec.gate.path.join('.')}", which was not declared`);
       }
     }
     const problem = checkParams(request.method, spec, request.params);

@@ -83,7 +83,7 @@ export async function serveModern(host: ModernHost, request: ModernRequest, stre
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"${spec ? ` does not exist in protocol revision ${envelope.version}` : ''}`);
   }
   const capabilities = host.capabilities() as JsonObject;
-  if (spec.gate && spec.gate.side === 'server' && !hasCapability(capabilities, spec.gate.path)) {
+  if (spec.gate && spec.gate.side !== 'client' && !hasCapability(capabilities, spec.gate.path)) {
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}" needs the server capability "${spec.gate.path.join('.')}", which this server does not declare`);
   }
   const problem = checkParams(method, spec, params);

@@ -2,6 +2,7 @@
 // transport that spawns a server process.
 
 export { createStdioServerChannel, type StdioServerChannelOptions } from './stdio-server-channel.ts';
+export { serveStdio, type ChannelServer } from './serve-stdio.ts';
 export {
   StdioClientTransport,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
