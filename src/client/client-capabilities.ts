@@ -28,7 +28,8 @@ export interface CapabilitySources {
 export function createClientCapabilities(sources: CapabilitySources): ClientCapabilities {
   const declared: ClientCapabilities = { ...sources.extra };
   if (sources.hasSampling) declared.sampling = { ...declared.sampling };
-  if (sources.hasElicitation && declared.elicitation === undefined) {
+  // A revision without elicitation must not be told we do it (the client would then refuse it).
+  if (sources.hasElicitation && declared.elicitation === undefined && hasFeature(sources.protocolVersion, 'elicitation')) {
     declared.elicitation = elicitationCapability(
       sources.elicitationModes ?? ['form', 'url'],
       sources.protocolVersion,

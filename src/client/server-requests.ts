@@ -148,9 +148,14 @@ export class ServerRequests {
       return result as unknown as JsonObject;
     }
     if (result.action !== 'accept') return result as unknown as JsonObject;
-    // SEP-1034 (ELIC-6): fields the user left empty take the schema's defaults.
+    // SEP-1034 (ELIC-6): fields the user left empty take the schema's defaults. Revisions before
+    // 2025-11-25 answer only strings, numbers and booleans, so list defaults are not filled there.
     const schema = (params as unknown as ElicitRequestFormParams).requestedSchema;
-    return { ...result, content: applyElicitationDefaults(schema, result.content) };
+    const filled = applyElicitationDefaults(schema, result.content);
+    if (!hasFeature(ctx.protocolVersion, 'elicitationUrl')) {
+      for (const [key, value] of Object.entries(filled)) if (Array.isArray(value) && !Array.isArray(result.content?.[key])) delete filled[key];
+    }
+    return { ...result, content: filled };
   }
 
   /** `roots/list`. */

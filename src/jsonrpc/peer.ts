@@ -184,7 +184,11 @@ export class Peer {
     }
     outcome.then(
       (result) => finish({ jsonrpc: '2.0', id, result }),
-      (error: unknown) => finish(this.#toErrorResponse(id, request.method, error)),
+      (error: unknown) => {
+        // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
+        if (controller.signal.aborted) return finish({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } });
+        finish(this.#toErrorResponse(id, request.method, error));
+      },
     );
   }
 

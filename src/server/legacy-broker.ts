@@ -4,6 +4,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { CapabilityNotNegotiatedError, hasCapability } from '../protocol/capabilities.ts';
 import type { Session } from '../protocol/session.ts';
+import { adaptElicitationForRevision, adaptSamplingForRevision } from '../protocol/downgrade.ts';
 import type { InputBroker, InputMethod } from './context.ts';
 
 /**
@@ -14,7 +15,12 @@ export function createLegacyBroker(session: Session, signal: AbortSignal): Input
   return {
     request(method: InputMethod, params: JsonObject | undefined, options) {
       checkSubFlags(method, params, session.peerCapabilities);
-      return session.request(method, params, { signal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+      const version = session.protocolVersion ?? '2025-11-25';
+      const shaped =
+        method === 'elicitation/create' && params ? adaptElicitationForRevision(params, version)
+        : method === 'sampling/createMessage' && params ? adaptSamplingForRevision(params, version)
+        : params;
+      return session.request(method, shaped, { signal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
     },
   };
 }

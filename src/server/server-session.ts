@@ -8,6 +8,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from '../protoc
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
+import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim, serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
@@ -82,9 +83,10 @@ export class ServerSession {
     }
   }
 
-  #handleRequest(request: InboundRequest): Promise<JsonObject> {
+  async #handleRequest(request: InboundRequest): Promise<JsonObject> {
     const ctx = this.#context(request);
-    return this.#server.dispatch(request.method, request.params, ctx, this.#own[request.method]);
+    const result = await this.#server.dispatch(request.method, request.params, ctx, this.#own[request.method]);
+    return adaptResultForRevision(request.method, result, ctx.protocolVersion);
   }
 
   /** Routes stateless-era requests; keeps the two eras' state machines apart on one stream. */

@@ -1,0 +1,71 @@
+// The real peers of the interop tests, as the commands that start them over stdio: our reference server
+// (`mcpwire serve everything`, run from source under tsx) and the official `@modelcontextprotocol/server-everything`.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { testChildEnv } from '../support/node-options.ts';
+
+/** The repository root: the working directory of every spawned peer, so `--import tsx` resolves. */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** How to start one stdio server: the shape both our transport and the official ones accept. */
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** Extra environment (transports pass only a safe allow-list): tsx and the wire schema check. */
+  env?: Record<string, string>;
+}
+
+/** `mcpwire serve everything` from source; it exits when its stdin closes (STDIO-2). */
+export const OUR_EVERYTHING_SERVER: StdioCommand = {
+  command: process.execPath,
+  args: ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'serve', 'everything'],
+  cwd: REPO_ROOT,
+  // The child's own messages are then schema-checked too (test/support/wire-check.ts).
+  env: testChildEnv(),
+};
+
+/** The official everything server, started through its package `bin` with the `stdio` transport argument. */
+export const OFFICIAL_EVERYTHING_SERVER: StdioCommand = {
+  command: process.execPath,
+  args: [officialEverythingEntry(), 'stdio'],
+  cwd: REPO_ROOT,
+};
+
+function officialEverythingEntry(): string {
+  const packageDir = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything');
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    bin?: Record<string, string>;
+  };
+  const entry = manifest.bin?.['mcp-server-everything'];
+  if (entry === undefined)
+    throw new Error(
+      `@modelcontextprotocol/server-everything has no "mcp-server-everything" bin in ${packageDir}`,
+    );
+  return join(packageDir, entry);
+}
+
+/**
+ * Keeps the last `limit` characters a child wrote to stderr, to show in a failing assertion.
+ * Pass `capture.write` as the `stderr` option of our transport.
+ */
+export class StderrTail {
+  #text = '';
+  readonly #limit: number;
+
+  constructor(limit = 4096) {
+    this.#limit = limit;
+  }
+
+  /** Appends a chunk of decoded text. */
+  readonly write = (text: string): void => {
+    this.#text = (this.#text + text).slice(-this.#limit);
+  };
+
+  /** What was kept, or a note that nothing was written. */
+  toString(): string {
+    return this.#text === '' ? '(no stderr output)' : this.#text;
+  }
+}
