@@ -314,18 +314,20 @@ export class Client {
     const session = this.#session;
     if (!link || !session) throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
     const controller = new AbortController();
-    let subscription: Subscription | undefined;
+    const ref: { current?: Subscription } = {};
     const options: RequestOptions = {
       signal: controller.signal,
       timeoutMs: Infinity,
       maxTotalTimeoutMs: Infinity,
       onRequestId: (id) => {
-        subscription!.id = id;
-        this.#subscriptions.set(id, subscription!);
+        ref.current!.id = id;
+        this.#subscriptions.set(id, ref.current!);
       },
     };
+    // Sent on a later microtask, once `ref` is set.
     const done = Promise.resolve().then(() => session.request('subscriptions/listen', withEnvelope(link, { notifications: filter as JsonObject }), options));
-    subscription = new Subscription(controller, done);
+    const subscription = new Subscription(controller, done);
+    ref.current = subscription;
     void subscription.closed.then(() => {
       if (subscription.id !== undefined) this.#subscriptions.delete(subscription.id);
     });
@@ -498,10 +500,6 @@ export class Client {
     if (this.#options.onError) this.#options.onError(error);
     else console.error(`[mcpwire client] ${error.message}`, error.cause ?? '');
   }
-}
-
-function isTransport(target: Transport | Channel): target is Transport {
-  return typeof (target as Partial<Transport>).connect === 'function';
 }
 
 function checkRoots(roots: readonly Root[]): void {

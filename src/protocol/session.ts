@@ -44,7 +44,7 @@ export interface SessionOptions {
   intercept?(request: InboundRequest): Promise<JsonObject> | undefined;
   handleClose?(error?: Error): void;
   /** Local diagnostics (bad input, handler crashes). Never sent on the wire. */
-  onError?(error: Error): void;
+  onError?: (error: Error) => void;
 }
 
 /** Per-call options for an outbound request. */

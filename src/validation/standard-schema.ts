@@ -12,6 +12,9 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': StandardSchemaV1.Props<Input, Output>;
 }
 
+// The Standard Schema spec publishes its types as this namespace; matching it lets any library's
+// schema type-check against ours.
+// eslint-disable-next-line @typescript-eslint/no-namespace
 export declare namespace StandardSchemaV1 {
   /** The `~standard` property. */
   interface Props<Input = unknown, Output = Input> {
