@@ -2,13 +2,26 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-typecheck/**', 'node_modules/**', 'test/conformance/node_modules/**', 'bench/servers/**', 'test/fixtures/**/*.mjs', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-typecheck/**',
+      'node_modules/**',
+      'test/conformance/node_modules/**',
+      'bench/servers/**',
+      'test/fixtures/**/*.mjs',
+      'bench/results/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -25,7 +38,16 @@ export default tseslint.config(
   },
   {
     files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**'],
-    rules: { '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', name: ['describe', 'it', 'test', 'suite'], package: 'node:test' }] }] },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', name: ['describe', 'it', 'test', 'suite'], package: 'node:test' },
+          ],
+        },
+      ],
+    },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );

@@ -24,7 +24,10 @@ const reportDir = mkdtempSync(join(tmpdir(), 'mcpwire-wire-'));
 // environment (stdio transports) get it from test/support/node-options.ts.
 const nodeOptions = `--import=tsx --import=${resolve('test/support/wire-check.ts')}`;
 const env = { ...process.env, MCPWIRE_WIRE_REPORT_DIR: reportDir, NODE_OPTIONS: nodeOptions };
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], {
+  stdio: 'inherit',
+  env,
+});
 const reports = readdirSync(reportDir).map((name) => readFileSync(join(reportDir, name), 'utf8'));
 rmSync(reportDir, { recursive: true, force: true });
 if (reports.length > 0) {

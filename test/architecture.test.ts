@@ -17,7 +17,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   server: ['jsonrpc', 'protocol', 'validation', 'server', 'transports/channel.ts'],
   client: ['jsonrpc', 'protocol', 'validation', 'client', 'transports/channel.ts'],
   auth: ['protocol', 'auth'],
-  cli: ['cli', 'index.ts', 'server/index.ts', 'client/index.ts', 'transports/stdio/index.ts', 'transports/tap.ts', 'transports/channel.ts'],
+  cli: [
+    'cli',
+    'index.ts',
+    'server/index.ts',
+    'client/index.ts',
+    'transports/stdio/index.ts',
+    'transports/tap.ts',
+    'transports/channel.ts',
+  ],
   'index.ts': ['jsonrpc', 'protocol', 'transports', 'validation'],
 };
 
@@ -36,7 +44,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const specifiers: string[] = [];
-  for (const match of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) specifiers.push(match[1]!);
+  for (const match of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm))
+    specifiers.push(match[1]!);
   for (const match of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1]!);
   return specifiers;
 }
@@ -49,7 +58,9 @@ function layerOf(path: string): string {
 function isAllowed(layer: string, target: string): boolean {
   const rules = ALLOWED[layer];
   if (!rules) return false;
-  return rules.some((rule) => (rule.endsWith('.ts') ? target === rule : target === rule || target.startsWith(`${rule}/`)));
+  return rules.some((rule) =>
+    rule.endsWith('.ts') ? target === rule : target === rule || target.startsWith(`${rule}/`),
+  );
 }
 
 const files = sourceFiles(SRC);
@@ -61,20 +72,24 @@ test('every import follows the layering table (STYLE.md)', () => {
     const layer = layerOf(file);
     for (const specifier of importsOf(file)) {
       if (specifier.startsWith('node:')) {
-        if (!NODE_ALLOWED.some((prefix) => rel.startsWith(prefix))) violations.push(`${rel}: imports ${specifier}`);
+        if (!NODE_ALLOWED.some((prefix) => rel.startsWith(prefix)))
+          violations.push(`${rel}: imports ${specifier}`);
         continue;
       }
       if (!specifier.startsWith('.')) continue; // packages: justified in docs/design.md
       const target = relative(SRC, resolve(dirname(file), specifier));
       if (target.startsWith('..')) violations.push(`${rel}: imports outside src (${specifier})`);
-      else if (!isAllowed(layer, target)) violations.push(`${rel}: layer "${layer}" must not import ${target}`);
+      else if (!isAllowed(layer, target))
+        violations.push(`${rel}: layer "${layer}" must not import ${target}`);
     }
   }
   assert.deepEqual(violations, []);
 });
 
 test('no file or folder is named shared, common, utils or helpers', () => {
-  const banned = files.filter((file) => /(^|\/)(shared|common|utils|helpers)(\/|\.ts$)/.test(relative(SRC, file)));
+  const banned = files.filter((file) =>
+    /(^|\/)(shared|common|utils|helpers)(\/|\.ts$)/.test(relative(SRC, file)),
+  );
   assert.deepEqual(banned, []);
 });
 

@@ -8,7 +8,9 @@ import { runTranscript } from './golden/runner.ts';
 
 const root = join(import.meta.dirname, 'golden');
 for (const era of ['legacy', 'modern']) {
-  for (const name of readdirSync(join(root, era)).filter((file) => file.endsWith('.transcript')).sort()) {
+  for (const name of readdirSync(join(root, era))
+    .filter((file) => file.endsWith('.transcript'))
+    .sort()) {
     test(`golden ${era}/${name}`, () =>
       runTranscript(join(root, era, name), (channel) => {
         const server = createEverythingServer();

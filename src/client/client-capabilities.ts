@@ -29,7 +29,11 @@ export function createClientCapabilities(sources: CapabilitySources): ClientCapa
   const declared: ClientCapabilities = { ...sources.extra };
   if (sources.hasSampling) declared.sampling = { ...declared.sampling };
   // A revision without elicitation must not be told we do it (the client would then refuse it).
-  if (sources.hasElicitation && declared.elicitation === undefined && hasFeature(sources.protocolVersion, 'elicitation')) {
+  if (
+    sources.hasElicitation &&
+    declared.elicitation === undefined &&
+    hasFeature(sources.protocolVersion, 'elicitation')
+  ) {
     declared.elicitation = elicitationCapability(
       sources.elicitationModes ?? ['form', 'url'],
       sources.protocolVersion,

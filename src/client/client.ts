@@ -312,7 +312,8 @@ export class Client {
   listen(filter: SubscriptionFilter): Subscription {
     const link = this.#link;
     const session = this.#session;
-    if (!link || !session) throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
+    if (!link || !session)
+      throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
     const controller = new AbortController();
     const ref: { current?: Subscription } = {};
     const options: RequestOptions = {
@@ -325,7 +326,13 @@ export class Client {
       },
     };
     // Sent on a later microtask, once `ref` is set.
-    const done = Promise.resolve().then(() => session.request('subscriptions/listen', withEnvelope(link, { notifications: filter as JsonObject }), options));
+    const done = Promise.resolve().then(() =>
+      session.request(
+        'subscriptions/listen',
+        withEnvelope(link, { notifications: filter as JsonObject }),
+        options,
+      ),
+    );
     const subscription = new Subscription(controller, done);
     ref.current = subscription;
     void subscription.closed.then(() => {
@@ -339,7 +346,8 @@ export class Client {
     this.#link = undefined;
     this.#outputSchemas.invalidate();
     const pinned = this.#options.protocolVersion;
-    const era = pinned === undefined ? (this.#options.era ?? 'auto') : isModernVersion(pinned) ? 'modern' : 'legacy';
+    const era =
+      pinned === undefined ? (this.#options.era ?? 'auto') : isModernVersion(pinned) ? 'modern' : 'legacy';
     const modernVersion = pinned !== undefined && isModernVersion(pinned) ? pinned : MODERN_VERSIONS[0];
     const cache = this.#options.eraCache === false ? undefined : (this.#options.eraCache ?? defaultEraCache);
     let established: Established;
@@ -354,7 +362,10 @@ export class Client {
         discover: (session, { version, timeoutMs }) => {
           session.ownCapabilities = this.#capabilities(version) as JsonObject;
           const link = this.#modernLink(session, version);
-          return session.request('server/discover', withEnvelope(link, undefined), { timeoutMs, ...(signal ? { signal } : {}) });
+          return session.request('server/discover', withEnvelope(link, undefined), {
+            timeoutMs,
+            ...(signal ? { signal } : {}),
+          });
         },
         initialize: (session) => this.#negotiate(session, signal),
       });
@@ -373,8 +384,14 @@ export class Client {
     this.#link = this.#modernLink(established.session, version);
     const meta = (discover._meta as JsonObject | undefined) ?? {};
     // S26-DISC-2: identity is in _meta; older drafts put it in the body, so read both.
-    const serverInfo = (meta['io.modelcontextprotocol/serverInfo'] ?? discover.serverInfo ?? { name: 'unknown', version: '0' }) as Implementation;
-    this.#initialized = { protocolVersion: version, capabilities: established.session.peerCapabilities as ServerCapabilities, serverInfo, ...(typeof discover.instructions === 'string' ? { instructions: discover.instructions } : {}) };
+    const serverInfo = (meta['io.modelcontextprotocol/serverInfo'] ??
+      discover.serverInfo ?? { name: 'unknown', version: '0' }) as Implementation;
+    this.#initialized = {
+      protocolVersion: version,
+      capabilities: established.session.peerCapabilities as ServerCapabilities,
+      serverInfo,
+      ...(typeof discover.instructions === 'string' ? { instructions: discover.instructions } : {}),
+    };
   }
 
   #open(channel: Channel): Session {
@@ -414,7 +431,12 @@ export class Client {
   }
 
   /** Answers one embedded input request (S26-MRTR) through the same handlers as server requests. */
-  #answerInput(session: Session, method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+  #answerInput(
+    session: Session,
+    method: string,
+    params: JsonObject,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject> {
     const request = { id: `input:${method}`, method, params, signal: signal ?? new AbortController().signal };
     return this.#handleServerRequest(session, request);
   }
@@ -476,7 +498,8 @@ export class Client {
   #handleNotification(method: string, params: JsonObject): void {
     if (method === 'notifications/subscriptions/acknowledged') {
       const id = ((params._meta as JsonObject | undefined) ?? {})['io.modelcontextprotocol/subscriptionId'];
-      const subscription = typeof id === 'string' || typeof id === 'number' ? this.#subscriptions.get(id) : undefined;
+      const subscription =
+        typeof id === 'string' || typeof id === 'number' ? this.#subscriptions.get(id) : undefined;
       subscription?.handleAcknowledged(params.notifications as SubscriptionFilter);
       return;
     }

@@ -10,7 +10,11 @@ import { ModernErrorCode } from '../protocol/types/index.ts';
 /** The probe's verdict. `modern` carries the discover result; `legacy` says why. */
 export type EraVerdict =
   | { era: 'modern'; version: string; discover: JsonObject }
-  | { era: 'legacy'; reason: 'error' | 'silence' | 'closed' | 'legacy-only-versions' | 'no-mutual-version'; detail: string };
+  | {
+      era: 'legacy';
+      reason: 'error' | 'silence' | 'closed' | 'legacy-only-versions' | 'no-mutual-version';
+      detail: string;
+    };
 
 /** Sends one `server/discover` at `version`; resolves with the result or rejects as the request did. */
 export type DiscoverCall = (version: string) => Promise<JsonObject>;
@@ -21,16 +25,26 @@ export type DiscoverCall = (version: string) => Promise<JsonObject>;
  * closed connection. -32022 with a mutual stateless version is retried once at that version;
  * with only handshake-era versions the server is dual-era but refuses the stateless side.
  */
-export async function probeEra(discover: DiscoverCall, preferred: string = MODERN_VERSIONS[0]): Promise<EraVerdict> {
+export async function probeEra(
+  discover: DiscoverCall,
+  preferred: string = MODERN_VERSIONS[0],
+): Promise<EraVerdict> {
   let version = preferred;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const result = await discover(version);
       return classifyDiscover(result, version);
     } catch (error) {
-      if (error instanceof RequestTimeoutError) return { era: 'legacy', reason: 'silence', detail: error.message };
-      if (!(error instanceof RpcError)) return { era: 'legacy', reason: 'closed', detail: error instanceof Error ? error.message : String(error) };
-      if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
+      if (error instanceof RequestTimeoutError)
+        return { era: 'legacy', reason: 'silence', detail: error.message };
+      if (!(error instanceof RpcError))
+        return {
+          era: 'legacy',
+          reason: 'closed',
+          detail: error instanceof Error ? error.message : String(error),
+        };
+      if (error.code !== ModernErrorCode.UnsupportedProtocolVersion)
+        return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
       // A second -32022 after retrying at a version the server named is an error, not a verdict.
       if (attempt === 1) throw error;
       const supported = readSupported(error.data);
@@ -40,7 +54,11 @@ export async function probeEra(discover: DiscoverCall, preferred: string = MODER
         continue;
       }
       if (supported.length > 0 && supported.every((v) => v < '2026-07-28')) {
-        return { era: 'legacy', reason: 'legacy-only-versions', detail: `the server offers ${supported.join(', ')}` };
+        return {
+          era: 'legacy',
+          reason: 'legacy-only-versions',
+          detail: `the server offers ${supported.join(', ')}`,
+        };
       }
       throw error;
     }
@@ -49,9 +67,18 @@ export async function probeEra(discover: DiscoverCall, preferred: string = MODER
 }
 
 function classifyDiscover(result: JsonObject, version: string): EraVerdict {
-  const offered = Array.isArray(result.supportedVersions) ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string') : [];
-  const mutual = offered.includes(version) ? version : offered.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
-  if (mutual === undefined) return { era: 'legacy', reason: 'no-mutual-version', detail: `discover offered ${offered.join(', ') || 'nothing'}` };
+  const offered = Array.isArray(result.supportedVersions)
+    ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string')
+    : [];
+  const mutual = offered.includes(version)
+    ? version
+    : offered.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
+  if (mutual === undefined)
+    return {
+      era: 'legacy',
+      reason: 'no-mutual-version',
+      detail: `discover offered ${offered.join(', ') || 'nothing'}`,
+    };
   return { era: 'modern', version: mutual, discover: result };
 }
 

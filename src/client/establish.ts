@@ -37,7 +37,10 @@ export type Established =
  * (some handshake-era servers exit on a pre-initialize request) is followed by a fresh
  * connection when the target is a Transport, so the handshake starts on an unconfused server.
  */
-export async function establish(target: Transport | Channel, options: EstablishOptions): Promise<Established> {
+export async function establish(
+  target: Transport | Channel,
+  options: EstablishOptions,
+): Promise<Established> {
   const transport = isTransport(target) ? target : undefined;
   let session = options.open(transport ? await transport.connect() : (target as Channel));
   const key = transport?.key;
@@ -47,15 +50,24 @@ export async function establish(target: Transport | Channel, options: EstablishO
     options.signal?.throwIfAborted();
     session.protocolVersion = options.modernVersion;
     session.setState('operating');
-    const verdict = await probeEra((version) => options.discover(session, { version, timeoutMs: options.probeTimeoutMs }), options.modernVersion);
-    if (key !== undefined) options.cache?.set(key, verdict.era === 'modern' ? { era: 'modern', version: verdict.version } : { era: 'legacy' });
+    const verdict = await probeEra(
+      (version) => options.discover(session, { version, timeoutMs: options.probeTimeoutMs }),
+      options.modernVersion,
+    );
+    if (key !== undefined)
+      options.cache?.set(
+        key,
+        verdict.era === 'modern' ? { era: 'modern', version: verdict.version } : { era: 'legacy' },
+      );
     if (verdict.era === 'modern') {
       session.protocolVersion = verdict.version;
       return { era: 'modern', session, version: verdict.version, discover: verdict.discover };
     }
     if (options.era === 'modern') {
       await session.close();
-      throw new ProtocolStateError(`The server does not speak the stateless era (2026-07-28): ${verdict.detail}. Connect with era "auto" or "legacy" to use the handshake.`);
+      throw new ProtocolStateError(
+        `The server does not speak the stateless era (2026-07-28): ${verdict.detail}. Connect with era "auto" or "legacy" to use the handshake.`,
+      );
     }
     if ((verdict.reason === 'silence' || verdict.reason === 'closed') && transport) {
       await session.close();

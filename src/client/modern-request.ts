@@ -5,7 +5,12 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
 import type { RequestOptions } from '../protocol/session.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import { MetaKey, ModernErrorCode, type ClientCapabilities, type Implementation } from '../protocol/types/index.ts';
+import {
+  MetaKey,
+  ModernErrorCode,
+  type ClientCapabilities,
+  type Implementation,
+} from '../protocol/types/index.ts';
 import { InvalidResultError } from './errors.ts';
 
 /** What a stateless-era call needs from its client. */
@@ -42,23 +47,38 @@ export function withEnvelope(link: ModernLink, params: JsonObject | undefined): 
  * a new id, the answers, and the server's `requestState` exactly as received (never parsed).
  * A missing `resultType` means complete; an unknown one is an InvalidResultError (S26-BASE-3/4).
  */
-export async function sendModern(link: ModernLink, method: string, params: JsonObject | undefined, options: RequestOptions = {}): Promise<JsonObject> {
+export async function sendModern(
+  link: ModernLink,
+  method: string,
+  params: JsonObject | undefined,
+  options: RequestOptions = {},
+): Promise<JsonObject> {
   const maxRounds = link.maxRounds ?? 10;
   let extra: JsonObject = {};
   for (let round = 1; ; round++) {
     const result = await sendWithVersionRetry(link, method, { ...(params ?? {}), ...extra }, options);
     const type = result.resultType ?? 'complete';
     if (type === 'complete') return result;
-    if (type !== 'input_required') throw new InvalidResultError(method, `unknown resultType ${JSON.stringify(type)}`);
-    if (round >= maxRounds) throw new InvalidResultError(method, `the server still asked for input after ${maxRounds} rounds`);
+    if (type !== 'input_required')
+      throw new InvalidResultError(method, `unknown resultType ${JSON.stringify(type)}`);
+    if (round >= maxRounds)
+      throw new InvalidResultError(method, `the server still asked for input after ${maxRounds} rounds`);
     extra = {};
     const requests = result.inputRequests;
     if (requests !== undefined) {
-      if (typeof requests !== 'object' || requests === null) throw new InvalidResultError(method, 'inputRequests must be an object');
+      if (typeof requests !== 'object' || requests === null)
+        throw new InvalidResultError(method, 'inputRequests must be an object');
       const responses: JsonObject = {};
-      for (const [key, request] of Object.entries(requests as Record<string, { method?: unknown; params?: unknown }>)) {
-        if (typeof request?.method !== 'string') throw new InvalidResultError(method, `inputRequests["${key}"] has no method`);
-        responses[key] = await link.answer(request.method, (request.params as JsonObject | undefined) ?? {}, options.signal);
+      for (const [key, request] of Object.entries(
+        requests as Record<string, { method?: unknown; params?: unknown }>,
+      )) {
+        if (typeof request?.method !== 'string')
+          throw new InvalidResultError(method, `inputRequests["${key}"] has no method`);
+        responses[key] = await link.answer(
+          request.method,
+          (request.params as JsonObject | undefined) ?? {},
+          options.signal,
+        );
       }
       extra.inputResponses = responses;
     }
@@ -67,11 +87,17 @@ export async function sendModern(link: ModernLink, method: string, params: JsonO
   }
 }
 
-async function sendWithVersionRetry(link: ModernLink, method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+async function sendWithVersionRetry(
+  link: ModernLink,
+  method: string,
+  params: JsonObject,
+  options: RequestOptions,
+): Promise<JsonObject> {
   try {
     return await link.send(method, withEnvelope(link, params), options);
   } catch (error) {
-    if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion) throw error;
+    if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion)
+      throw error;
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;
     const mutual = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
     // S26-VER-3: retry once at a mutual version (even the same one, as conformance's mock expects).

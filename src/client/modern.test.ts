@@ -19,11 +19,25 @@ const info = { name: 'modern-test', version: '1.0.0' };
 function createServer(): Server {
   const server = new Server({ name: 'dual', version: '2.0.0' }, { instructions: 'hello' });
   server.tool(
-    { name: 'delete_branch', description: 'Deletes a branch after confirmation', inputSchema: { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] } },
+    {
+      name: 'delete_branch',
+      description: 'Deletes a branch after confirmation',
+      inputSchema: { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] },
+    },
     async ({ branch }, ctx) => {
-      const answer = await ctx.elicit({ mode: 'form', message: `Delete ${String(branch)}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } }, { key: 'confirm' });
+      const answer = await ctx.elicit(
+        {
+          mode: 'form',
+          message: `Delete ${String(branch)}?`,
+          requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+        },
+        { key: 'confirm' },
+      );
       if (answer.action !== 'accept' || answer.content?.confirm !== true) return 'Kept.';
-      const summary = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'summarize' } }], maxTokens: 10 }, { key: 'summary' });
+      const summary = await ctx.sample(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'summarize' } }], maxTokens: 10 },
+        { key: 'summary' },
+      );
       return `Deleted ${String(branch)}: ${!Array.isArray(summary.content) && summary.content.type === 'text' ? summary.content.text : ''}`;
     },
   );
@@ -33,14 +47,20 @@ function createServer(): Server {
 
 const handlers = {
   elicitation: () => ({ action: 'accept' as const, content: { confirm: true } }),
-  sampling: () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: 'gone' }, model: 'm' }),
+  sampling: () => ({
+    role: 'assistant' as const,
+    content: { type: 'text' as const, text: 'gone' },
+    model: 'm',
+  }),
 };
 
 function connectPair(server: Server): { channel: Channel; sent: Message[] } {
   const [clientSide, serverSide] = createMemoryPair();
   server.connect(serverSide);
   const sent: Message[] = [];
-  const channel = tapChannel(clientSide, { onSend: (message) => void sent.push(...(Array.isArray(message) ? message : [message as Message])) });
+  const channel = tapChannel(clientSide, {
+    onSend: (message) => void sent.push(...(Array.isArray(message) ? message : [message as Message])),
+  });
   return { channel, sent };
 }
 
@@ -66,9 +86,14 @@ test('auto discovers a stateless server; every request carries the envelope; ret
   assert.deepEqual(client.serverInfo, { name: 'dual', version: '2.0.0' });
   assert.equal(client.instructions, 'hello');
   await client.callTool({ name: 'delete_branch', arguments: { branch: 'x' } });
-  const requests = sent.filter((m): m is Extract<Message, { method: string; id: unknown }> => 'method' in m && 'id' in m);
+  const requests = sent.filter(
+    (m): m is Extract<Message, { method: string; id: unknown }> => 'method' in m && 'id' in m,
+  );
   // tools/list (for the output schema) runs beside the first call, so its place may vary.
-  assert.deepEqual(requests.map((r) => r.method).filter((m) => m !== 'tools/list'), ['server/discover', 'tools/call', 'tools/call', 'tools/call']);
+  assert.deepEqual(
+    requests.map((r) => r.method).filter((m) => m !== 'tools/list'),
+    ['server/discover', 'tools/call', 'tools/call', 'tools/call'],
+  );
   for (const request of requests) {
     const meta = request.params?._meta as JsonObject;
     assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
@@ -106,14 +131,23 @@ test('listen: acknowledgement, then the list-changed events the filter asked for
 });
 
 /** A raw server peer on a memory channel, answering with `answer` (its job is to misbehave). */
-function rawServer(answer: (method: string, params: JsonObject) => JsonObject | Promise<JsonObject>): Channel {
+function rawServer(
+  answer: (method: string, params: JsonObject) => JsonObject | Promise<JsonObject>,
+): Channel {
   const [clientSide, serverSide] = createMemoryPair();
-  const peer = new Peer({ send: (m) => serverSide.send(m), handler: { handleRequest: (r) => answer(r.method, r.params ?? {}), handleNotification: () => {} } });
+  const peer = new Peer({
+    send: (m) => serverSide.send(m),
+    handler: { handleRequest: (r) => answer(r.method, r.params ?? {}), handleNotification: () => {} },
+  });
   serverSide.open(peer);
   return clientSide;
 }
 
-const legacyInit = (params: JsonObject): JsonObject => ({ protocolVersion: params.protocolVersion as string, capabilities: { tools: {} }, serverInfo: { name: 'old', version: '1' } });
+const legacyInit = (params: JsonObject): JsonObject => ({
+  protocolVersion: params.protocolVersion as string,
+  capabilities: { tools: {} },
+  serverInfo: { name: 'old', version: '1' },
+});
 
 test('a handshake-era server that answers discover with any error gets initialize on the same stream', async () => {
   const methods: string[] = [];
@@ -134,8 +168,19 @@ test('a handshake-era server that answers discover with any error gets initializ
 test('-32022 is retried once at the version the server names; missing resultType means complete', async () => {
   let discovers = 0;
   const channel = rawServer((method) => {
-    if (method === 'server/discover' && discovers++ === 0) throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2026-07-28' });
-    if (method === 'server/discover') return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' };
+    if (method === 'server/discover' && discovers++ === 0)
+      throw new RpcError(-32022, 'Unsupported protocol version', {
+        supported: ['2026-07-28'],
+        requested: '2026-07-28',
+      });
+    if (method === 'server/discover')
+      return {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        ttlMs: 0,
+        cacheScope: 'private',
+      };
     if (method === 'tools/call') return { content: [{ type: 'text', text: 'no resultType' }] };
     return { resultType: 'mystery' };
   });
@@ -155,7 +200,11 @@ test('silence means legacy: the probed process is replaced by a fresh one, and t
     connect: () => {
       connects++;
       // A handshake-era server that ignores anything before initialize.
-      return Promise.resolve(rawServer((method, params) => (method === 'initialize' ? legacyInit(params) : new Promise<JsonObject>(() => {}))));
+      return Promise.resolve(
+        rawServer((method, params) =>
+          method === 'initialize' ? legacyInit(params) : new Promise<JsonObject>(() => {}),
+        ),
+      );
     },
   };
   const cache = createEraCache();

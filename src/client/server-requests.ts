@@ -153,7 +153,8 @@ export class ServerRequests {
     const schema = (params as unknown as ElicitRequestFormParams).requestedSchema;
     const filled = applyElicitationDefaults(schema, result.content);
     if (!hasFeature(ctx.protocolVersion, 'elicitationUrl')) {
-      for (const [key, value] of Object.entries(filled)) if (Array.isArray(value) && !Array.isArray(result.content?.[key])) delete filled[key];
+      for (const [key, value] of Object.entries(filled))
+        if (Array.isArray(value) && !Array.isArray(result.content?.[key])) delete filled[key];
     }
     return { ...result, content: filled };
   }

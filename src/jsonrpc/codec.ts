@@ -40,31 +40,57 @@ export function encodeMessage(message: Message | readonly Message[]): string {
 /** Validates a parsed JSON value as one JSON-RPC 2.0 message (BASE-2..BASE-7). */
 export function parseMessage(value: unknown): Exclude<Frame, { type: 'batch' }> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: expected a JSON object, got ${describe(value)}`);
+    return invalid(
+      undefined,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: expected a JSON object, got ${describe(value)}`,
+    );
   }
   const record = value as Record<string, unknown>;
   const id = readableId(record);
   if (record.jsonrpc !== '2.0') {
-    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "jsonrpc" must be "2.0", got ${describe(record.jsonrpc)}`);
+    return invalid(
+      id,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "jsonrpc" must be "2.0", got ${describe(record.jsonrpc)}`,
+    );
   }
   if ('method' in record) return parseCall(record, id);
   return parseResponse(record, id);
 }
 
-function parseCall(record: Record<string, unknown>, id: RequestId | undefined): Exclude<Frame, { type: 'batch' }> {
+function parseCall(
+  record: Record<string, unknown>,
+  id: RequestId | undefined,
+): Exclude<Frame, { type: 'batch' }> {
   if (typeof record.method !== 'string') {
-    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "method" must be a string, got ${describe(record.method)}`);
+    return invalid(
+      id,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "method" must be a string, got ${describe(record.method)}`,
+    );
   }
   if ('id' in record && id === undefined) {
-    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`);
+    return invalid(
+      undefined,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`,
+    );
   }
   if ('params' in record && !isPlainObject(record.params)) {
-    return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "params" must be an object, got ${describe(record.params)}`);
+    return invalid(
+      id,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "params" must be an object, got ${describe(record.params)}`,
+    );
   }
   return { type: 'message', message: record as unknown as Message };
 }
 
-function parseResponse(record: Record<string, unknown>, id: RequestId | undefined): Exclude<Frame, { type: 'batch' }> {
+function parseResponse(
+  record: Record<string, unknown>,
+  id: RequestId | undefined,
+): Exclude<Frame, { type: 'batch' }> {
   const hasResult = 'result' in record;
   const hasError = 'error' in record;
   if (hasResult === hasError) {
@@ -72,18 +98,35 @@ function parseResponse(record: Record<string, unknown>, id: RequestId | undefine
     return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: a message with ${what}`);
   }
   if (hasResult) {
-    if (id === undefined) return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: a result response needs a string or integer "id"');
+    if (id === undefined)
+      return invalid(
+        undefined,
+        ErrorCode.InvalidRequest,
+        'Invalid Request: a result response needs a string or integer "id"',
+      );
     if (!isPlainObject(record.result)) {
-      return invalid(id, ErrorCode.InvalidRequest, `Invalid Request: "result" must be an object, got ${describe(record.result)}`);
+      return invalid(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "result" must be an object, got ${describe(record.result)}`,
+      );
     }
     return { type: 'message', message: record as unknown as Message };
   }
   const error = record.error;
   if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-    return invalid(id, ErrorCode.InvalidRequest, 'Invalid Request: "error" must be {code: integer, message: string}');
+    return invalid(
+      id,
+      ErrorCode.InvalidRequest,
+      'Invalid Request: "error" must be {code: integer, message: string}',
+    );
   }
   if ('id' in record && record.id !== null && id === undefined) {
-    return invalid(undefined, ErrorCode.InvalidRequest, `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`);
+    return invalid(
+      undefined,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`,
+    );
   }
   return { type: 'message', message: record as unknown as Message };
 }
@@ -100,9 +143,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(id: RequestId | undefined, code: number, message: string): { type: 'invalid'; response: JsonRpcErrorResponse } {
+function invalid(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+): { type: 'invalid'; response: JsonRpcErrorResponse } {
   const response: JsonRpcErrorResponse =
-    id === undefined ? { jsonrpc: '2.0', error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message } };
+    id === undefined
+      ? { jsonrpc: '2.0', error: { code, message } }
+      : { jsonrpc: '2.0', id, error: { code, message } };
   return { type: 'invalid', response };
 }
 
@@ -110,5 +159,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';
-  return typeof value === 'string' ? `"${value.length > 40 ? value.slice(0, 40) + '...' : value}"` : typeof value;
+  return typeof value === 'string'
+    ? `"${value.length > 40 ? value.slice(0, 40) + '...' : value}"`
+    : typeof value;
 }

@@ -22,7 +22,9 @@ export class RequestTimeoutError extends Error {
 export class RequestCancelledError extends Error {
   readonly code = 'REQUEST_CANCELLED';
   constructor(method: string, reason?: unknown) {
-    super(`Request "${method}" was cancelled${typeof reason === 'string' ? `: ${reason}` : ''}`, { cause: reason });
+    super(`Request "${method}" was cancelled${typeof reason === 'string' ? `: ${reason}` : ''}`, {
+      cause: reason,
+    });
     this.name = 'RequestCancelledError';
   }
 }

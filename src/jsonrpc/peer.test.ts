@@ -34,7 +34,10 @@ test('answers requests, reports bad frames with their error and keeps serving', 
   feed('{"jsonrpc":"2.0","id":null,"method":"x"}');
   feed('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
   await tick();
-  assert.deepEqual(sent.map((m) => (m as { error?: { code: number } }).error?.code ?? 'ok'), [-32700, -32600, 'ok']);
+  assert.deepEqual(
+    sent.map((m) => (m as { error?: { code: number } }).error?.code ?? 'ok'),
+    [-32700, -32600, 'ok'],
+  );
   assert.deepEqual(sent[2], { jsonrpc: '2.0', id: 1, result: { echo: 'tools/list' } });
 });
 
@@ -48,8 +51,16 @@ test('a throwing handler becomes -32603, an RpcError keeps its code and data', a
   feed('{"jsonrpc":"2.0","id":1,"method":"a"}');
   feed('{"jsonrpc":"2.0","id":2,"method":"b"}');
   await tick();
-  assert.deepEqual(sent[0], { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error while handling "a"' } });
-  assert.deepEqual(sent[1], { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Bad', data: { field: 'x' } } });
+  assert.deepEqual(sent[0], {
+    jsonrpc: '2.0',
+    id: 1,
+    error: { code: -32603, message: 'Internal error while handling "a"' },
+  });
+  assert.deepEqual(sent[1], {
+    jsonrpc: '2.0',
+    id: 2,
+    error: { code: -32602, message: 'Bad', data: { field: 'x' } },
+  });
   assert.match((errors[0]?.cause as Error).message, /secret detail/);
 });
 
@@ -75,7 +86,10 @@ test('outbound ids increase; late responses after abandon are dropped; close rej
   const first = peer.request('a', undefined);
   const second = peer.request('b', { x: 1 });
   const third = peer.request('c', undefined);
-  assert.deepEqual(sent.map((m) => (m as { id: number }).id), [1, 2, 3]);
+  assert.deepEqual(
+    sent.map((m) => (m as { id: number }).id),
+    [1, 2, 3],
+  );
   feed('{"jsonrpc":"2.0","id":1,"result":{"ok":true}}');
   assert.deepEqual(await first, { ok: true });
   peer.abandon(2, new Error('gave up'));
@@ -90,7 +104,11 @@ test('an error response rejects with RpcError carrying code and data', async () 
   const { peer, feed } = harness();
   const pending = peer.request('a', undefined);
   feed('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"m":"a"}}}');
-  await assert.rejects(pending, (error: unknown) => error instanceof RpcError && error.code === -32601 && (error.data as { m: string }).m === 'a');
+  await assert.rejects(
+    pending,
+    (error: unknown) =>
+      error instanceof RpcError && error.code === -32601 && (error.data as { m: string }).m === 'a',
+  );
 });
 
 test('batches are refused unless allowed, then answered as one array', async () => {
@@ -100,7 +118,9 @@ test('batches are refused unless allowed, then answered as one array', async () 
   assert.equal((refused.sent[0] as { error: { code: number } }).error.code, -32600);
 
   const allowed = harness({}, true);
-  allowed.feed('[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"},{"bad":1}]');
+  allowed.feed(
+    '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"},{"bad":1}]',
+  );
   await tick();
   assert.equal(allowed.sent.length, 1);
   const batch = allowed.sent[0] as unknown as Array<{ id?: number; error?: { code: number } }>;

@@ -71,8 +71,13 @@ export class Peer {
    * Sends a request and resolves with its result, or rejects with RpcError (an error response) or
    * ConnectionClosedError. Pass an id from `nextId()` to know it before the call (for cancellation).
    */
-  request(method: string, params: JsonObject | undefined, id: RequestId = this.nextId()): Promise<JsonObject> {
-    if (this.#closed) return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
+  request(
+    method: string,
+    params: JsonObject | undefined,
+    id: RequestId = this.nextId(),
+  ): Promise<JsonObject> {
+    if (this.#closed)
+      return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
     return new Promise<JsonObject>((resolve, reject) => {
       this.#pending.set(id, { method, resolve, reject });
       const message: JsonRpcRequest =
@@ -85,7 +90,8 @@ export class Peer {
 
   /** Sends a notification; resolves once the transport accepted it. */
   notify(method: string, params?: JsonObject): Promise<void> {
-    if (this.#closed) return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
+    if (this.#closed)
+      return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     return this.#options.send(message);
@@ -134,9 +140,12 @@ export class Peer {
   handleClose(error?: Error): void {
     if (this.#closed) return;
     this.#closed = error ?? new ConnectionClosedError();
-    const closed = new ConnectionClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', {
-      cause: error,
-    });
+    const closed = new ConnectionClosedError(
+      error ? `Connection closed: ${error.message}` : 'Connection closed',
+      {
+        cause: error,
+      },
+    );
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.reject(closed);
@@ -160,7 +169,15 @@ export class Peer {
   #handleRequest(request: JsonRpcRequest, reply: (response: JsonRpcResponse) => void): void {
     const { id } = request;
     if (this.#inbound.has(id)) {
-      reply(errorResponse(id, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`)));
+      reply(
+        errorResponse(
+          id,
+          new RpcError(
+            ErrorCode.InvalidRequest,
+            `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`,
+          ),
+        ),
+      );
       return;
     }
     const controller = new AbortController();
@@ -186,7 +203,12 @@ export class Peer {
       (result) => finish({ jsonrpc: '2.0', id, result }),
       (error: unknown) => {
         // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
-        if (controller.signal.aborted) return finish({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } });
+        if (controller.signal.aborted)
+          return finish({
+            jsonrpc: '2.0',
+            id,
+            error: { code: ErrorCode.InternalError, message: 'Cancelled' },
+          });
         finish(this.#toErrorResponse(id, request.method, error));
       },
     );
@@ -215,9 +237,13 @@ export class Peer {
 
   #handleBatch(items: ReadonlyArray<Exclude<Frame, { type: 'batch' }>>): void {
     if (!(this.#options.canBatch?.() ?? false)) {
-      const error = new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported by the negotiated protocol revision');
+      const error = new RpcError(
+        ErrorCode.InvalidRequest,
+        'Invalid Request: JSON-RPC batches are not supported by the negotiated protocol revision',
+      );
       this.#report(error);
-      if (this.#options.shouldAnswerInvalid !== false) this.#reply({ jsonrpc: '2.0', error: error.toErrorObject() });
+      if (this.#options.shouldAnswerInvalid !== false)
+        this.#reply({ jsonrpc: '2.0', error: error.toErrorObject() });
       return;
     }
     const responses: JsonRpcResponse[] = [];
@@ -246,7 +272,10 @@ export class Peer {
   #toErrorResponse(id: RequestId, method: string, error: unknown): JsonRpcErrorResponse {
     if (error instanceof RpcError) return errorResponse(id, error);
     this.#report(new Error(`Handler for "${method}" failed`, { cause: error }));
-    return errorResponse(id, new RpcError(ErrorCode.InternalError, `Internal error while handling "${method}"`));
+    return errorResponse(
+      id,
+      new RpcError(ErrorCode.InternalError, `Internal error while handling "${method}"`),
+    );
   }
 
   #reply(response: JsonRpcResponse | JsonRpcResponse[]): void {

@@ -13,10 +13,16 @@ import type { ContentBlock } from './types/index.ts';
 export function adaptResultForRevision(method: string, result: JsonObject, version: string): JsonObject {
   if (hasFeature(version, 'resourceLink')) return result;
   if (method === 'tools/call' && Array.isArray(result.content)) {
-    return { ...result, content: (result.content as ContentBlock[]).map((block) => adaptContentForRevision(block, version)) };
+    return {
+      ...result,
+      content: (result.content as ContentBlock[]).map((block) => adaptContentForRevision(block, version)),
+    };
   }
   if (method === 'prompts/get' && Array.isArray(result.messages)) {
-    const messages = (result.messages as Array<{ content: ContentBlock }>).map((message) => ({ ...message, content: adaptContentForRevision(message.content, version) }));
+    const messages = (result.messages as Array<{ content: ContentBlock }>).map((message) => ({
+      ...message,
+      content: adaptContentForRevision(message.content, version),
+    }));
     return { ...result, messages };
   }
   return result;
@@ -33,19 +39,26 @@ export function adaptElicitationForRevision(params: JsonObject, version: string)
   const schema = rest.requestedSchema as { properties?: Record<string, JsonObject> } | undefined;
   if (!schema?.properties) return rest;
   const properties: Record<string, JsonObject> = {};
-  for (const [name, property] of Object.entries(schema.properties)) properties[name] = adaptProperty(name, property, version);
+  for (const [name, property] of Object.entries(schema.properties))
+    properties[name] = adaptProperty(name, property, version);
   return { ...rest, requestedSchema: { ...schema, properties } };
 }
 
 function adaptProperty(name: string, property: JsonObject, version: string): JsonObject {
   if (property.type === 'array') {
-    throw new TypeError(`Protocol revision ${version} has no multi-select elicitation fields (property "${name}"); they need 2025-11-25`);
+    throw new TypeError(
+      `Protocol revision ${version} has no multi-select elicitation fields (property "${name}"); they need 2025-11-25`,
+    );
   }
   let adapted = property;
   if (Array.isArray(property.oneOf)) {
     const { oneOf, ...others } = property;
     const options = oneOf as Array<{ const: string; title?: string }>;
-    adapted = { ...others, enum: options.map((o) => o.const), enumNames: options.map((o) => o.title ?? o.const) };
+    adapted = {
+      ...others,
+      enum: options.map((o) => o.const),
+      enumNames: options.map((o) => o.title ?? o.const),
+    };
   }
   if (adapted.type !== 'boolean' && 'default' in adapted) {
     const { default: _default, ...withoutDefault } = adapted;
@@ -61,13 +74,18 @@ function adaptProperty(name: string, property: JsonObject, version: string): Jso
  */
 export function adaptSamplingForRevision(params: JsonObject, version: string): JsonObject {
   if (hasFeature(version, 'samplingTools') || !Array.isArray(params.messages)) return params;
-  const messages = (params.messages as Array<{ content: ContentBlock | ContentBlock[] }>).map((message, index) => {
-    let content = message.content;
-    if (Array.isArray(content)) {
-      if (content.length !== 1) throw new TypeError(`Protocol revision ${version} allows one content block per sampling message (message ${index} has ${content.length})`);
-      content = content[0]!;
-    }
-    return { ...message, content: adaptContentForRevision(content, version) };
-  });
+  const messages = (params.messages as Array<{ content: ContentBlock | ContentBlock[] }>).map(
+    (message, index) => {
+      let content = message.content;
+      if (Array.isArray(content)) {
+        if (content.length !== 1)
+          throw new TypeError(
+            `Protocol revision ${version} allows one content block per sampling message (message ${index} has ${content.length})`,
+          );
+        content = content[0]!;
+      }
+      return { ...message, content: adaptContentForRevision(content, version) };
+    },
+  );
   return { ...params, messages };
 }

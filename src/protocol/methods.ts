@@ -14,7 +14,15 @@ export interface CapabilityGate {
 }
 
 /** A shallow parameter rule: a type name, with `?` for optional. `id` is a string or integer. */
-export type ParamRule = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'id' | 'any' | `${'string' | 'number' | 'boolean' | 'object' | 'array' | 'id'}?`;
+export type ParamRule =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'id'
+  | 'any'
+  | `${'string' | 'number' | 'boolean' | 'object' | 'array' | 'id'}?`;
 
 /** One row of the table. */
 export interface MethodSpec {
@@ -42,43 +50,241 @@ const receiver = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'r
 
 /** Every method of revisions 2024-11-05 .. 2026-07-28. */
 export const METHODS = {
-  initialize: { kind: 'request', sender: 'client', since: FIRST, until: LEGACY_LAST, params: { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' } },
+  initialize: {
+    kind: 'request',
+    sender: 'client',
+    since: FIRST,
+    until: LEGACY_LAST,
+    params: { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' },
+  },
   ping: { kind: 'request', sender: 'both', since: FIRST, until: LEGACY_LAST },
   'server/discover': { kind: 'request', sender: 'client', since: MODERN },
-  'tools/list': { kind: 'request', sender: 'client', gate: server('tools'), since: FIRST, params: { cursor: 'string?' }, isPaginated: true },
-  'tools/call': { kind: 'request', sender: 'client', gate: server('tools'), since: FIRST, params: { name: 'string', arguments: 'object?' } },
-  'resources/list': { kind: 'request', sender: 'client', gate: server('resources'), since: FIRST, params: { cursor: 'string?' }, isPaginated: true },
-  'resources/templates/list': { kind: 'request', sender: 'client', gate: server('resources'), since: FIRST, params: { cursor: 'string?' }, isPaginated: true },
-  'resources/read': { kind: 'request', sender: 'client', gate: server('resources'), since: FIRST, params: { uri: 'string' } },
-  'resources/subscribe': { kind: 'request', sender: 'client', gate: server('resources', 'subscribe'), since: FIRST, until: LEGACY_LAST, params: { uri: 'string' } },
-  'resources/unsubscribe': { kind: 'request', sender: 'client', gate: server('resources', 'subscribe'), since: FIRST, until: LEGACY_LAST, params: { uri: 'string' } },
-  'prompts/list': { kind: 'request', sender: 'client', gate: server('prompts'), since: FIRST, params: { cursor: 'string?' }, isPaginated: true },
-  'prompts/get': { kind: 'request', sender: 'client', gate: server('prompts'), since: FIRST, params: { name: 'string', arguments: 'object?' } },
+  'tools/list': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('tools'),
+    since: FIRST,
+    params: { cursor: 'string?' },
+    isPaginated: true,
+  },
+  'tools/call': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('tools'),
+    since: FIRST,
+    params: { name: 'string', arguments: 'object?' },
+  },
+  'resources/list': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('resources'),
+    since: FIRST,
+    params: { cursor: 'string?' },
+    isPaginated: true,
+  },
+  'resources/templates/list': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('resources'),
+    since: FIRST,
+    params: { cursor: 'string?' },
+    isPaginated: true,
+  },
+  'resources/read': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('resources'),
+    since: FIRST,
+    params: { uri: 'string' },
+  },
+  'resources/subscribe': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('resources', 'subscribe'),
+    since: FIRST,
+    until: LEGACY_LAST,
+    params: { uri: 'string' },
+  },
+  'resources/unsubscribe': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('resources', 'subscribe'),
+    since: FIRST,
+    until: LEGACY_LAST,
+    params: { uri: 'string' },
+  },
+  'prompts/list': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('prompts'),
+    since: FIRST,
+    params: { cursor: 'string?' },
+    isPaginated: true,
+  },
+  'prompts/get': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('prompts'),
+    since: FIRST,
+    params: { name: 'string', arguments: 'object?' },
+  },
   // 2024-11-05 had no `completions` capability; the gate applies from 2025-03-26 (see isGateRequired).
-  'completion/complete': { kind: 'request', sender: 'client', gate: server('completions'), since: FIRST, params: { ref: 'object', argument: 'object', context: 'object?' } },
-  'logging/setLevel': { kind: 'request', sender: 'client', gate: server('logging'), since: FIRST, until: LEGACY_LAST, params: { level: 'string' } },
-  'subscriptions/listen': { kind: 'request', sender: 'client', since: MODERN, params: { notifications: 'object' } },
-  'sampling/createMessage': { kind: 'request', sender: 'server', gate: client('sampling'), since: FIRST, until: LEGACY_LAST, params: { messages: 'array', maxTokens: 'number' } },
-  'elicitation/create': { kind: 'request', sender: 'server', gate: client('elicitation'), since: '2025-06-18', until: LEGACY_LAST, params: { message: 'string' } },
-  'roots/list': { kind: 'request', sender: 'server', gate: client('roots'), since: FIRST, until: LEGACY_LAST },
+  'completion/complete': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('completions'),
+    since: FIRST,
+    params: { ref: 'object', argument: 'object', context: 'object?' },
+  },
+  'logging/setLevel': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('logging'),
+    since: FIRST,
+    until: LEGACY_LAST,
+    params: { level: 'string' },
+  },
+  'subscriptions/listen': {
+    kind: 'request',
+    sender: 'client',
+    since: MODERN,
+    params: { notifications: 'object' },
+  },
+  'sampling/createMessage': {
+    kind: 'request',
+    sender: 'server',
+    gate: client('sampling'),
+    since: FIRST,
+    until: LEGACY_LAST,
+    params: { messages: 'array', maxTokens: 'number' },
+  },
+  'elicitation/create': {
+    kind: 'request',
+    sender: 'server',
+    gate: client('elicitation'),
+    since: '2025-06-18',
+    until: LEGACY_LAST,
+    params: { message: 'string' },
+  },
+  'roots/list': {
+    kind: 'request',
+    sender: 'server',
+    gate: client('roots'),
+    since: FIRST,
+    until: LEGACY_LAST,
+  },
   // TASK-1: the receiver's `tasks` capability gates these (the tasks extension in 2026-07-28).
-  'tasks/get': { kind: 'request', sender: 'both', gate: receiver('tasks'), since: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/result': { kind: 'request', sender: 'both', gate: receiver('tasks'), since: LEGACY_LAST, until: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/list': { kind: 'request', sender: 'both', gate: receiver('tasks', 'list'), since: LEGACY_LAST, until: LEGACY_LAST, params: { cursor: 'string?' }, isPaginated: true },
-  'tasks/cancel': { kind: 'request', sender: 'both', gate: receiver('tasks', 'cancel'), since: LEGACY_LAST, params: { taskId: 'string' } },
-  'tasks/update': { kind: 'request', sender: 'client', gate: server('tasks'), since: MODERN, params: { taskId: 'string' } },
+  'tasks/get': {
+    kind: 'request',
+    sender: 'both',
+    gate: receiver('tasks'),
+    since: LEGACY_LAST,
+    params: { taskId: 'string' },
+  },
+  'tasks/result': {
+    kind: 'request',
+    sender: 'both',
+    gate: receiver('tasks'),
+    since: LEGACY_LAST,
+    until: LEGACY_LAST,
+    params: { taskId: 'string' },
+  },
+  'tasks/list': {
+    kind: 'request',
+    sender: 'both',
+    gate: receiver('tasks', 'list'),
+    since: LEGACY_LAST,
+    until: LEGACY_LAST,
+    params: { cursor: 'string?' },
+    isPaginated: true,
+  },
+  'tasks/cancel': {
+    kind: 'request',
+    sender: 'both',
+    gate: receiver('tasks', 'cancel'),
+    since: LEGACY_LAST,
+    params: { taskId: 'string' },
+  },
+  'tasks/update': {
+    kind: 'request',
+    sender: 'client',
+    gate: server('tasks'),
+    since: MODERN,
+    params: { taskId: 'string' },
+  },
   'notifications/initialized': { kind: 'notification', sender: 'client', since: FIRST, until: LEGACY_LAST },
-  'notifications/cancelled': { kind: 'notification', sender: 'both', since: FIRST, params: { requestId: 'id?', reason: 'string?' } },
-  'notifications/progress': { kind: 'notification', sender: 'both', since: FIRST, params: { progress: 'number' } },
-  'notifications/message': { kind: 'notification', sender: 'server', gate: server('logging'), since: FIRST, params: { level: 'string' } },
-  'notifications/resources/list_changed': { kind: 'notification', sender: 'server', gate: server('resources', 'listChanged'), since: FIRST },
-  'notifications/resources/updated': { kind: 'notification', sender: 'server', gate: server('resources', 'subscribe'), since: FIRST, params: { uri: 'string' } },
-  'notifications/prompts/list_changed': { kind: 'notification', sender: 'server', gate: server('prompts', 'listChanged'), since: FIRST },
-  'notifications/tools/list_changed': { kind: 'notification', sender: 'server', gate: server('tools', 'listChanged'), since: FIRST },
-  'notifications/roots/list_changed': { kind: 'notification', sender: 'client', gate: client('roots', 'listChanged'), since: FIRST, until: LEGACY_LAST },
-  'notifications/elicitation/complete': { kind: 'notification', sender: 'server', gate: client('elicitation', 'url'), since: LEGACY_LAST, until: LEGACY_LAST, params: { elicitationId: 'string' } },
-  'notifications/tasks/status': { kind: 'notification', sender: 'both', since: LEGACY_LAST, until: LEGACY_LAST, params: { taskId: 'string' } },
-  'notifications/subscriptions/acknowledged': { kind: 'notification', sender: 'server', since: MODERN, params: { notifications: 'object' } },
+  'notifications/cancelled': {
+    kind: 'notification',
+    sender: 'both',
+    since: FIRST,
+    params: { requestId: 'id?', reason: 'string?' },
+  },
+  'notifications/progress': {
+    kind: 'notification',
+    sender: 'both',
+    since: FIRST,
+    params: { progress: 'number' },
+  },
+  'notifications/message': {
+    kind: 'notification',
+    sender: 'server',
+    gate: server('logging'),
+    since: FIRST,
+    params: { level: 'string' },
+  },
+  'notifications/resources/list_changed': {
+    kind: 'notification',
+    sender: 'server',
+    gate: server('resources', 'listChanged'),
+    since: FIRST,
+  },
+  'notifications/resources/updated': {
+    kind: 'notification',
+    sender: 'server',
+    gate: server('resources', 'subscribe'),
+    since: FIRST,
+    params: { uri: 'string' },
+  },
+  'notifications/prompts/list_changed': {
+    kind: 'notification',
+    sender: 'server',
+    gate: server('prompts', 'listChanged'),
+    since: FIRST,
+  },
+  'notifications/tools/list_changed': {
+    kind: 'notification',
+    sender: 'server',
+    gate: server('tools', 'listChanged'),
+    since: FIRST,
+  },
+  'notifications/roots/list_changed': {
+    kind: 'notification',
+    sender: 'client',
+    gate: client('roots', 'listChanged'),
+    since: FIRST,
+    until: LEGACY_LAST,
+  },
+  'notifications/elicitation/complete': {
+    kind: 'notification',
+    sender: 'server',
+    gate: client('elicitation', 'url'),
+    since: LEGACY_LAST,
+    until: LEGACY_LAST,
+    params: { elicitationId: 'string' },
+  },
+  'notifications/tasks/status': {
+    kind: 'notification',
+    sender: 'both',
+    since: LEGACY_LAST,
+    until: LEGACY_LAST,
+    params: { taskId: 'string' },
+  },
+  'notifications/subscriptions/acknowledged': {
+    kind: 'notification',
+    sender: 'server',
+    since: MODERN,
+    params: { notifications: 'object' },
+  },
 } as const satisfies Record<string, MethodSpec>;
 
 /** A method name the table knows. */

@@ -18,14 +18,24 @@ const flush = async (): Promise<void> => {
 function pair(serverHandler: (request: InboundRequest) => Promise<JsonObject> | JsonObject) {
   const [a, b] = createMemoryPair();
   const notifications: Array<[string, JsonObject]> = [];
-  const server = new Session({ role: 'server', channel: b, handleRequest: serverHandler, handleNotification: (m, p) => notifications.push([m, p]) });
+  const server = new Session({
+    role: 'server',
+    channel: b,
+    handleRequest: serverHandler,
+    handleNotification: (m, p) => notifications.push([m, p]),
+  });
   const client = new Session({ role: 'client', channel: a, handleRequest: () => ({}) });
   server.start();
   client.start();
   return { server, client, notifications };
 }
 
-function operate(server: Session, client: Session, serverCaps: JsonObject, clientCaps: JsonObject = {}): void {
+function operate(
+  server: Session,
+  client: Session,
+  serverCaps: JsonObject,
+  clientCaps: JsonObject = {},
+): void {
   for (const s of [server, client]) {
     s.protocolVersion = '2025-11-25';
     s.setState('operating');
@@ -48,10 +58,16 @@ test('a server rejects requests before initialized with -32600 and unknown metho
   client.protocolVersion = '2025-11-25';
   client.setState('operating');
   client.peerCapabilities = { tools: {} };
-  await assert.rejects(client.request('tools/list', {}), (e: unknown) => e instanceof RpcError && e.code === -32600);
+  await assert.rejects(
+    client.request('tools/list', {}),
+    (e: unknown) => e instanceof RpcError && e.code === -32600,
+  );
   operate(server, client, { tools: {} });
   assert.deepEqual(await client.request('tools/list', {}), { tools: [] });
-  await assert.rejects(client.request('no/such', {}), (e: unknown) => e instanceof RpcError && e.code === -32601);
+  await assert.rejects(
+    client.request('no/such', {}),
+    (e: unknown) => e instanceof RpcError && e.code === -32601,
+  );
 });
 
 test('capabilities are enforced both ways', async () => {
@@ -59,10 +75,16 @@ test('capabilities are enforced both ways', async () => {
   operate(server, client, { tools: {} }, {});
   // Outbound: the client refuses locally what the server did not declare.
   await assert.rejects(client.request('prompts/list', {}), CapabilityNotNegotiatedError);
-  await assert.rejects(server.request('sampling/createMessage', { messages: [], maxTokens: 5 }), CapabilityNotNegotiatedError);
+  await assert.rejects(
+    server.request('sampling/createMessage', { messages: [], maxTokens: 5 }),
+    CapabilityNotNegotiatedError,
+  );
   // Inbound: the server rejects an unnegotiated method that arrives anyway.
   client.peerCapabilities = { tools: {}, prompts: {} };
-  await assert.rejects(client.request('prompts/list', {}), (e: unknown) => e instanceof RpcError && e.code === -32601 && /prompts/.test(e.message));
+  await assert.rejects(
+    client.request('prompts/list', {}),
+    (e: unknown) => e instanceof RpcError && e.code === -32601 && /prompts/.test(e.message),
+  );
 });
 
 test('bad params are -32602 naming the field inbound, and refused locally outbound', async () => {
@@ -72,9 +94,15 @@ test('bad params are -32602 naming the field inbound, and refused locally outbou
   server.protocolVersion = '2025-11-25';
   server.ownCapabilities = { tools: {} };
   server.setState('operating');
-  const raw = new Peer({ send: (m) => a.send(m), handler: { handleRequest: () => ({}), handleNotification: () => {} } });
+  const raw = new Peer({
+    send: (m) => a.send(m),
+    handler: { handleRequest: () => ({}), handleNotification: () => {} },
+  });
   a.open(raw);
-  await assert.rejects(raw.request('tools/call', { arguments: {} }), (e: unknown) => e instanceof RpcError && e.code === -32602 && /"name"/.test(e.message));
+  await assert.rejects(
+    raw.request('tools/call', { arguments: {} }),
+    (e: unknown) => e instanceof RpcError && e.code === -32602 && /"name"/.test(e.message),
+  );
   const { server: s2, client } = pair(() => ({ tools: [] }));
   operate(s2, client, { tools: {} });
   await assert.rejects(client.request('tools/call', { arguments: {} }), TypeError);
@@ -102,12 +130,17 @@ test('aborting a request sends notifications/cancelled; the handler sees its sig
 test('progress is routed to the caller, non-increasing updates dropped', async () => {
   const { server, client } = pair(async (request) => {
     const token = (request.params._meta as JsonObject).progressToken as number;
-    for (const progress of [1, 2, 2, 1, 3]) await server.notify('notifications/progress', { progressToken: token, progress, total: 3 });
+    for (const progress of [1, 2, 2, 1, 3])
+      await server.notify('notifications/progress', { progressToken: token, progress, total: 3 });
     return { content: [] };
   });
   operate(server, client, { tools: {} });
   const seen: number[] = [];
-  const result = await client.request('tools/call', { name: 'p' }, { onProgress: (p) => seen.push(p.progress) });
+  const result = await client.request(
+    'tools/call',
+    { name: 'p' },
+    { onProgress: (p) => seen.push(p.progress) },
+  );
   await flush();
   assert.deepEqual(result, { content: [] });
   assert.deepEqual(seen, [1, 2, 3]);
@@ -126,7 +159,11 @@ test('timeouts cancel, progress restarts the clock, and the hard maximum still a
   t.mock.timers.tick(1001);
   await assert.rejects(plain, RequestTimeoutError);
 
-  const kept = client.request('tools/call', { name: 'b' }, { timeoutMs: 1000, maxTotalTimeoutMs: 2500, onProgress: () => {} });
+  const kept = client.request(
+    'tools/call',
+    { name: 'b' },
+    { timeoutMs: 1000, maxTotalTimeoutMs: 2500, onProgress: () => {} },
+  );
   await flush();
   for (let i = 1; i <= 2; i++) {
     t.mock.timers.tick(900);

@@ -3,11 +3,24 @@
 
 import type { Frame } from '../jsonrpc/codec.ts';
 import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
-import type { JsonObject, JsonRpcNotification, JsonRpcRequest, Message, RequestId } from '../jsonrpc/message.ts';
+import type {
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  Message,
+  RequestId,
+} from '../jsonrpc/message.ts';
 import { Peer } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import { canSend, checkParams, isGateRequired, isMethodInRevision, lookupMethod, type MethodSpec } from './methods.ts';
+import {
+  canSend,
+  checkParams,
+  isGateRequired,
+  isMethodInRevision,
+  lookupMethod,
+  type MethodSpec,
+} from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
 import { isWireObserved, observeWire } from './wire-observer.ts';
 
@@ -120,7 +133,13 @@ export class Session {
   }
 
   #observe(direction: 'sent' | 'received', message: Message | readonly Message[] | Frame): void {
-    observeWire({ connection: this, role: this.role, direction, protocolVersion: this.protocolVersion, message });
+    observeWire({
+      connection: this,
+      role: this.role,
+      direction,
+      protocolVersion: this.protocolVersion,
+      message,
+    });
   }
 
   /** Moves the lifecycle forward (the owner drives the handshake). */
@@ -139,7 +158,11 @@ export class Session {
    * (the peer's error), RequestTimeoutError, RequestCancelledError, ConnectionClosedError, or a
    * local CapabilityNotNegotiatedError / ProtocolStateError without sending anything.
    */
-  async request(method: string, params: JsonObject | undefined, options: RequestOptions = {}): Promise<JsonObject> {
+  async request(
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     this.#checkOutbound(method, 'request', params);
     options.signal?.throwIfAborted();
     const id = this.#peer.nextId();
@@ -153,17 +176,22 @@ export class Session {
     const cancel = (error: Error, reason: string): void => {
       if (!this.#peer.abandon(id, error)) return;
       // LIFE-12: initialize is never cancelled.
-      if (method !== 'initialize') this.#peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
+      if (method !== 'initialize')
+        this.#peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
     };
     const arm = (): void => {
       clearTimeout(timer);
       // No timer at all for requests meant to stay open (a listen stream): both limits infinite.
       if (!Number.isFinite(timeoutMs) && !Number.isFinite(maxTotal)) return;
       const remaining = Math.min(timeoutMs, maxTotal - (Date.now() - started), 2 ** 31 - 1);
-      timer = setTimeout(() => cancel(new RequestTimeoutError(method, timeoutMs), 'Request timed out'), Math.max(0, remaining));
+      timer = setTimeout(
+        () => cancel(new RequestTimeoutError(method, timeoutMs), 'Request timed out'),
+        Math.max(0, remaining),
+      );
     };
     if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress.onActivity(id, arm);
-    const onAbort = (): void => cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
+    const onAbort = (): void =>
+      cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     arm();
     try {
@@ -198,7 +226,11 @@ export class Session {
     if (this.#state === 'closed') return; // The peer layer reports the closed connection.
     const version = this.protocolVersion;
     if (version === undefined) {
-      const isEarly = method === 'initialize' || method === 'ping' || method === 'notifications/message' || method === 'notifications/progress';
+      const isEarly =
+        method === 'initialize' ||
+        method === 'ping' ||
+        method === 'notifications/message' ||
+        method === 'notifications/progress';
       if (!isEarly) throw new ProtocolStateError(`Cannot send "${method}" before initialization`);
       return;
     }
@@ -210,7 +242,8 @@ export class Session {
       throw new ProtocolStateError(`Cannot send "${method}" before the client's notifications/initialized`);
     }
     if (spec.gate && isGateRequired(method, version)) {
-      const isOwn = spec.gate.side === this.role || (spec.gate.side === 'receiver' && kind === 'notification');
+      const isOwn =
+        spec.gate.side === this.role || (spec.gate.side === 'receiver' && kind === 'notification');
       const caps = isOwn ? this.ownCapabilities : this.peerCapabilities;
       if (!hasCapability(caps, spec.gate.path)) throw new CapabilityNotNegotiatedError(method, spec.gate);
     }
@@ -228,17 +261,32 @@ export class Session {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}"`);
     }
     if (spec.kind !== 'request') {
-      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${request.method}" is a notification and must not carry an id`);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${request.method}" is a notification and must not carry an id`,
+      );
     }
     this.#checkLifecycle(request.method);
     const version = this.protocolVersion;
     if (version !== undefined) {
       if (!isMethodInRevision(spec, version)) {
-        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" is not part of protocol revision ${version}`);
+        throw new RpcError(
+          ErrorCode.MethodNotFound,
+          `Method not found: "${request.method}" is not part of protocol revision ${version}`,
+        );
       }
-      const isOwnGate = spec.gate !== undefined && (spec.gate.side === this.role || spec.gate.side === 'receiver');
-      if (spec.gate && isOwnGate && isGateRequired(request.method, version) && !hasCapability(this.ownCapabilities, spec.gate.path)) {
-        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}" needs the ${this.role} capability "${spec.gate.path.join('.')}", which was not declared`);
+      const isOwnGate =
+        spec.gate !== undefined && (spec.gate.side === this.role || spec.gate.side === 'receiver');
+      if (
+        spec.gate &&
+        isOwnGate &&
+        isGateRequired(request.method, version) &&
+        !hasCapability(this.ownCapabilities, spec.gate.path)
+      ) {
+        throw new RpcError(
+          ErrorCode.MethodNotFound,
+          `Method not found: "${request.method}" needs the ${this.role} capability "${spec.gate.path.join('.')}", which was not declared`,
+        );
       }
     }
     const problem = checkParams(request.method, spec, request.params);
@@ -251,16 +299,25 @@ export class Session {
     if (method === 'ping') return;
     if (this.role === 'server') {
       if (this.#state === 'new' && method !== 'initialize') {
-        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`);
+        throw new RpcError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`,
+        );
       }
       if (this.#state === 'initializing') {
-        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`);
+        throw new RpcError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`,
+        );
       }
       if (this.#state === 'operating' && method === 'initialize') {
         throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
       }
     } else if (this.#state === 'new') {
-      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`);
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`,
+      );
     }
   }
 
@@ -271,14 +328,17 @@ export class Session {
     if (!spec) return this.#options.handleNotification?.(method, params);
     const peerRole = this.role === 'client' ? 'server' : 'client';
     if (spec.kind !== 'notification' || !canSend(spec, peerRole)) {
-      return this.#options.onError?.(new Error(`Ignored "${method}": not a notification a ${peerRole} may send`));
+      return this.#options.onError?.(
+        new Error(`Ignored "${method}": not a notification a ${peerRole} may send`),
+      );
     }
     const problem = checkParams(method, spec, notification.params);
     if (problem) return this.#options.onError?.(new Error(`Ignored notification: ${problem}`));
     switch (method) {
       case 'notifications/cancelled':
         // CANCEL-7: unknown or finished ids are ignored silently.
-        if (params.requestId !== undefined) this.#peer.abortInbound(params.requestId as RequestId, params.reason);
+        if (params.requestId !== undefined)
+          this.#peer.abortInbound(params.requestId as RequestId, params.reason);
         return;
       case 'notifications/progress':
         this.#progress.handle(params);

@@ -37,12 +37,17 @@ const DEFAULTS: Required<CacheDefaults> = {
  * The hint fields for a result of `method`, or `{}` if it is not cacheable. A handler's own
  * `ttlMs`/`cacheScope` (e.g. a resource registration's `cache` option) win over the defaults.
  */
-export function cacheHints(method: string, result: JsonObject, defaults: CacheDefaults = {}): Partial<CacheHint> {
+export function cacheHints(
+  method: string,
+  result: JsonObject,
+  defaults: CacheDefaults = {},
+): Partial<CacheHint> {
   const family = CACHEABLE[method];
   if (!family) return {};
   const hint = defaults[family] ?? DEFAULTS[family];
   return {
     ttlMs: typeof result.ttlMs === 'number' ? Math.max(0, Math.floor(result.ttlMs)) : hint.ttlMs,
-    cacheScope: result.cacheScope === 'public' || result.cacheScope === 'private' ? result.cacheScope : hint.cacheScope,
+    cacheScope:
+      result.cacheScope === 'public' || result.cacheScope === 'private' ? result.cacheScope : hint.cacheScope,
   };
 }

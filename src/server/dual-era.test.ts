@@ -13,15 +13,39 @@ import { Server } from './server.ts';
 function createServer(): Server {
   const server = new Server({ name: 'dual', version: '1.0.0' });
   server.tool(
-    { name: 'delete_branch', description: 'Deletes a branch after confirmation', inputSchema: { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] } },
+    {
+      name: 'delete_branch',
+      description: 'Deletes a branch after confirmation',
+      inputSchema: { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] },
+    },
     async ({ branch }, ctx) => {
       const answer = await ctx.elicit(
-        { mode: 'form', message: `Delete ${String(branch)}?`, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
+        {
+          mode: 'form',
+          message: `Delete ${String(branch)}?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean' } },
+            required: ['confirm'],
+          },
+        },
         { key: 'confirm' },
       );
       if (answer.action !== 'accept' || answer.content?.confirm !== true) return 'Kept.';
-      const summary = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize deleting ${String(branch)}` } }], maxTokens: 50 }, { key: 'summary' });
-      const text = Array.isArray(summary.content) ? '' : summary.content.type === 'text' ? summary.content.text : '';
+      const summary = await ctx.sample(
+        {
+          messages: [
+            { role: 'user', content: { type: 'text', text: `Summarize deleting ${String(branch)}` } },
+          ],
+          maxTokens: 50,
+        },
+        { key: 'summary' },
+      );
+      const text = Array.isArray(summary.content)
+        ? ''
+        : summary.content.type === 'text'
+          ? summary.content.text
+          : '';
       return `Deleted ${String(branch)}: ${text}`;
     },
   );
@@ -56,7 +80,11 @@ test('handshake era: the handler asks with real server->client requests', async 
   const server = createServer();
   const { peer, serverSide, seen } = rawClient(answers);
   server.connect(serverSide);
-  const init = await peer.request('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {}, sampling: {} }, clientInfo: { name: 'c', version: '1' } });
+  const init = await peer.request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: {}, sampling: {} },
+    clientInfo: { name: 'c', version: '1' },
+  });
   assert.equal(init.protocolVersion, '2025-11-25');
   await peer.notify('notifications/initialized');
   const result = await peer.request('tools/call', { name: 'delete_branch', arguments: { branch: 'old' } });
@@ -69,16 +97,31 @@ test('stateless era: the same handler answers input_required, round by round', a
   const server = createServer();
   const { peer, serverSide, seen } = rawClient(answers);
   server.connect(serverSide);
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} } };
-  const call = (extra: JsonObject = {}) => peer.request('tools/call', { name: 'delete_branch', arguments: { branch: 'old' }, _meta: meta, ...extra });
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} },
+  };
+  const call = (extra: JsonObject = {}) =>
+    peer.request('tools/call', {
+      name: 'delete_branch',
+      arguments: { branch: 'old' },
+      _meta: meta,
+      ...extra,
+    });
 
   const first = await call();
   assert.equal(first.resultType, 'input_required');
   assert.deepEqual(Object.keys(first.inputRequests as JsonObject), ['confirm']);
-  const second = await call({ inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, requestState: first.requestState });
+  const second = await call({
+    inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    requestState: first.requestState,
+  });
   assert.equal(second.resultType, 'input_required');
   assert.deepEqual(Object.keys(second.inputRequests as JsonObject), ['summary']);
-  const third = await call({ inputResponses: { summary: answers({ method: 'sampling/createMessage' } as JsonRpcRequest) }, requestState: second.requestState });
+  const third = await call({
+    inputResponses: { summary: answers({ method: 'sampling/createMessage' } as JsonRpcRequest) },
+    requestState: second.requestState,
+  });
   assert.equal(third.resultType, 'complete');
   assert.deepEqual(third.content, [{ type: 'text', text: 'Deleted old: gone for good' }]);
   assert.equal((third._meta as JsonObject)['io.modelcontextprotocol/serverInfo'] !== undefined, true);
@@ -86,7 +129,10 @@ test('stateless era: the same handler answers input_required, round by round', a
   assert.deepEqual(seen, []);
 
   // Tampered state is an error, never a re-prompt (S26-MRTR-4).
-  await assert.rejects(call({ inputResponses: {}, requestState: `${String(second.requestState)}-TAMPERED` }), (e: unknown) => e instanceof RpcError && e.code === -32602);
+  await assert.rejects(
+    call({ inputResponses: {}, requestState: `${String(second.requestState)}-TAMPERED` }),
+    (e: unknown) => e instanceof RpcError && e.code === -32602,
+  );
   // A declined confirmation completes without sampling.
   const declined = await call({ inputResponses: { confirm: { action: 'decline' } } });
   assert.deepEqual(declined.content, [{ type: 'text', text: 'Kept.' }]);
@@ -97,10 +143,16 @@ test('stateless era: an undeclared capability is -32021 with requiredCapabilitie
   const server = createServer();
   const { peer, serverSide } = rawClient(answers);
   server.connect(serverSide);
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+  };
   await assert.rejects(
     peer.request('tools/call', { name: 'delete_branch', arguments: { branch: 'x' }, _meta: meta }),
-    (e: unknown) => e instanceof RpcError && e.code === -32021 && JSON.stringify(e.data) === '{"requiredCapabilities":{"elicitation":{}}}',
+    (e: unknown) =>
+      e instanceof RpcError &&
+      e.code === -32021 &&
+      JSON.stringify(e.data) === '{"requiredCapabilities":{"elicitation":{}}}',
   );
   await server.close();
 });

@@ -17,10 +17,15 @@ export function createLegacyBroker(session: Session, signal: AbortSignal): Input
       checkSubFlags(method, params, session.peerCapabilities);
       const version = session.protocolVersion ?? '2025-11-25';
       const shaped =
-        method === 'elicitation/create' && params ? adaptElicitationForRevision(params, version)
-        : method === 'sampling/createMessage' && params ? adaptSamplingForRevision(params, version)
-        : params;
-      return session.request(method, shaped, { signal, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+        method === 'elicitation/create' && params
+          ? adaptElicitationForRevision(params, version)
+          : method === 'sampling/createMessage' && params
+            ? adaptSamplingForRevision(params, version)
+            : params;
+      return session.request(method, shaped, {
+        signal,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      });
     },
   };
 }
@@ -32,12 +37,25 @@ function checkSubFlags(method: InputMethod, params: JsonObject | undefined, caps
     if (!elicitation) return; // The session reports the missing base capability.
     const mode = params?.mode === 'url' ? 'url' : 'form';
     // An empty `elicitation: {}` means form only (ELIC-1).
-    const isDeclared = mode === 'form' ? Object.keys(elicitation).length === 0 || hasCapability(elicitation, ['form']) : hasCapability(elicitation, ['url']);
-    if (!isDeclared) throw new CapabilityNotNegotiatedError(`elicitation/create (${mode} mode)`, { side: 'client', path: ['elicitation', mode] });
+    const isDeclared =
+      mode === 'form'
+        ? Object.keys(elicitation).length === 0 || hasCapability(elicitation, ['form'])
+        : hasCapability(elicitation, ['url']);
+    if (!isDeclared)
+      throw new CapabilityNotNegotiatedError(`elicitation/create (${mode} mode)`, {
+        side: 'client',
+        path: ['elicitation', mode],
+      });
   }
-  if (method === 'sampling/createMessage' && (params?.tools !== undefined || params?.toolChoice !== undefined)) {
+  if (
+    method === 'sampling/createMessage' &&
+    (params?.tools !== undefined || params?.toolChoice !== undefined)
+  ) {
     if (!hasCapability(caps, ['sampling', 'tools'])) {
-      throw new CapabilityNotNegotiatedError('sampling/createMessage (with tools)', { side: 'client', path: ['sampling', 'tools'] });
+      throw new CapabilityNotNegotiatedError('sampling/createMessage (with tools)', {
+        side: 'client',
+        path: ['sampling', 'tools'],
+      });
     }
   }
 }

@@ -17,23 +17,41 @@ export interface ListenSource {
   readonly closing: AbortSignal;
 }
 
-const FILTER_KEYS = { toolsListChanged: 'tools', promptsListChanged: 'prompts', resourcesListChanged: 'resources' } as const;
+const FILTER_KEYS = {
+  toolsListChanged: 'tools',
+  promptsListChanged: 'prompts',
+  resourcesListChanged: 'resources',
+} as const;
 
 /**
  * Serves one listen request on its stream. Resolves with the graceful-close result when the server
  * closes, or when the client cancels (then the transport drops it, S26-SUB-6).
  */
-export function serveListen(source: ListenSource, request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+export function serveListen(
+  source: ListenSource,
+  request: ModernRequest,
+  stream: ModernStream,
+): Promise<JsonObject> {
   const filter = request.params.notifications as JsonObject;
   const caps = source.capabilities() as JsonObject;
   const honoured: JsonObject = {};
   for (const [key, kind] of Object.entries(FILTER_KEYS)) {
     if (filter[key] === true && hasCapability(caps, [kind, 'listChanged'])) honoured[key] = true;
   }
-  const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string') : [];
-  if (uris.length > 0 && hasCapability(caps, ['resources', 'subscribe'])) honoured.resourceSubscriptions = uris;
-  const canListen = Object.keys(FILTER_KEYS).some((k) => hasCapability(caps, [FILTER_KEYS[k as keyof typeof FILTER_KEYS], 'listChanged'])) || hasCapability(caps, ['resources', 'subscribe']);
-  if (!canListen) throw new RpcError(ErrorCode.MethodNotFound, 'Method not found: "subscriptions/listen" (this server has nothing to subscribe to)');
+  const uris = Array.isArray(filter.resourceSubscriptions)
+    ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string')
+    : [];
+  if (uris.length > 0 && hasCapability(caps, ['resources', 'subscribe']))
+    honoured.resourceSubscriptions = uris;
+  const canListen =
+    Object.keys(FILTER_KEYS).some((k) =>
+      hasCapability(caps, [FILTER_KEYS[k as keyof typeof FILTER_KEYS], 'listChanged']),
+    ) || hasCapability(caps, ['resources', 'subscribe']);
+  if (!canListen)
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      'Method not found: "subscriptions/listen" (this server has nothing to subscribe to)',
+    );
 
   const tag = { [MetaKey.subscriptionId]: request.id };
   const send = (method: string, params: JsonObject = {}): void => {
@@ -52,7 +70,13 @@ export function serveListen(source: ListenSource, request: ModernRequest, stream
       }, 0);
     }),
     source.onResourceUpdated((uri) => {
-      if (uris.some((subscribed) => uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`))) send('notifications/resources/updated', { uri });
+      if (
+        uris.some(
+          (subscribed) =>
+            uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`),
+        )
+      )
+        send('notifications/resources/updated', { uri });
     }),
   ];
   return new Promise<JsonObject>((resolve) => {

@@ -3,7 +3,16 @@
 import type { LoggingLevel } from '../protocol/types/index.ts';
 
 /** Levels from least to most severe (RFC 5424 order). */
-export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 /** True if `value` is one of the eight levels. */
 export function isLoggingLevel(value: unknown): value is LoggingLevel {

@@ -7,7 +7,12 @@ import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
 import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import { MetaKey, ModernErrorCode, type ClientCapabilities, type Implementation } from '../protocol/types/index.ts';
+import {
+  MetaKey,
+  ModernErrorCode,
+  type ClientCapabilities,
+  type Implementation,
+} from '../protocol/types/index.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 import { InputRound } from './mrtr-broker.ts';
@@ -49,48 +54,93 @@ export function isModernClaim(params: JsonObject | undefined): boolean {
 }
 
 /** Reads and checks the envelope; throws the exact error (-32602 missing keys, -32022 version). */
-export function readEnvelope(params: JsonObject | undefined): { version: string; capabilities: ClientCapabilities; clientInfo?: Implementation; meta: JsonObject } {
+export function readEnvelope(params: JsonObject | undefined): {
+  version: string;
+  capabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  meta: JsonObject;
+} {
   const meta = params?._meta;
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: missing _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: missing _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`,
+    );
   }
   const record = meta as JsonObject;
-  const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter((key) => record[key] === undefined);
-  if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta is missing ${missing.map((k) => `"${k}"`).join(' and ')}`);
+  const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter(
+    (key) => record[key] === undefined,
+  );
+  if (missing.length > 0)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: _meta is missing ${missing.map((k) => `"${k}"`).join(' and ')}`,
+    );
   const version = record[MetaKey.protocolVersion];
   const capabilities = record[MetaKey.clientCapabilities];
-  if (typeof version !== 'string') throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "${MetaKey.protocolVersion}" must be a string`);
+  if (typeof version !== 'string')
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: "${MetaKey.protocolVersion}" must be a string`,
+    );
   if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "${MetaKey.clientCapabilities}" must be an object`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: "${MetaKey.clientCapabilities}" must be an object`,
+    );
   }
   if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
-    throw new RpcError(ModernErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version "${version}"`, { supported: [...MODERN_VERSIONS], requested: version });
+    throw new RpcError(
+      ModernErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version "${version}"`,
+      { supported: [...MODERN_VERSIONS], requested: version },
+    );
   }
   const clientInfo = record[MetaKey.clientInfo] as Implementation | undefined;
   const caps = capabilities as ClientCapabilities;
-  return clientInfo === undefined ? { version, capabilities: caps, meta: record } : { version, capabilities: caps, clientInfo, meta: record };
+  return clientInfo === undefined
+    ? { version, capabilities: caps, meta: record }
+    : { version, capabilities: caps, clientInfo, meta: record };
 }
 
 /**
  * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`
  * and caching hints where the method is cacheable), or throws RpcError.
  */
-export async function serveModern(host: ModernHost, request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+export async function serveModern(
+  host: ModernHost,
+  request: ModernRequest,
+  stream: ModernStream,
+): Promise<JsonObject> {
   const envelope = readEnvelope(request.params);
   const { method, params } = request;
   const spec = lookupMethod(method);
-  if (!spec || spec.kind !== 'request' || !canSend(spec, 'client') || !isMethodInRevision(spec, envelope.version)) {
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"${spec ? ` does not exist in protocol revision ${envelope.version}` : ''}`);
+  if (
+    !spec ||
+    spec.kind !== 'request' ||
+    !canSend(spec, 'client') ||
+    !isMethodInRevision(spec, envelope.version)
+  ) {
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      `Method not found: "${method}"${spec ? ` does not exist in protocol revision ${envelope.version}` : ''}`,
+    );
   }
   const capabilities = host.capabilities() as JsonObject;
   if (spec.gate && spec.gate.side !== 'client' && !hasCapability(capabilities, spec.gate.path)) {
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}" needs the server capability "${spec.gate.path.join('.')}", which this server does not declare`);
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      `Method not found: "${method}" needs the server capability "${spec.gate.path.join('.')}", which this server does not declare`,
+    );
   }
   const problem = checkParams(method, spec, params);
   if (problem) throw new RpcError(ErrorCode.InvalidParams, problem);
   const logLevel = envelope.meta[MetaKey.logLevel];
   if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown "${MetaKey.logLevel}" ${JSON.stringify(logLevel)}`);
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: unknown "${MetaKey.logLevel}" ${JSON.stringify(logLevel)}`,
+    );
   }
   let result: JsonObject;
   if (method === 'server/discover') result = discover(host, capabilities);
@@ -105,16 +155,30 @@ function discover(host: ModernHost, capabilities: JsonObject): JsonObject {
   return result;
 }
 
-async function runRounds(host: ModernHost, request: ModernRequest, envelope: ReturnType<typeof readEnvelope>, stream: ModernStream): Promise<JsonObject> {
+async function runRounds(
+  host: ModernHost,
+  request: ModernRequest,
+  envelope: ReturnType<typeof readEnvelope>,
+  stream: ModernStream,
+): Promise<JsonObject> {
   const { method, params } = request;
   const isMrtr = MRTR_METHODS.has(method);
   const responses = params.inputResponses;
-  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+  if (
+    responses !== undefined &&
+    (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+  ) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
   const binding = isMrtr ? await bindingOf(method, params) : '';
-  const earlier = isMrtr && params.requestState !== undefined ? (await host.sealer.open(binding, params.requestState)).answers : {};
-  const round = new InputRound({ ...earlier, ...(responses as JsonObject | undefined) }, envelope.capabilities as JsonObject);
+  const earlier =
+    isMrtr && params.requestState !== undefined
+      ? (await host.sealer.open(binding, params.requestState)).answers
+      : {};
+  const round = new InputRound(
+    { ...earlier, ...(responses as JsonObject | undefined) },
+    envelope.capabilities as JsonObject,
+  );
   const ctx = modernContext(request, envelope, stream, isMrtr ? round : undefined);
   const { inputResponses: _r, requestState: _s, ...handlerParams } = params;
   const outcome = await Promise.race([
@@ -123,7 +187,11 @@ async function runRounds(host: ModernHost, request: ModernRequest, envelope: Ret
   ]);
   if (outcome) return { resultType: 'complete', ...outcome.value };
   const answers = { ...earlier, ...round.consumed };
-  return { resultType: 'input_required', inputRequests: round.requested, requestState: await host.sealer.seal(binding, answers) };
+  return {
+    resultType: 'input_required',
+    inputRequests: round.requested,
+    requestState: await host.sealer.seal(binding, answers),
+  };
 }
 
 /** The method and a digest of the params that identify the request (S26-MRTR-4: bind the state to it). */
@@ -133,12 +201,22 @@ async function bindingOf(method: string, params: JsonObject): Promise<string> {
   return `${method}#${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function modernContext(request: ModernRequest, envelope: ReturnType<typeof readEnvelope>, stream: ModernStream, round: InputRound | undefined): RequestContext {
+function modernContext(
+  request: ModernRequest,
+  envelope: ReturnType<typeof readEnvelope>,
+  stream: ModernStream,
+  round: InputRound | undefined,
+): RequestContext {
   const token = envelope.meta.progressToken;
   const level = envelope.meta[MetaKey.logLevel] as Parameters<typeof isLevelEnabled>[1];
   let lastProgress = -Infinity;
   const broker = round?.broker ?? {
-    request: () => Promise.reject(new Error(`"${request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`)),
+    request: () =>
+      Promise.reject(
+        new Error(
+          `"${request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
+        ),
+      ),
   };
   return {
     era: 'modern',
@@ -150,17 +228,28 @@ function modernContext(request: ModernRequest, envelope: ReturnType<typeof readE
     signal: request.signal,
     meta: envelope.meta,
     sendProgress: (progress, options = {}) => {
-      if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > lastProgress) || request.signal.aborted) return Promise.resolve();
+      if (
+        (typeof token !== 'string' && typeof token !== 'number') ||
+        !(progress > lastProgress) ||
+        request.signal.aborted
+      )
+        return Promise.resolve();
       lastProgress = progress;
       return stream.notify('notifications/progress', { progressToken: token, progress, ...options });
     },
     // S26-LOG-1: no messages unless this request asked for a level.
     log: (messageLevel, data, logger) => {
-      if (level === undefined || request.signal.aborted || !isLevelEnabled(messageLevel, level)) return Promise.resolve();
-      return stream.notify('notifications/message', logger === undefined ? { level: messageLevel, data } : { level: messageLevel, logger, data });
+      if (level === undefined || request.signal.aborted || !isLevelEnabled(messageLevel, level))
+        return Promise.resolve();
+      return stream.notify(
+        'notifications/message',
+        logger === undefined ? { level: messageLevel, data } : { level: messageLevel, logger, data },
+      );
     },
-    elicit: (params, options = {}) => broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
-    sample: (params, options = {}) => broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
+    elicit: (params, options = {}) =>
+      broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
+    sample: (params, options = {}) =>
+      broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
     listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
   };
 }

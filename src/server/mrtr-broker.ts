@@ -61,7 +61,10 @@ function requireCapability(method: InputMethod, params: JsonObject | undefined, 
     const mode = params?.mode === 'url' ? 'url' : 'form';
     const elicitation = caps.elicitation as JsonObject | undefined;
     const isEmpty = elicitation !== undefined && Object.keys(elicitation).length === 0;
-    const isDeclared = mode === 'form' ? isEmpty || hasCapability(caps, ['elicitation', 'form']) : hasCapability(caps, ['elicitation', 'url']);
+    const isDeclared =
+      mode === 'form'
+        ? isEmpty || hasCapability(caps, ['elicitation', 'form'])
+        : hasCapability(caps, ['elicitation', 'url']);
     if (!isDeclared) required = { elicitation: mode === 'form' ? {} : { url: {} } };
   } else if (method === 'sampling/createMessage') {
     const needsTools = params?.tools !== undefined || params?.toolChoice !== undefined;
@@ -72,7 +75,11 @@ function requireCapability(method: InputMethod, params: JsonObject | undefined, 
     required = { roots: {} };
   }
   if (required) {
-    throw new RpcError(ModernErrorCode.MissingRequiredClientCapability, `Missing required client capability for "${method}"`, { requiredCapabilities: required });
+    throw new RpcError(
+      ModernErrorCode.MissingRequiredClientCapability,
+      `Missing required client capability for "${method}"`,
+      { requiredCapabilities: required },
+    );
   }
 }
 
@@ -81,14 +88,19 @@ function checkAnswer(key: string, method: InputMethod, answer: unknown): JsonObj
   const fail = (why: string): never => {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses["${key}"] ${why}`);
   };
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return fail('must be an object');
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+    return fail('must be an object');
   const record = answer as JsonObject;
   if (method === 'elicitation/create' && !['accept', 'decline', 'cancel'].includes(record.action as string)) {
     return fail('must be an ElicitResult with action "accept", "decline" or "cancel"');
   }
-  if (method === 'sampling/createMessage' && (typeof record.role !== 'string' || record.content === undefined)) {
+  if (
+    method === 'sampling/createMessage' &&
+    (typeof record.role !== 'string' || record.content === undefined)
+  ) {
     return fail('must be a CreateMessageResult with role and content');
   }
-  if (method === 'roots/list' && !Array.isArray(record.roots)) return fail('must be a ListRootsResult with roots');
+  if (method === 'roots/list' && !Array.isArray(record.roots))
+    return fail('must be a ListRootsResult with roots');
   return record;
 }

@@ -8,7 +8,11 @@ const PREFIX = 'mcpwire:';
  * Returns one page of `items` starting at `cursor`, and the cursor of the next page when there
  * is one. The cursor encodes an offset behind a prefix, base64url-encoded so it is opaque.
  */
-export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: number): { page: T[]; nextCursor?: string } {
+export function paginate<T>(
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+): { page: T[]; nextCursor?: string } {
   const start = cursor === undefined ? 0 : decodeCursor(cursor);
   if (start > items.length) throw invalidCursor();
   const end = Math.min(items.length, start + pageSize);
@@ -17,7 +21,10 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
 }
 
 function encodeCursor(offset: number): string {
-  return btoa(PREFIX + offset).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
+  return btoa(PREFIX + offset)
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replaceAll('=', '');
 }
 
 function decodeCursor(cursor: unknown): number {

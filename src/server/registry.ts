@@ -60,7 +60,8 @@ export class Registry<D, H> {
   /** Enabled entries in registration order. */
   list(): Array<{ key: string; definition: D; handler: H }> {
     const out: Array<{ key: string; definition: D; handler: H }> = [];
-    for (const [key, entry] of this.#entries) if (entry.isEnabled) out.push({ key, definition: entry.definition, handler: entry.handler });
+    for (const [key, entry] of this.#entries)
+      if (entry.isEnabled) out.push({ key, definition: entry.definition, handler: entry.handler });
     return out;
   }
 

@@ -18,7 +18,13 @@ test('tampered, foreign, malformed and expired states are -32602', async (t) => 
   const sealer = RequestStateSealer.random();
   const token = await sealer.seal('tools/call#abc', { a: 1 });
   await assert.rejects(sealer.open('tools/call#abc', `${token}-TAMPERED`), isInvalidParams);
-  await assert.rejects(sealer.open('tools/call#abc', token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))), isInvalidParams);
+  await assert.rejects(
+    sealer.open(
+      'tools/call#abc',
+      token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+    ),
+    isInvalidParams,
+  );
   await assert.rejects(sealer.open('tools/call#other', token), isInvalidParams);
   await assert.rejects(sealer.open('tools/call#abc', 'not-a-state'), isInvalidParams);
   await assert.rejects(sealer.open('tools/call#abc', 42), isInvalidParams);

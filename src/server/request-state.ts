@@ -56,7 +56,8 @@ export class RequestStateSealer {
 
   /** Opens a state echoed by the client for `binding`; throws RpcError -32602 if it does not verify. */
   async open(binding: string, token: unknown): Promise<StatePayload> {
-    if (typeof token !== 'string' || token.length > 1_000_000) throw invalidState('it is not a string we issued');
+    if (typeof token !== 'string' || token.length > 1_000_000)
+      throw invalidState('it is not a string we issued');
     const dot = token.indexOf('.');
     const body = token.slice(0, dot);
     const mac = dot > 0 ? fromBase64Url(token.slice(dot + 1)) : undefined;
@@ -80,7 +81,13 @@ function invalidState(why: string): RpcError {
 async function importKey(key: string | Uint8Array): Promise<HmacKey> {
   const raw = typeof key === 'string' ? encoder.encode(key) : key;
   if (raw.length < 16) throw new TypeError('A requestState key needs at least 16 bytes');
-  return crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  return crypto.subtle.importKey(
+    'raw',
+    raw as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
 }
 
 function toBase64Url(bytes: Uint8Array): string {

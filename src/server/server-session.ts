@@ -77,7 +77,9 @@ export class ServerSession {
     if (this.session.state !== 'operating') return;
     for (const subscribed of this.#subscriptions) {
       if (uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)) {
-        this.session.notify('notifications/resources/updated', { uri }).catch((error: Error) => this.#server.reportError(error));
+        this.session
+          .notify('notifications/resources/updated', { uri })
+          .catch((error: Error) => this.#server.reportError(error));
         return;
       }
     }
@@ -85,7 +87,12 @@ export class ServerSession {
 
   async #handleRequest(request: InboundRequest): Promise<JsonObject> {
     const ctx = this.#context(request);
-    const result = await this.#server.dispatch(request.method, request.params, ctx, this.#own[request.method]);
+    const result = await this.#server.dispatch(
+      request.method,
+      request.params,
+      ctx,
+      this.#own[request.method],
+    );
     return adaptResultForRevision(request.method, result, ctx.protocolVersion);
   }
 
@@ -99,14 +106,25 @@ export class ServerSession {
     }
     if (this.#era === 'modern') {
       if (request.method === 'initialize' && !isClaim) {
-        return Promise.reject(new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is serving protocol revision 2026-07-28 without a handshake; "initialize" is not accepted on it'));
+        return Promise.reject(
+          new RpcError(
+            ErrorCode.InvalidRequest,
+            'Invalid Request: this connection is serving protocol revision 2026-07-28 without a handshake; "initialize" is not accepted on it',
+          ),
+        );
       }
       return serveModern(this.#server, request, this.#modernStream);
     }
     // A stateless-only method without a claim is a broken stateless request (-32602), not a lifecycle error.
-    if (this.#era === undefined && isStatelessOnly(request.method)) return serveModern(this.#server, request, this.#modernStream);
+    if (this.#era === undefined && isStatelessOnly(request.method))
+      return serveModern(this.#server, request, this.#modernStream);
     if (isClaim) {
-      return Promise.reject(new RpcError(ErrorCode.InvalidRequest, `Invalid Request: this connection negotiated protocol revision ${this.session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`));
+      return Promise.reject(
+        new RpcError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: this connection negotiated protocol revision ${this.session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`,
+        ),
+      );
     }
     return undefined;
   }
@@ -115,24 +133,37 @@ export class ServerSession {
     this.#era = 'legacy';
     const requested = params.protocolVersion as string;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', { supported: [...LEGACY_VERSIONS], requested });
+      throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', {
+        supported: [...LEGACY_VERSIONS],
+        requested,
+      });
     }
     // LIFE-8: echo a version we serve, otherwise answer our latest and let the client decide.
-    const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+    const version = (LEGACY_VERSIONS as readonly string[]).includes(requested)
+      ? requested
+      : LEGACY_VERSIONS[0];
     const session = this.session;
     session.protocolVersion = version;
     session.peerCapabilities = params.capabilities as JsonObject;
     session.ownCapabilities = this.#server.capabilities() as JsonObject;
     this.clientInfo = params.clientInfo as Implementation;
     session.setState('initializing');
-    const result: JsonObject = { protocolVersion: version, capabilities: session.ownCapabilities, serverInfo: this.#server.info };
-    if (this.#server.options.instructions !== undefined) result.instructions = this.#server.options.instructions;
+    const result: JsonObject = {
+      protocolVersion: version,
+      capabilities: session.ownCapabilities,
+      serverInfo: this.#server.info,
+    };
+    if (this.#server.options.instructions !== undefined)
+      result.instructions = this.#server.options.instructions;
     return result;
   }
 
   #setLevel(params: JsonObject): JsonObject {
     if (!isLoggingLevel(params.level)) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for "logging/setLevel": unknown level ${JSON.stringify(params.level)}`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params for "logging/setLevel": unknown level ${JSON.stringify(params.level)}`,
+      );
     }
     this.#logLevel = params.level;
     return {};
@@ -146,7 +177,8 @@ export class ServerSession {
   }
 
   #handleNotification(method: string): void {
-    if (method === 'notifications/initialized' && this.session.state === 'initializing') this.session.setState('operating');
+    if (method === 'notifications/initialized' && this.session.state === 'initializing')
+      this.session.setState('operating');
   }
 
   #listChanged(kind: ListKind): void {
@@ -180,7 +212,11 @@ export class ServerSession {
       signal: request.signal,
       meta,
       sendProgress: (progress, options = {}) => {
-        if ((typeof token !== 'string' && typeof token !== 'number') || !(progress > lastProgress) || request.signal.aborted) {
+        if (
+          (typeof token !== 'string' && typeof token !== 'number') ||
+          !(progress > lastProgress) ||
+          request.signal.aborted
+        ) {
           return Promise.resolve();
         }
         lastProgress = progress;
@@ -191,8 +227,10 @@ export class ServerSession {
         const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
         return session.notify('notifications/message', params).catch(() => {});
       },
-      elicit: (params, options = {}) => broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
-      sample: (params, options = {}) => broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
+      elicit: (params, options = {}) =>
+        broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
+      sample: (params, options = {}) =>
+        broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
       listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
     };
   }

@@ -45,7 +45,8 @@ const FEATURE_METHODS = {
   'tools/list': (server, params) => Promise.resolve(server.tools.list(params, server.pageSize)),
   'tools/call': (server, params, ctx) => server.tools.call(params, ctx),
   'resources/list': (server, params, ctx) => server.resources.list(params, server.pageSize, ctx),
-  'resources/templates/list': (server, params) => Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
+  'resources/templates/list': (server, params) =>
+    Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
   'resources/read': (server, params, ctx) => server.resources.read(params, ctx),
   'prompts/list': (server, params) => Promise.resolve(server.prompts.list(params, server.pageSize)),
   'prompts/get': (server, params, ctx) => server.prompts.get(params, ctx),
@@ -77,11 +78,16 @@ export class Server {
     this.resources = new Resources();
     this.prompts = new Prompts();
     this.pageSize = options.pageSize ?? 100;
-    this.sealer = options.requestState ? new RequestStateSealer(options.requestState) : RequestStateSealer.random();
+    this.sealer = options.requestState
+      ? new RequestStateSealer(options.requestState)
+      : RequestStateSealer.random();
   }
 
   /** Registers a tool. */
-  tool<In extends SchemaInput, Out extends SchemaInput>(definition: ToolDefinition<In, Out>, handler: ToolHandler<In>): Registration<ToolDefinition> {
+  tool<In extends SchemaInput, Out extends SchemaInput>(
+    definition: ToolDefinition<In, Out>,
+    handler: ToolHandler<In>,
+  ): Registration<ToolDefinition> {
     return this.tools.add(definition, handler);
   }
 
@@ -104,7 +110,8 @@ export class Server {
   capabilities(): ServerCapabilities {
     const declared: ServerCapabilities = { ...this.options.capabilities };
     if (!this.tools.registry.isEmpty) declared.tools = { listChanged: true, ...declared.tools };
-    if (!this.resources.isEmpty) declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
+    if (!this.resources.isEmpty)
+      declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
     if (!this.prompts.registry.isEmpty) declared.prompts = { listChanged: true, ...declared.prompts };
     if (declared.prompts || declared.resources) declared.completions = { ...declared.completions };
     declared.logging = { ...declared.logging };
@@ -161,7 +168,12 @@ export class Server {
    * Runs one feature request through the middleware chain and the method table. Session-scoped
    * methods (initialize, logging/setLevel, subscriptions) are the session's and arrive via `own`.
    */
-  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject> {
+  dispatch(
+    method: string,
+    params: JsonObject,
+    ctx: RequestContext,
+    own?: MethodHandler,
+  ): Promise<JsonObject> {
     const handler = own ?? featureHandler(this, method);
     return runMiddleware(this.#middleware, { method, params, ctx }, () => handler(params, ctx));
   }
@@ -174,7 +186,10 @@ export class Server {
 }
 
 function featureHandler(server: Server, method: string): MethodHandler {
-  const row = Object.hasOwn(FEATURE_METHODS, method) ? FEATURE_METHODS[method as keyof typeof FEATURE_METHODS] : undefined;
-  if (!row) return () => Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+  const row = Object.hasOwn(FEATURE_METHODS, method)
+    ? FEATURE_METHODS[method as keyof typeof FEATURE_METHODS]
+    : undefined;
+  if (!row)
+    return () => Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
   return (params, ctx) => row(server, params, ctx);
 }

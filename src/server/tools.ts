@@ -23,10 +23,13 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
 }
 
 /** What a tool handler may return: a full result, plain text, or structured content (mirrored as text, TOOL-4). */
-export type ToolReturn = CallToolResult | string | { structuredContent: unknown; content?: ContentBlock[]; isError?: boolean };
+export type ToolReturn =
+  CallToolResult | string | { structuredContent: unknown; content?: ContentBlock[]; isError?: boolean };
 
 /** Arguments a tool handler receives: the schema's output type, or a plain object for JSON Schema. */
-export type ToolArguments<In> = In extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<In> : Record<string, unknown>;
+export type ToolArguments<In> = In extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<In>
+  : Record<string, unknown>;
 
 /** Serves one tool call. Throwing a plain Error yields an `isError: true` result; RpcError a protocol error. */
 export type ToolHandler<In extends SchemaInput = SchemaInput> = (
@@ -48,9 +51,14 @@ export class Tools {
   }
 
   /** Registers a tool; throws TypeError for a name outside the spec's character set. */
-  add<In extends SchemaInput, Out extends SchemaInput>(definition: ToolDefinition<In, Out>, handler: ToolHandler<In>) {
+  add<In extends SchemaInput, Out extends SchemaInput>(
+    definition: ToolDefinition<In, Out>,
+    handler: ToolHandler<In>,
+  ) {
     if (!TOOL_NAME.test(definition.name)) {
-      throw new TypeError(`Invalid tool name "${definition.name}": use 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`);
+      throw new TypeError(
+        `Invalid tool name "${definition.name}": use 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
+      );
     }
     return this.registry.add(definition.name, definition as ToolDefinition, handler as ToolHandler);
   }
@@ -79,7 +87,8 @@ export class Tools {
       return errorResult(error instanceof Error ? error.message : String(error));
     }
     const result = toResult(returned);
-    if (definition.outputSchema && !result.isError) await this.#checkOutput(name, definition.outputSchema, result);
+    if (definition.outputSchema && !result.isError)
+      await this.#checkOutput(name, definition.outputSchema, result);
     return result as unknown as JsonObject;
   }
 
@@ -88,8 +97,14 @@ export class Tools {
     let tool = this.#wire.get(definition);
     if (tool) return tool;
     const { inputSchema, outputSchema, ...rest } = definition;
-    tool = { ...rest, inputSchema: (inputSchema ? toJsonSchema(inputSchema, 'input') : { type: 'object' }) as Tool['inputSchema'] };
-    if (outputSchema) tool.outputSchema = toJsonSchema(outputSchema, 'output') as NonNullable<Tool['outputSchema']>;
+    tool = {
+      ...rest,
+      inputSchema: (inputSchema
+        ? toJsonSchema(inputSchema, 'input')
+        : { type: 'object' }) as Tool['inputSchema'],
+    };
+    if (outputSchema)
+      tool.outputSchema = toJsonSchema(outputSchema, 'output') as NonNullable<Tool['outputSchema']>;
     this.#wire.set(definition, tool);
     return tool;
   }
@@ -97,11 +112,17 @@ export class Tools {
   async #checkOutput(name: string, schema: SchemaInput, result: CallToolResult): Promise<void> {
     // TOOL-3: a tool with an outputSchema MUST return conforming structuredContent.
     if (result.structuredContent === undefined) {
-      throw new RpcError(ErrorCode.InternalError, `Tool "${name}" has an outputSchema but returned no structuredContent`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `Tool "${name}" has an outputSchema but returned no structuredContent`,
+      );
     }
     const checked = await validateWith(schema, result.structuredContent, this.#validator);
     if (!checked.ok) {
-      throw new RpcError(ErrorCode.InternalError, `Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.errors.join('; ')}`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.errors.join('; ')}`,
+      );
     }
   }
 }

@@ -50,7 +50,10 @@ class ScriptChannel implements Channel {
 }
 
 /** Runs one transcript file against a server connected to the script channel. */
-export async function runTranscript(path: string, connect: (channel: Channel) => { close(): Promise<void> }): Promise<void> {
+export async function runTranscript(
+  path: string,
+  connect: (channel: Channel) => { close(): Promise<void> },
+): Promise<void> {
   const channel = new ScriptChannel();
   const server = connect(channel);
   const captures = new Map<string, unknown>();
@@ -62,7 +65,9 @@ export async function runTranscript(path: string, connect: (channel: Channel) =>
       else if (line.startsWith('> ')) channel.deliver(substitute(line.slice(2), captures));
       else if (line.startsWith('< ')) {
         const expected: unknown = JSON.parse(line.slice(2));
-        const actual = await channel.next(5000).catch((error: Error) => assert.fail(`${where}: expected ${line.slice(2)} but ${error.message}`));
+        const actual = await channel
+          .next(5000)
+          .catch((error: Error) => assert.fail(`${where}: expected ${line.slice(2)} but ${error.message}`));
         match(expected, actual, captures, where, '$');
       } else if (line.startsWith('= quiet')) {
         // Nothing else may arrive for a moment (e.g. no log messages without a log level).
@@ -84,18 +89,34 @@ function substitute(text: string, captures: Map<string, unknown>): string {
   });
 }
 
-function match(expected: unknown, actual: unknown, captures: Map<string, unknown>, where: string, path: string): void {
+function match(
+  expected: unknown,
+  actual: unknown,
+  captures: Map<string, unknown>,
+  where: string,
+  path: string,
+): void {
   if (typeof expected === 'string') {
     const capture = /^\{\{capture:([A-Za-z0-9_]+)\}\}$/.exec(expected);
     if (capture) return void captures.set(capture[1]!, actual);
     if (expected === '<any>') return assert.notEqual(actual, undefined, `${where} ${path}: expected a value`);
-    if (expected === '<string>') return assert.equal(typeof actual, 'string', `${where} ${path}: expected a string`);
-    if (expected === '<number>') return assert.equal(typeof actual, 'number', `${where} ${path}: expected a number`);
+    if (expected === '<string>')
+      return assert.equal(typeof actual, 'string', `${where} ${path}: expected a string`);
+    if (expected === '<number>')
+      return assert.equal(typeof actual, 'number', `${where} ${path}: expected a number`);
   }
-  if (typeof expected !== 'object' || expected === null) return assert.deepEqual(actual, expected, `${where} ${path}`);
-  assert.equal(typeof actual, 'object', `${where} ${path}: expected an object or array, got ${JSON.stringify(actual)}`);
+  if (typeof expected !== 'object' || expected === null)
+    return assert.deepEqual(actual, expected, `${where} ${path}`);
+  assert.equal(
+    typeof actual,
+    'object',
+    `${where} ${path}: expected an object or array, got ${JSON.stringify(actual)}`,
+  );
   if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual) && actual.length === expected.length, `${where} ${path}: expected ${expected.length} items, got ${JSON.stringify(actual)}`);
+    assert.ok(
+      Array.isArray(actual) && actual.length === expected.length,
+      `${where} ${path}: expected ${expected.length} items, got ${JSON.stringify(actual)}`,
+    );
     expected.forEach((item, i) => match(item, (actual as unknown[])[i], captures, where, `${path}[${i}]`));
     return;
   }

@@ -14,7 +14,10 @@ export interface ChannelServer {
  * connection ends (stdin closed or stdout broken) and the server is closed. With nothing else
  * keeping it alive, the process then exits on its own (S26-STDIO-5, LIFE-13).
  */
-export async function serveStdio(server: ChannelServer, options: StdioServerChannelOptions = {}): Promise<void> {
+export async function serveStdio(
+  server: ChannelServer,
+  options: StdioServerChannelOptions = {},
+): Promise<void> {
   const inner = createStdioServerChannel(options);
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

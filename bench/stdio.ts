@@ -1,0 +1,299 @@
+// Entry point of `npm run bench`: runs every workload against every stdio server in interleaved rounds,
+// prints medians and ratios as a plain table, and writes bench/results/stdio-latest.json.
+// Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run with small counts.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+import {
+  type DriverOptions,
+  type ErrorLog,
+  type ServerSpec,
+  type Workload,
+  killAllChildren,
+  measurePipelined,
+  measureSequential,
+  measureSpawn,
+} from './raw-driver.ts';
+import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { workloads } from './workloads.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const node = process.execPath;
+
+/** A server under test; `workloads` limits it to the named workloads (all when absent). */
+interface BenchServer extends ServerSpec {
+  workloads?: readonly string[];
+}
+
+const servers: readonly BenchServer[] = [
+  {
+    name: 'mcpwire',
+    command: node,
+    args: ['dist/cli/main.js', 'serve', 'everything'],
+    cwd: root,
+    unavailableReason: () => (existsSync(join(root, 'dist/cli/main.js')) ? undefined : 'not built yet'),
+  },
+  { name: 'official-v2', command: node, args: ['bench/servers/official-v2-echo.mjs'], cwd: root },
+  { name: 'official-v1', command: node, args: ['bench/servers/official-v1-echo.mjs'], cwd: root },
+];
+
+/** Ratios are printed as `subject / baseline`. */
+const subject = 'mcpwire';
+const baselines = ['official-v2', 'official-v1'];
+
+const isQuick = process.env.BENCH_QUICK === '1';
+const config = {
+  rounds: parseRounds(process.env.BENCH_ROUNDS, isQuick ? 2 : 5),
+  sequential: isQuick ? { warmup: 50, count: 300 } : { warmup: 200, count: 2_000 },
+  pipelined: isQuick
+    ? { warmup: 500, count: 3_000, window: 256 }
+    : { warmup: 2_000, count: 20_000, window: 256 },
+};
+const driverOptions: DriverOptions = { idleTimeoutMs: 10_000, graceMs: 1_000 };
+
+function parseRounds(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const rounds = Number(text);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`BENCH_ROUNDS: expected a positive integer, received ${text}`);
+  return rounds;
+}
+
+/** The four headline metrics, and which direction is better for each. */
+const metrics = [
+  { key: 'spawnMs', label: 'spawn→ready ms', digits: 1, better: 'lower' },
+  { key: 'p50Us', label: 'seq p50 µs', digits: 0, better: 'lower' },
+  { key: 'p99Us', label: 'seq p99 µs', digits: 0, better: 'lower' },
+  { key: 'callsPerSecond', label: 'pipelined calls/s', digits: 0, better: 'higher' },
+] as const;
+type MetricKey = (typeof metrics)[number]['key'];
+
+/** Everything observed for one server on one workload across all rounds. */
+interface ServerResult {
+  name: string;
+  unavailable?: string;
+  /** Per-round values from measurements with no verification errors. */
+  samples: Record<MetricKey, number[]>;
+  errors: number;
+  errorSamples: string[];
+  /** Measurements that crashed or timed out. */
+  failures: string[];
+}
+
+function newResult(name: string): ServerResult {
+  return {
+    name,
+    samples: { spawnMs: [], p50Us: [], p99Us: [], callsPerSecond: [] },
+    errors: 0,
+    errorSamples: [],
+    failures: [],
+  };
+}
+
+/** Keeps a measurement's values only when every response verified; otherwise records the errors instead. */
+function record(result: ServerResult, errors: ErrorLog, values: Partial<Record<MetricKey, number>>): void {
+  result.errors += errors.count;
+  for (const sample of errors.samples) if (result.errorSamples.length < 5) result.errorSamples.push(sample);
+  if (errors.count > 0) return;
+  for (const [key, value] of Object.entries(values) as [MetricKey, number][]) result.samples[key].push(value);
+}
+
+/** Runs the three measurements for one server, each in a fresh process; a crash skips only that measurement. */
+async function measureServer(server: BenchServer, workload: Workload, result: ServerResult): Promise<void> {
+  const attempt = async (label: string, run: () => Promise<void>): Promise<void> => {
+    try {
+      await run();
+    } catch (error) {
+      result.failures.push(`${label}: ${(error as Error).message}`);
+    }
+  };
+  await attempt('spawn', async () => {
+    const { ms, errors } = await measureSpawn(server, workload, driverOptions);
+    record(result, errors, { spawnMs: ms });
+  });
+  await attempt('sequential', async () => {
+    const { p50Us, p99Us, errors } = await measureSequential(
+      server,
+      workload,
+      config.sequential,
+      driverOptions,
+    );
+    record(result, errors, { p50Us, p99Us });
+  });
+  await attempt('pipelined', async () => {
+    const { callsPerSecond, errors } = await measurePipelined(
+      server,
+      workload,
+      config.pipelined,
+      driverOptions,
+    );
+    record(result, errors, { callsPerSecond });
+  });
+}
+
+/** Runs `config.rounds` rounds; round r starts at server r (rotating order) so no server always goes first. */
+async function runWorkload(workload: Workload): Promise<ServerResult[]> {
+  const eligible = servers.filter((server) => !server.workloads || server.workloads.includes(workload.name));
+  const results = new Map(eligible.map((server) => [server.name, newResult(server.name)]));
+  const runnable = eligible.filter((server) => {
+    const reason = server.unavailableReason?.();
+    if (reason !== undefined) results.get(server.name)!.unavailable = reason;
+    return reason === undefined;
+  });
+  // One untimed start per server so the first timed spawn does not pay for a cold file cache.
+  for (const server of runnable) await measureSpawn(server, workload, driverOptions).catch(() => undefined);
+  for (let round = 0; round < config.rounds; round++) {
+    const order = runnable.map((_, i) => runnable[(i + round) % runnable.length]!);
+    process.stderr.write(`  round ${round + 1}/${config.rounds}: ${order.map((s) => s.name).join(' → ')}\n`);
+    for (const server of order) await measureServer(server, workload, results.get(server.name)!);
+  }
+  return [...results.values()];
+}
+
+function medians(result: ServerResult): Record<MetricKey, number | undefined> {
+  const entries = metrics.map(({ key }) => [key, median(result.samples[key])] as const);
+  return Object.fromEntries(entries) as Record<MetricKey, number | undefined>;
+}
+
+function renderResults(workload: Workload, results: readonly ServerResult[]): string {
+  const header = ['server', ...metrics.map((m) => m.label), 'errors', 'failed'];
+  const rows = results.map((result) => {
+    if (result.unavailable) return [`${result.name}: ${result.unavailable}`];
+    const values = medians(result);
+    const cells = metrics.map((m) => formatNumber(values[m.key], m.digits));
+    return [result.name, ...cells, formatNumber(result.errors), formatNumber(result.failures.length)];
+  });
+  const opening = workload.handshake ? 'initialize handshake' : 'no handshake';
+  const title = `workload: ${workload.name}, ${opening}; medians over ${config.rounds} rounds`;
+  return `${title}\n${formatTable(header, rows)}`;
+}
+
+function ratiosOf(results: readonly ServerResult[]): Record<string, Record<MetricKey, number | undefined>> {
+  const byName = new Map(results.map((result) => [result.name, medians(result)]));
+  const mine = byName.get(subject);
+  const ratios: Record<string, Record<MetricKey, number | undefined>> = {};
+  for (const baseline of baselines) {
+    const theirs = byName.get(baseline);
+    const entries = metrics.map(({ key }) => {
+      const ratio = mine?.[key] !== undefined && theirs?.[key] ? mine[key] / theirs[key] : undefined;
+      return [key, ratio] as const;
+    });
+    ratios[baseline] = Object.fromEntries(entries) as Record<MetricKey, number | undefined>;
+  }
+  return ratios;
+}
+
+function renderRatios(results: readonly ServerResult[]): string {
+  const byName = new Map(results.map((result) => [result.name, medians(result)]));
+  const header = ['metric', 'better', ...baselines.map((b) => `${subject} / ${b}`)];
+  const rows = metrics.map((m) => [
+    m.label,
+    m.better,
+    ...baselines.map((b) => formatRatio(byName.get(subject)?.[m.key], byName.get(b)?.[m.key])),
+  ]);
+  const note = results.find((r) => r.name === subject)?.unavailable;
+  const suffix = note ? `\n(${subject}: ${note}; no ratios)` : '';
+  return `ratios (for "lower" metrics a ratio below 1.00x favours ${subject}; for "higher", above 1.00x)\n${formatTable(header, rows)}${suffix}`;
+}
+
+function renderProblems(results: readonly ServerResult[]): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    for (const sample of result.errorSamples) lines.push(`  ${result.name} wrong output: ${sample}`);
+    for (const failure of result.failures.slice(0, 5)) lines.push(`  ${result.name} failed: ${failure}`);
+  }
+  return lines.length
+    ? `problems (measurements with errors are excluded from the medians):\n${lines.join('\n')}`
+    : '';
+}
+
+const round3 = (value: number | undefined): number | null =>
+  value === undefined ? null : Math.round(value * 1000) / 1000;
+
+function toJson(workload: Workload, results: readonly ServerResult[]) {
+  const roundAll = (record: Record<string, number | undefined>) =>
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key, round3(value)]));
+  return {
+    name: workload.name,
+    protocolVersion: workload.protocolVersion,
+    handshake: workload.handshake === true,
+    servers: results.map((result) => ({
+      name: result.name,
+      status: result.unavailable
+        ? 'unavailable'
+        : result.errors || result.failures.length
+          ? 'problems'
+          : 'ok',
+      ...(result.unavailable ? { reason: result.unavailable } : {}),
+      median: roundAll(medians(result)),
+      rounds: Object.fromEntries(metrics.map(({ key }) => [key, result.samples[key].map(round3)])),
+      errors: result.errors,
+      errorSamples: result.errorSamples,
+      failures: result.failures.slice(0, 5),
+    })),
+    ratios: Object.fromEntries(
+      Object.entries(ratiosOf(results)).map(([name, r]) => [`${subject}/${name}`, roundAll(r)]),
+    ),
+  };
+}
+
+function environment() {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+  };
+}
+
+async function main(): Promise<void> {
+  const env = environment();
+  console.log(`mcpwire stdio benchmark${isQuick ? ' (BENCH_QUICK: small counts, smoke run only)' : ''}`);
+  console.log(`node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}`);
+  console.log(
+    `${config.rounds} interleaved rounds, fresh process per measurement; sequential ${formatNumber(config.sequential.count)} calls ` +
+      `(+${formatNumber(config.sequential.warmup)} warm-up); pipelined ${formatNumber(config.pipelined.count)} calls, ` +
+      `window ${config.pipelined.window} (+${formatNumber(config.pipelined.warmup)} warm-up)\n`,
+  );
+  const report = [];
+  for (const workload of workloads) {
+    process.stderr.write(`running ${workload.name}\n`);
+    const results = await runWorkload(workload);
+    console.log(
+      [renderResults(workload, results), renderRatios(results), renderProblems(results)]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
+    report.push(toJson(workload, results));
+  }
+  const outFile = join(root, 'bench/results/stdio-latest.json');
+  mkdirSync(dirname(outFile), { recursive: true });
+  const json = {
+    benchmark: 'stdio',
+    generatedAt: new Date().toISOString(),
+    quick: isQuick,
+    environment: env,
+    config,
+    workloads: report,
+  };
+  // Formatted the way `npm run format:check` expects, since the file may be committed.
+  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
+  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  console.log(`\nwrote ${outFile.slice(root.length + 1)}`);
+}
+
+process.once('SIGINT', () => {
+  killAllChildren();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (error) {
+  killAllChildren();
+  console.error(error);
+  process.exitCode = 1;
+}
