@@ -36,7 +36,7 @@ import type {
   UnsubscribeRequestParams,
 } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
-import { createAjvValidator } from '../validation/index.ts';
+import { createDefaultValidator } from '../validation/index.ts';
 import { createClientCapabilities } from './client-capabilities.ts';
 import { NotConnectedError } from './errors.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
@@ -82,7 +82,7 @@ export class Client {
     this.#options = options;
     this.#roots = options.roots;
     this.#events = new ClientEvents((error) => this.#report(error));
-    this.#outputSchemas = new ToolOutputSchemas(options.validator ?? createAjvValidator(), {
+    this.#outputSchemas = new ToolOutputSchemas(options.validator ?? createDefaultValidator(), {
       // A listing cut short by close() is no news: the call it served fails with the same error.
       onListingFailure: (error) => {
         if (!(error.cause instanceof ConnectionClosedError)) this.#report(error);
@@ -220,7 +220,7 @@ export class Client {
     const result = await this.#call<CallToolResult>('tools/call', params, options);
     if (!isChecked) return result;
     await lookup;
-    this.#outputSchemas.check(params.name, result);
+    await this.#outputSchemas.check(params.name, result);
     return result;
   }
 

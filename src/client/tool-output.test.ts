@@ -4,7 +4,7 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import { type InboundRequest, Session } from '../protocol/session.ts';
 import type { Tool, ToolSchema } from '../protocol/types/index.ts';
 import { createMemoryPair } from '../transports/memory.ts';
-import { createAjvValidator } from '../validation/index.ts';
+import { createAjvValidator } from '../validation/ajv-validator.ts';
 import { Client } from './client.ts';
 import { OutputValidationError } from './errors.ts';
 import { ToolOutputSchemas } from './tool-output.ts';
@@ -116,7 +116,7 @@ test('notifications/tools/list_changed drops the cached schemas; the next call l
   await client.close();
 });
 
-test('ToolOutputSchemas ignores pages of a listing started before an invalidate', () => {
+test('ToolOutputSchemas ignores pages of a listing started before an invalidate', async () => {
   const schemas = new ToolOutputSchemas(createAjvValidator(), { onListingFailure: () => {} });
   const generation = schemas.generation;
   schemas.invalidate();
@@ -131,8 +131,8 @@ test('ToolOutputSchemas ignores pages of a listing started before an invalidate'
   });
   assert.equal(schemas.knows('add'), true);
   assert.equal(schemas.knows('other'), false);
-  assert.throws(
-    () => schemas.check('add', { content: [], structuredContent: { sum: 'x' } }),
+  await assert.rejects(
+    schemas.check('add', { content: [], structuredContent: { sum: 'x' } }),
     OutputValidationError,
   );
 });

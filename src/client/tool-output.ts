@@ -80,7 +80,7 @@ export class ToolOutputSchemas {
    * Throws OutputValidationError if `result` does not satisfy the listed tool's outputSchema
    * (TOOL-3). Results with `isError: true` and tools without a known schema pass unchecked.
    */
-  check(name: string, result: CallToolResult): void {
+  async check(name: string, result: CallToolResult): Promise<void> {
     const validate = this.#checks.get(name);
     if (validate === undefined || result.isError === true) return;
     if (result.structuredContent === undefined) {
@@ -90,7 +90,7 @@ export class ToolOutputSchemas {
         result,
       );
     }
-    const outcome = validate(result.structuredContent);
+    const outcome = await validate(result.structuredContent);
     if (!outcome.valid) throw new OutputValidationError(name, outcome.errors, result);
   }
 }

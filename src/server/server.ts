@@ -4,7 +4,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
-import { createAjvValidator, type JsonSchemaValidator, type SchemaInput } from '../validation/index.ts';
+import { createDefaultValidator, type JsonSchemaValidator, type SchemaInput } from '../validation/index.ts';
 import type { Channel } from '../transports/channel.ts';
 import { complete } from './completion.ts';
 import { runMiddleware, type MethodHandler, type Middleware, type RequestContext } from './context.ts';
@@ -73,7 +73,7 @@ export class Server {
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.options = options;
-    const validator = options.validator ?? createAjvValidator();
+    const validator = options.validator ?? createDefaultValidator();
     this.tools = new Tools(validator);
     this.resources = new Resources();
     this.prompts = new Prompts();

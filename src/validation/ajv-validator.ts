@@ -6,7 +6,9 @@ import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { toCanonicalJson } from './canonical-json.ts';
 import { formatErrorLine } from './error-line.ts';
-import type { JsonSchema, JsonSchemaValidator, Validate, ValidateResult } from './json-schema-validator.ts';
+import type { JsonSchema, SyncJsonSchemaValidator, ValidateResult } from './json-schema-validator.ts';
+
+type Validate = (value: unknown) => ValidateResult;
 import { LruCache } from './lru-cache.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, which carries `.default`.
@@ -38,7 +40,7 @@ export interface AjvValidatorOptions {
  * the first call of the returned `Validate`, once. The same schema object, or any schema with the same
  * content, gets the same `Validate` while cached. Nothing is ever fetched over the network.
  */
-export function createAjvValidator(options: AjvValidatorOptions = {}): JsonSchemaValidator {
+export function createAjvValidator(options: AjvValidatorOptions = {}): SyncJsonSchemaValidator {
   const cacheSize = options.cacheSize ?? 500;
   const compilers = {
     [DIALECT_2020_12]: new DialectCompiler(() => new Ajv2020(AJV_OPTIONS), cacheSize),

@@ -1,8 +1,13 @@
 // The JSON Schema layer shared by client and server: the validator contract, Ajv, user schemas, elicitation defaults.
 
-export type { JsonSchema, JsonSchemaValidator, Validate, ValidateResult } from './json-schema-validator.ts';
-export { createAjvValidator, supportedDialects } from './ajv-validator.ts';
-export type { AjvValidatorOptions } from './ajv-validator.ts';
+export type {
+  JsonSchema,
+  JsonSchemaValidator,
+  SyncJsonSchemaValidator,
+  Validate,
+  ValidateResult,
+} from './json-schema-validator.ts';
+export { createDefaultValidator } from './default-validator.ts';
 export { isStandardSchema, toJsonSchema, validateWith } from './standard-schema.ts';
 export type {
   InferSchemaOutput,

@@ -10,7 +10,7 @@ export type JsonSchema = Record<string, unknown> | boolean;
 export type ValidateResult = { valid: true } | { valid: false; errors: string[] };
 
 /** Checks one value against the schema it was compiled from. Synchronous, never throws, safe to call repeatedly. */
-export type Validate = (value: unknown) => ValidateResult;
+export type Validate = (value: unknown) => ValidateResult | Promise<ValidateResult>;
 
 /**
  * Turns schemas into validators. `compile` never throws: a schema that cannot be used (unsupported dialect,
@@ -19,4 +19,9 @@ export type Validate = (value: unknown) => ValidateResult;
  */
 export interface JsonSchemaValidator {
   compile(schema: JsonSchema): Validate;
+}
+
+/** A validator whose checks always answer at once (Ajv once loaded). */
+export interface SyncJsonSchemaValidator extends JsonSchemaValidator {
+  compile(schema: JsonSchema): (value: unknown) => ValidateResult;
 }

@@ -123,7 +123,7 @@ export async function validateWith<S extends SchemaInput>(
   validator: JsonSchemaValidator,
 ): Promise<ValidateWithResult<InferSchemaOutput<S>>> {
   if (!isStandardSchema(schema)) {
-    const result = validator.compile(schema)(value);
+    const result = await validator.compile(schema)(value);
     return result.valid
       ? { ok: true, value: value as InferSchemaOutput<S> }
       : { ok: false, errors: result.errors };
