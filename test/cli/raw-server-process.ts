@@ -93,6 +93,13 @@ export class RawServerProcess {
     this.#child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
+  /** Writes raw text as it is (bad input tests); add the newline yourself. */
+  writeRaw(text: string): Promise<void> {
+    return new Promise((done, fail) =>
+      this.#child.stdin.write(text, (error) => (error ? fail(error) : done())),
+    );
+  }
+
   /** Resolves with the first message (already received or to come) that passes `test`. */
   waitFor(test: (message: WireMessage) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<WireMessage> {
     const seen = this.received.find(test);

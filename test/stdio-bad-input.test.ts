@@ -1,0 +1,104 @@
+// Bad input over real stdio (BASE-9, STDIO-1..3): each gets the exact JSON-RPC error and the next
+// valid request is still served; a server's stray non-JSON line is a reported protocol error for
+// the client, never a crash and never an answer sent back.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { Client } from '../src/client/index.ts';
+import { StdioClientTransport } from '../src/transports/stdio/index.ts';
+import { RawServerProcess } from './cli/raw-server-process.ts';
+
+const servers: RawServerProcess[] = [];
+after(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+async function start(): Promise<RawServerProcess> {
+  const server = new RawServerProcess(['serve', 'everything']);
+  servers.push(server);
+  return server;
+}
+
+/** Sends raw text, then expects exactly one error response with `code` (and `id` when given). */
+async function expectError(server: RawServerProcess, text: string, code: number, id?: number): Promise<void> {
+  const before = server.received.length;
+  await server.writeRaw(text);
+  const response = await server.waitFor(
+    (message, index = server.received.indexOf(message)) => index >= before && message.error !== undefined,
+  );
+  assert.equal(response.error.code, code, `for ${text.slice(0, 80)}`);
+  assert.equal(response.id, id);
+  const ping = await server.request('ping');
+  assert.deepEqual(ping.result, {}, 'the next valid request is still served');
+}
+
+test('before initialize: only initialize and ping; anything else is -32600', async () => {
+  const server = await start();
+  await expectError(server, '{"jsonrpc":"2.0","id":101,"method":"tools/list"}\n', -32600, 101);
+  await server.initialize();
+});
+
+test('malformed JSON, bad envelopes, unknown methods, bad params and unnegotiated features', async () => {
+  const server = await start();
+  await server.initialize({});
+  await expectError(server, '{"jsonrpc":"2.0","id":101,"method":\n', -32700);
+  await expectError(server, '{"jsonrpc":"1.0","id":102,"method":"ping"}\n', -32600, 102);
+  await expectError(server, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n', -32600);
+  await expectError(server, '{"jsonrpc":"2.0","id":103,"method":"no/such/method"}\n', -32601, 103);
+  await expectError(
+    server,
+    '{"jsonrpc":"2.0","id":104,"method":"tools/call","params":{"name":5}}\n',
+    -32602,
+    104,
+  );
+  // LIFE-11: tasks were not declared by this server; sampling is the server's to send, not the client's.
+  await expectError(server, '{"jsonrpc":"2.0","id":105,"method":"tasks/list","params":{}}\n', -32601, 105);
+  await expectError(
+    server,
+    '{"jsonrpc":"2.0","id":106,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}\n',
+    -32601,
+    106,
+  );
+  await expectError(server, '[{"jsonrpc":"2.0","id":107,"method":"ping"}]\n', -32600);
+});
+
+test('a 10 MB line is refused without being buffered, and the stream keeps serving', async () => {
+  const server = await start();
+  await server.initialize({});
+  const huge = `{"jsonrpc":"2.0","id":109,"method":"tools/call","params":{"name":"echo","arguments":{"message":"${'x'.repeat(10 * 1024 * 1024)}"}}}\n`;
+  await expectError(server, huge, -32600);
+  const echo = await server.request('tools/call', { name: 'echo', arguments: { message: 'still here' } });
+  assert.deepEqual(echo.result.content, [{ type: 'text', text: 'still here' }]);
+});
+
+test('a server printing non-JSON lines: the client reports a protocol error, keeps working, answers nothing back', async () => {
+  const errors: Error[] = [];
+  const received: string[] = [];
+  const client = new Client(
+    { name: 'c', version: '1' },
+    { era: 'legacy', onError: (error) => errors.push(error) },
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(import.meta.dirname, 'fixtures/stdio/noisy-server.mjs')],
+    stderr: (text) => received.push(...text.split('\n').filter((line) => line.startsWith('got: '))),
+  });
+  await client.connect(transport);
+  const tools = await client.listTools();
+  assert.deepEqual(
+    tools.tools.map((tool) => tool.name),
+    ['a'],
+  );
+  await client.close();
+  assert.ok(
+    errors.some((error) => /Parse error/.test(error.message)),
+    errors.map((e) => e.message).join('; '),
+  );
+  assert.equal(errors.length, 2);
+  // Only the client's own requests reached the server: no error responses for the stray lines.
+  assert.ok(
+    received.every((line) => !line.includes('"error"')),
+    received.join('\n'),
+  );
+});
