@@ -67,3 +67,12 @@ export function isResponse(message: Message): message is JsonRpcResponse {
 export function isErrorResponse(message: Message): message is JsonRpcErrorResponse {
   return 'error' in message && !('method' in message);
 }
+
+/**
+ * Hints a transport may use when writing a message. `relatedRequestId` names the inbound request a
+ * message belongs to (its response, its progress, a server request made while serving it), so a
+ * transport with several streams (HTTP) can put it on that request's stream.
+ */
+export interface SendOptions {
+  relatedRequestId?: RequestId;
+}

@@ -10,6 +10,7 @@ import type {
   JsonRpcResponse,
   Message,
   RequestId,
+  SendOptions,
 } from './message.ts';
 import { ErrorCode, RpcError } from './rpc-error.ts';
 
@@ -26,7 +27,7 @@ export interface PeerHandler {
 /** How a Peer is wired: where messages go, who handles inbound ones, and its policies. */
 export interface PeerOptions {
   /** Writes one message (or a batch) to the connection. */
-  send(message: Message | readonly Message[]): Promise<void>;
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   handler: PeerHandler;
   /** Whether an inbound batch may be served (only protocol revision 2025-03-26 allows them). */
   canBatch?: () => boolean;
@@ -75,6 +76,7 @@ export class Peer {
     method: string,
     params: JsonObject | undefined,
     id: RequestId = this.nextId(),
+    options?: SendOptions,
   ): Promise<JsonObject> {
     if (this.#closed)
       return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
@@ -82,19 +84,19 @@ export class Peer {
       this.#pending.set(id, { method, resolve, reject });
       const message: JsonRpcRequest =
         params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.#options.send(message).catch((error: unknown) => {
+      this.#options.send(message, options).catch((error: unknown) => {
         if (this.#pending.delete(id)) reject(asError(error));
       });
     });
   }
 
   /** Sends a notification; resolves once the transport accepted it. */
-  notify(method: string, params?: JsonObject): Promise<void> {
+  notify(method: string, params?: JsonObject, options?: SendOptions): Promise<void> {
     if (this.#closed)
       return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.#options.send(message);
+    return this.#options.send(message, options);
   }
 
   /** Stops waiting for an outbound request: it rejects with `error`, and a late response is dropped. */
@@ -280,7 +282,9 @@ export class Peer {
 
   #reply(response: JsonRpcResponse | JsonRpcResponse[]): void {
     if (this.#closed) return;
-    this.#options.send(response).catch((error: unknown) => this.#report(asError(error)));
+    const options =
+      !Array.isArray(response) && response.id !== undefined ? { relatedRequestId: response.id } : undefined;
+    this.#options.send(response, options).catch((error: unknown) => this.#report(asError(error)));
   }
 
   #report(error: Error): void {

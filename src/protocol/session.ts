@@ -9,6 +9,7 @@ import type {
   JsonRpcRequest,
   Message,
   RequestId,
+  SendOptions,
 } from '../jsonrpc/message.ts';
 import { Peer } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
@@ -30,7 +31,7 @@ export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
 /** The structural channel a session needs (transports' Channel satisfies it). */
 export interface SessionChannel {
   open(receiver: { handleFrame(frame: Frame): void; handleClose(error?: Error): void }): void;
-  send(message: Message | readonly Message[]): Promise<void>;
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +74,8 @@ export interface RequestOptions {
   onProgress?: ProgressHandler;
   /** Told the request's id once it is allocated (e.g. a listen request's subscription id). */
   onRequestId?: (id: RequestId) => void;
+  /** The inbound request this one is made while serving (HTTP puts it on that request's stream). */
+  relatedRequestId?: RequestId;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -100,9 +103,9 @@ export class Session {
     this.role = options.role;
     this.#options = options;
     this.#peer = new Peer({
-      send: (message) => {
+      send: (message, sendOptions) => {
         if (isWireObserved()) this.#observe('sent', message);
-        return options.channel.send(message);
+        return options.channel.send(message, sendOptions);
       },
       handler: {
         handleRequest: (request, signal) => this.#handleRequest(request, signal),
@@ -195,7 +198,9 @@ export class Session {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     arm();
     try {
-      return await this.#peer.request(method, outbound, id);
+      const sendOptions =
+        options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
+      return await this.#peer.request(method, outbound, id, sendOptions);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -204,18 +209,18 @@ export class Session {
   }
 
   /** Sends a notification after the table checks (own or peer capability, lifecycle). */
-  notify(method: string, params?: JsonObject): Promise<void> {
+  notify(method: string, params?: JsonObject, options?: SendOptions): Promise<void> {
     try {
       this.#checkOutbound(method, 'notification', params);
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.#peer.notify(method, params);
+    return this.#peer.notify(method, params, options);
   }
 
   /** Sends a notification without table checks, for messages the owner has already vetted. */
-  notifyUnchecked(method: string, params?: JsonObject): Promise<void> {
-    return this.#peer.notify(method, params);
+  notifyUnchecked(method: string, params?: JsonObject, options?: SendOptions): Promise<void> {
+    return this.#peer.notify(method, params, options);
   }
 
   #checkOutbound(method: string, kind: MethodSpec['kind'], params: JsonObject | undefined): void {

@@ -1,7 +1,7 @@
 // Handshake-era input: a handler's elicit/sample/listRoots become real server->client requests,
 // checked against the client's negotiated capabilities and sub-flags first.
 
-import type { JsonObject } from '../jsonrpc/message.ts';
+import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
 import { CapabilityNotNegotiatedError, hasCapability } from '../protocol/capabilities.ts';
 import type { Session } from '../protocol/session.ts';
 import { adaptElicitationForRevision, adaptSamplingForRevision } from '../protocol/downgrade.ts';
@@ -11,7 +11,11 @@ import type { InputBroker, InputMethod } from './context.ts';
  * Input for one inbound request over a handshake-era session. Input requests are cancelled when
  * the originating request is (`signal`).
  */
-export function createLegacyBroker(session: Session, signal: AbortSignal): InputBroker {
+export function createLegacyBroker(
+  session: Session,
+  origin: { signal: AbortSignal; relatedRequestId: RequestId },
+): InputBroker {
+  const { signal, relatedRequestId } = origin;
   return {
     request(method: InputMethod, params: JsonObject | undefined, options) {
       checkSubFlags(method, params, session.peerCapabilities);
@@ -24,6 +28,7 @@ export function createLegacyBroker(session: Session, signal: AbortSignal): Input
             : params;
       return session.request(method, shaped, {
         signal,
+        relatedRequestId,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
     },

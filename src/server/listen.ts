@@ -55,7 +55,7 @@ export function serveListen(
 
   const tag = { [MetaKey.subscriptionId]: request.id };
   const send = (method: string, params: JsonObject = {}): void => {
-    stream.notify(method, { ...params, _meta: tag }).catch(() => {});
+    stream.notify(method, { ...params, _meta: tag }, { relatedRequestId: request.id }).catch(() => {});
   };
   send('notifications/subscriptions/acknowledged', { notifications: honoured });
   const pending = new Set<string>();

@@ -2,7 +2,7 @@
 // Order of checks (S26-META-3, S26-VER-2, checklist section 5 item 7): envelope -> (headers, on HTTP)
 // -> version -> method -> capability -> params. Then the shared method table, with MRTR rounds.
 
-import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
 import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
@@ -41,7 +41,7 @@ export interface ModernRequest {
 
 /** Where notifications scoped to the request go (its response stream; on stdio, the shared channel). */
 export interface ModernStream {
-  notify(method: string, params: JsonObject): Promise<void>;
+  notify(method: string, params: JsonObject, options?: SendOptions): Promise<void>;
 }
 
 /** The methods only the stateless era has; the rest come from the shared table. */
@@ -235,7 +235,11 @@ function modernContext(
       )
         return Promise.resolve();
       lastProgress = progress;
-      return stream.notify('notifications/progress', { progressToken: token, progress, ...options });
+      return stream.notify(
+        'notifications/progress',
+        { progressToken: token, progress, ...options },
+        { relatedRequestId: request.id },
+      );
     },
     // S26-LOG-1: no messages unless this request asked for a level.
     log: (messageLevel, data, logger) => {
@@ -244,6 +248,7 @@ function modernContext(
       return stream.notify(
         'notifications/message',
         logger === undefined ? { level: messageLevel, data } : { level: messageLevel, logger, data },
+        { relatedRequestId: request.id },
       );
     },
     elicit: (params, options = {}) =>

@@ -31,7 +31,9 @@ export class ServerSession {
   #server: SessionHost;
   /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
   #era: 'legacy' | 'modern' | undefined;
-  #modernStream: ModernStream = { notify: (method, params) => this.session.notifyUnchecked(method, params) };
+  #modernStream: ModernStream = {
+    notify: (method, params, options) => this.session.notifyUnchecked(method, params, options),
+  };
   #logLevel: LoggingLevel | undefined;
   #subscriptions = new Set<string>();
   #pendingLists = new Set<ListKind>();
@@ -201,7 +203,8 @@ export class ServerSession {
     const meta = (request.params._meta as JsonObject | undefined) ?? {};
     const token = meta.progressToken;
     let lastProgress = -Infinity;
-    const broker = createLegacyBroker(session, request.signal);
+    const related = { relatedRequestId: request.id };
+    const broker = createLegacyBroker(session, { signal: request.signal, relatedRequestId: request.id });
     return {
       era: 'legacy',
       protocolVersion: session.protocolVersion ?? LEGACY_VERSIONS[0],
@@ -220,12 +223,16 @@ export class ServerSession {
           return Promise.resolve();
         }
         lastProgress = progress;
-        return session.notify('notifications/progress', { progressToken: token, progress, ...options });
+        return session.notify(
+          'notifications/progress',
+          { progressToken: token, progress, ...options },
+          related,
+        );
       },
       log: (level, data, logger) => {
         if (request.signal.aborted || !isLevelEnabled(level, this.#logLevel)) return Promise.resolve();
         const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-        return session.notify('notifications/message', params).catch(() => {});
+        return session.notify('notifications/message', params, related).catch(() => {});
       },
       elicit: (params, options = {}) =>
         broker.request('elicitation/create', params as unknown as JsonObject, options) as never,

@@ -1,7 +1,7 @@
 // The transport contract: a Channel carries JSON-RPC messages in both directions between two peers.
 
 import type { Frame } from '../jsonrpc/codec.ts';
-import type { Message } from '../jsonrpc/message.ts';
+import type { Message, SendOptions } from '../jsonrpc/message.ts';
 
 /** What a channel delivers to the side that opened it. */
 export interface ChannelReceiver {
@@ -19,7 +19,7 @@ export interface ChannelReceiver {
  */
 export interface Channel {
   open(receiver: ChannelReceiver): void;
-  send(message: Message | readonly Message[]): Promise<void>;
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   close(): Promise<void>;
   /** Transport facts for the session (e.g. a session id over HTTP, the child's pid over stdio). */
   readonly info?: ChannelInfo;
