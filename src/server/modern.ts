@@ -7,12 +7,8 @@ import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
 import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import {
-  MetaKey,
-  ModernErrorCode,
-  type ClientCapabilities,
-  type Implementation,
-} from '../protocol/types/index.ts';
+import { readEnvelope } from '../protocol/envelope.ts';
+import { MetaKey, type Implementation } from '../protocol/types/index.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 import { InputRound } from './mrtr-broker.ts';
@@ -46,62 +42,6 @@ export interface ModernStream {
 
 /** The methods only the stateless era has; the rest come from the shared table. */
 const MRTR_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
-
-/** True if the request claims the stateless era (`_meta` names a protocol version). */
-export function isModernClaim(params: JsonObject | undefined): boolean {
-  const meta = params?._meta;
-  return typeof meta === 'object' && meta !== null && MetaKey.protocolVersion in meta;
-}
-
-/** Reads and checks the envelope; throws the exact error (-32602 missing keys, -32022 version). */
-export function readEnvelope(params: JsonObject | undefined): {
-  version: string;
-  capabilities: ClientCapabilities;
-  clientInfo?: Implementation;
-  meta: JsonObject;
-} {
-  const meta = params?._meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params: missing _meta with "${MetaKey.protocolVersion}" and "${MetaKey.clientCapabilities}"`,
-    );
-  }
-  const record = meta as JsonObject;
-  const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter(
-    (key) => record[key] === undefined,
-  );
-  if (missing.length > 0)
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params: _meta is missing ${missing.map((k) => `"${k}"`).join(' and ')}`,
-    );
-  const version = record[MetaKey.protocolVersion];
-  const capabilities = record[MetaKey.clientCapabilities];
-  if (typeof version !== 'string')
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params: "${MetaKey.protocolVersion}" must be a string`,
-    );
-  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params: "${MetaKey.clientCapabilities}" must be an object`,
-    );
-  }
-  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
-    throw new RpcError(
-      ModernErrorCode.UnsupportedProtocolVersion,
-      `Unsupported protocol version "${version}"`,
-      { supported: [...MODERN_VERSIONS], requested: version },
-    );
-  }
-  const clientInfo = record[MetaKey.clientInfo] as Implementation | undefined;
-  const caps = capabilities as ClientCapabilities;
-  return clientInfo === undefined
-    ? { version, capabilities: caps, meta: record }
-    : { version, capabilities: caps, clientInfo, meta: record };
-}
 
 /**
  * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`

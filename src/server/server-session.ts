@@ -10,7 +10,8 @@ import type { Channel } from '../transports/channel.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isStatelessOnly } from '../protocol/methods.ts';
-import { isModernClaim, serveModern, type ModernHost, type ModernStream } from './modern.ts';
+import { isModernClaim } from '../protocol/envelope.ts';
+import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 
