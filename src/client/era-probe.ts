@@ -37,6 +37,11 @@ export async function probeEra(
     } catch (error) {
       if (error instanceof RequestTimeoutError)
         return { era: 'legacy', reason: 'silence', detail: error.message };
+      // HTTP (2026 checklist section 3.3): 400, 404 and 405 without a modern body mean a handshake-era
+      // server; 401/403 are authorization and 5xx an outage, never an era verdict.
+      const status = (error as { status?: unknown } | undefined)?.status;
+      if (typeof status === 'number' && ![400, 404, 405].includes(status)) throw error;
+      if (typeof status === 'number') return { era: 'legacy', reason: 'error', detail: `HTTP ${status}` };
       if (!(error instanceof RpcError))
         return {
           era: 'legacy',

@@ -225,3 +225,17 @@ test('era "modern" refuses a handshake-era server with a clear error', async () 
   const client = new Client(info, { era: 'modern', eraCache: false });
   await assert.rejects(client.connect(channel), /does not speak the stateless era/);
 });
+
+test('over HTTP, 401/403/5xx during the probe are errors, not era verdicts; 404 means legacy', async () => {
+  const { probeEra } = await import('./era-probe.ts');
+  const httpError = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
+  for (const status of [401, 403, 500, 503]) {
+    await assert.rejects(
+      probeEra(() => Promise.reject(httpError(status))),
+      (error: unknown) => (error as { status?: number }).status === status,
+    );
+  }
+  for (const status of [400, 404, 405]) {
+    assert.equal((await probeEra(() => Promise.reject(httpError(status)))).era, 'legacy');
+  }
+});
