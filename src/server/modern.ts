@@ -12,6 +12,7 @@ import { MetaKey, type Implementation } from '../protocol/types/index.ts';
 import type { MethodHandler, RequestContext } from './context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 import { InputRound } from './mrtr-broker.ts';
+import { createRequestContext } from './request-context.ts';
 import type { RequestStateSealer } from './request-state.ts';
 import { cacheHints, type CacheDefaults } from './cache-hints.ts';
 import { toCanonicalJson } from '../validation/index.ts';
@@ -147,9 +148,7 @@ function modernContext(
   stream: ModernStream,
   round: InputRound | undefined,
 ): RequestContext {
-  const token = envelope.meta.progressToken;
   const level = envelope.meta[MetaKey.logLevel] as Parameters<typeof isLevelEnabled>[1];
-  let lastProgress = -Infinity;
   const broker = round?.broker ?? {
     request: () =>
       Promise.reject(
@@ -158,45 +157,22 @@ function modernContext(
         ),
       ),
   };
-  return {
-    era: 'modern',
-    protocolVersion: envelope.version,
-    clientCapabilities: envelope.capabilities,
-    clientInfo: envelope.clientInfo,
-    requestId: request.id,
-    method: request.method,
-    signal: request.signal,
-    meta: envelope.meta,
-    sendProgress: (progress, options = {}) => {
-      if (
-        (typeof token !== 'string' && typeof token !== 'number') ||
-        !(progress > lastProgress) ||
-        request.signal.aborted
-      )
-        return Promise.resolve();
-      lastProgress = progress;
-      return stream.notify(
-        'notifications/progress',
-        { progressToken: token, progress, ...options },
-        { relatedRequestId: request.id },
-      );
+  return createRequestContext(
+    {
+      era: 'modern',
+      protocolVersion: envelope.version,
+      clientCapabilities: envelope.capabilities,
+      clientInfo: envelope.clientInfo,
+      request,
+      meta: envelope.meta,
     },
-    // S26-LOG-1: no messages unless this request asked for a level.
-    log: (messageLevel, data, logger) => {
-      if (level === undefined || request.signal.aborted || !isLevelEnabled(messageLevel, level))
-        return Promise.resolve();
-      return stream.notify(
-        'notifications/message',
-        logger === undefined ? { level: messageLevel, data } : { level: messageLevel, logger, data },
-        { relatedRequestId: request.id },
-      );
+    {
+      notify: (method, params, options) => stream.notify(method, params, options),
+      // S26-LOG-1: no messages unless this request asked for a level.
+      isLogEnabled: (messageLevel) => level !== undefined && isLevelEnabled(messageLevel, level),
+      broker,
     },
-    elicit: (params, options = {}) =>
-      broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
-    sample: (params, options = {}) =>
-      broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
-    listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
-  };
+  );
 }
 
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */

@@ -13,6 +13,7 @@ import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
+import { createRequestContext } from './request-context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -202,45 +203,21 @@ export class ServerSession {
   #context(request: InboundRequest): RequestContext {
     const session = this.session;
     const meta = (request.params._meta as JsonObject | undefined) ?? {};
-    const token = meta.progressToken;
-    let lastProgress = -Infinity;
-    const related = { relatedRequestId: request.id };
-    const broker = createLegacyBroker(session, { signal: request.signal, relatedRequestId: request.id });
-    return {
-      era: 'legacy',
-      protocolVersion: session.protocolVersion ?? LEGACY_VERSIONS[0],
-      clientCapabilities: session.peerCapabilities as ClientCapabilities,
-      clientInfo: this.clientInfo,
-      requestId: request.id,
-      method: request.method,
-      signal: request.signal,
-      meta,
-      sendProgress: (progress, options = {}) => {
-        if (
-          (typeof token !== 'string' && typeof token !== 'number') ||
-          !(progress > lastProgress) ||
-          request.signal.aborted
-        ) {
-          return Promise.resolve();
-        }
-        lastProgress = progress;
-        return session.notify(
-          'notifications/progress',
-          { progressToken: token, progress, ...options },
-          related,
-        );
+    return createRequestContext(
+      {
+        era: 'legacy',
+        protocolVersion: session.protocolVersion ?? LEGACY_VERSIONS[0],
+        clientCapabilities: session.peerCapabilities as ClientCapabilities,
+        clientInfo: this.clientInfo,
+        request,
+        meta,
       },
-      log: (level, data, logger) => {
-        if (request.signal.aborted || !isLevelEnabled(level, this.#logLevel)) return Promise.resolve();
-        const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-        return session.notify('notifications/message', params, related).catch(() => {});
+      {
+        notify: (method, params, options) => session.notify(method, params, options),
+        isLogEnabled: (level) => isLevelEnabled(level, this.#logLevel),
+        broker: createLegacyBroker(session, { signal: request.signal, relatedRequestId: request.id }),
       },
-      elicit: (params, options = {}) =>
-        broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
-      sample: (params, options = {}) =>
-        broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
-      listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
-    };
+    );
   }
 
   #handleClose(): void {
