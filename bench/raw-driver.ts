@@ -18,9 +18,23 @@ export interface WorkloadRequest {
  */
 export interface Workload {
   name: string;
+  /**
+   * The protocol era the workload speaks: `legacy` (2025-era and earlier, `initialize` handshake) or `modern`
+   * (2026-07-28 and later, stateless, per-request `_meta` envelope). The harness starts each server in the
+   * configuration that serves this era.
+   */
+  era: 'legacy' | 'modern';
   /** When true, each connection opens with `initialize` + `notifications/initialized` (the 2025-era lifecycle). */
   handshake?: boolean;
-  /** The `protocolVersion` offered in `initialize` and required back in its result. */
+  /**
+   * For workloads without a handshake: the request sent as id 0 to open the connection (for example the
+   * 2026-era `server/discover` probe), and how to judge its response. When absent, request 0 is `makeRequest(0)`.
+   */
+  open?: {
+    request: WorkloadRequest;
+    check(response: RawResponse): string | undefined;
+  };
+  /** The protocol revision: offered in `initialize` (and required back) for handshake workloads. */
   protocolVersion: string;
   makeRequest(i: number): WorkloadRequest;
   /** Returns a description of what is wrong with the response to request `i`, or `undefined` when it is right. */
@@ -35,8 +49,7 @@ export interface DriverOptions {
   graceMs: number;
 }
 
-function encodeRequest(workload: Workload, id: number): string {
-  const { method, params } = workload.makeRequest(id);
+function encode({ method, params }: WorkloadRequest, id: number): string {
   return (
     JSON.stringify(
       params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params },
@@ -44,16 +57,30 @@ function encodeRequest(workload: Workload, id: number): string {
   );
 }
 
-/** Judges one response: JSON-RPC shape, the expected id, then the workload's own check. */
-function verify(workload: Workload, response: RawResponse, id: number, errors: ErrorLog): void {
+function encodeRequest(workload: Workload, id: number): string {
+  return encode(workload.makeRequest(id), id);
+}
+
+/** Judges one response: JSON-RPC shape, the expected id, then `check` (the content). */
+function verifyWith(
+  response: RawResponse,
+  id: number,
+  errors: ErrorLog,
+  check: (response: RawResponse) => string | undefined,
+): void {
   if (response.id !== id) errors.record(`expected id ${id}, received ${JSON.stringify(response.id)}`);
   else if (response.jsonrpc !== '2.0')
     errors.record(`id ${id}: jsonrpc is ${JSON.stringify(response.jsonrpc)}`);
   else if (response.error !== undefined) errors.record(`id ${id}: error ${JSON.stringify(response.error)}`);
   else {
-    const problem = workload.check(response, id);
+    const problem = check(response);
     if (problem !== undefined) errors.record(`id ${id}: ${problem}`);
   }
+}
+
+/** Judges the response to workload request `id` with the workload's own check. */
+function verify(workload: Workload, response: RawResponse, id: number, errors: ErrorLog): void {
+  verifyWith(response, id, errors, (r) => workload.check(r, id));
 }
 
 /**
@@ -84,8 +111,8 @@ function runPhase(
 }
 
 /**
- * Opens the connection: the `initialize` request for handshake workloads, else the workload's request 0.
- * Resolves to the `performance.now()` at which the opening response was parsed.
+ * Opens the connection: the `initialize` request for handshake workloads, else the workload's `open` request
+ * (or its request 0) as id 0. Resolves to the `performance.now()` at which the opening response was parsed.
  */
 async function openConnection(
   server: ServerProcess,
@@ -98,11 +125,12 @@ async function openConnection(
     server.listen((response) => {
       openedAt = performance.now();
       if (workload.handshake) verifyInitialize(workload, response, errors);
+      else if (workload.open) verifyWith(response, 0, errors, (r) => workload.open!.check(r));
       else verify(workload, response, 0, errors);
       done();
     }, fail);
     if (!workload.handshake) {
-      server.write(encodeRequest(workload, 0));
+      server.write(workload.open ? encode(workload.open.request, 0) : encodeRequest(workload, 0));
       return;
     }
     const params = {
@@ -151,7 +179,10 @@ export interface SpawnMeasurement {
   errors: ErrorLog;
 }
 
-/** Time from `spawn()` until the opening response (the `initialize` result for handshake workloads) is parsed. */
+/**
+ * Time from `spawn()` until the opening response is parsed: the `initialize` result for handshake workloads,
+ * the `open` request's result (for example `server/discover`) for workloads that have one.
+ */
 export function measureSpawn(
   spec: ServerSpec,
   workload: Workload,

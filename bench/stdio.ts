@@ -22,21 +22,45 @@ import { workloads } from './workloads.ts';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
 
-/** A server under test; `workloads` limits it to the named workloads (all when absent). */
-interface BenchServer extends ServerSpec {
-  workloads?: readonly string[];
+/** How a server starts for one protocol era, or why it has no such era (then it is reported, not run). */
+type EraEntry = { args: readonly string[] } | { notApplicable: string };
+
+/** A server under test, with its entry point per era (an SDK may need a different construction per era). */
+interface BenchServer extends Omit<ServerSpec, 'args'> {
+  eras: Record<Workload['era'], EraEntry>;
 }
+
+const mcpwireArgs = ['dist/cli/main.js', 'serve', 'everything'];
 
 const servers: readonly BenchServer[] = [
   {
     name: 'mcpwire',
     command: node,
-    args: ['dist/cli/main.js', 'serve', 'everything'],
     cwd: root,
+    // One dual-era server: the first message on stdin decides the era.
+    eras: { legacy: { args: mcpwireArgs }, modern: { args: mcpwireArgs } },
     unavailableReason: () => (existsSync(join(root, 'dist/cli/main.js')) ? undefined : 'not built yet'),
   },
-  { name: 'official-v2', command: node, args: ['bench/servers/official-v2-echo.mjs'], cwd: root },
-  { name: 'official-v1', command: node, args: ['bench/servers/official-v1-echo.mjs'], cwd: root },
+  {
+    name: 'official-v2',
+    command: node,
+    cwd: root,
+    eras: {
+      // Hand-wired McpServer + StdioServerTransport: serves 2025-era traffic only.
+      legacy: { args: ['bench/servers/official-v2-echo.mjs'] },
+      // serveStdio(factory), the SDK's dual-era stdio entry: needed for 2026-07-28.
+      modern: { args: ['bench/servers/official-v2-echo-modern.mjs'] },
+    },
+  },
+  {
+    name: 'official-v1',
+    command: node,
+    cwd: root,
+    eras: {
+      legacy: { args: ['bench/servers/official-v1-echo.mjs'] },
+      modern: { notApplicable: 'the v1 SDK has no 2026-07-28 era' },
+    },
+  },
 ];
 
 /** Ratios are printed as `subject / baseline`. */
@@ -73,6 +97,10 @@ type MetricKey = (typeof metrics)[number]['key'];
 /** Everything observed for one server on one workload across all rounds. */
 interface ServerResult {
   name: string;
+  /** Arguments after `node` that started it for this workload. */
+  entry?: readonly string[];
+  /** Why the server does not speak this workload's era; it is not run and has no ratio. */
+  notApplicable?: string;
   unavailable?: string;
   /** Per-round values from measurements with no verification errors. */
   samples: Record<MetricKey, number[]>;
@@ -101,7 +129,7 @@ function record(result: ServerResult, errors: ErrorLog, values: Partial<Record<M
 }
 
 /** Runs the three measurements for one server, each in a fresh process; a crash skips only that measurement. */
-async function measureServer(server: BenchServer, workload: Workload, result: ServerResult): Promise<void> {
+async function measureServer(server: ServerSpec, workload: Workload, result: ServerResult): Promise<void> {
   const attempt = async (label: string, run: () => Promise<void>): Promise<void> => {
     try {
       await run();
@@ -135,13 +163,20 @@ async function measureServer(server: BenchServer, workload: Workload, result: Se
 
 /** Runs `config.rounds` rounds; round r starts at server r (rotating order) so no server always goes first. */
 async function runWorkload(workload: Workload): Promise<ServerResult[]> {
-  const eligible = servers.filter((server) => !server.workloads || server.workloads.includes(workload.name));
-  const results = new Map(eligible.map((server) => [server.name, newResult(server.name)]));
-  const runnable = eligible.filter((server) => {
+  const results = new Map(servers.map((server) => [server.name, newResult(server.name)]));
+  const runnable: ServerSpec[] = [];
+  for (const { eras, ...server } of servers) {
+    const result = results.get(server.name)!;
+    const entry = eras[workload.era];
+    if ('notApplicable' in entry) {
+      result.notApplicable = entry.notApplicable;
+      continue;
+    }
+    result.entry = entry.args;
     const reason = server.unavailableReason?.();
-    if (reason !== undefined) results.get(server.name)!.unavailable = reason;
-    return reason === undefined;
-  });
+    if (reason !== undefined) result.unavailable = reason;
+    else runnable.push({ ...server, args: entry.args });
+  }
   // One untimed start per server so the first timed spawn does not pay for a cold file cache.
   for (const server of runnable) await measureSpawn(server, workload, driverOptions).catch(() => undefined);
   for (let round = 0; round < config.rounds; round++) {
@@ -160,21 +195,34 @@ function medians(result: ServerResult): Record<MetricKey, number | undefined> {
 function renderResults(workload: Workload, results: readonly ServerResult[]): string {
   const header = ['server', ...metrics.map((m) => m.label), 'errors', 'failed'];
   const rows = results.map((result) => {
+    if (result.notApplicable) return [result.name, ...metrics.map(() => 'n/a'), 'n/a', 'n/a'];
     if (result.unavailable) return [`${result.name}: ${result.unavailable}`];
     const values = medians(result);
     const cells = metrics.map((m) => formatNumber(values[m.key], m.digits));
     return [result.name, ...cells, formatNumber(result.errors), formatNumber(result.failures.length)];
   });
-  const opening = workload.handshake ? 'initialize handshake' : 'no handshake';
+  const notes = results
+    .filter((result) => result.notApplicable)
+    .map((result) => `\n${result.name}: not applicable (${result.notApplicable}); not run`);
+  const opening = workload.handshake
+    ? 'initialize handshake'
+    : workload.open
+      ? `no handshake, opens with ${workload.open.request.method}`
+      : 'no handshake';
   const title = `workload: ${workload.name}, ${opening}; medians over ${config.rounds} rounds`;
-  return `${title}\n${formatTable(header, rows)}`;
+  return `${title}\n${formatTable(header, rows)}${notes.join('')}`;
+}
+
+/** The baselines that speak this workload's era (not-applicable ones get no ratio column). */
+function baselinesFor(results: readonly ServerResult[]): string[] {
+  return baselines.filter((name) => results.some((result) => result.name === name && !result.notApplicable));
 }
 
 function ratiosOf(results: readonly ServerResult[]): Record<string, Record<MetricKey, number | undefined>> {
   const byName = new Map(results.map((result) => [result.name, medians(result)]));
   const mine = byName.get(subject);
   const ratios: Record<string, Record<MetricKey, number | undefined>> = {};
-  for (const baseline of baselines) {
+  for (const baseline of baselinesFor(results)) {
     const theirs = byName.get(baseline);
     const entries = metrics.map(({ key }) => {
       const ratio = mine?.[key] !== undefined && theirs?.[key] ? mine[key] / theirs[key] : undefined;
@@ -187,14 +235,22 @@ function ratiosOf(results: readonly ServerResult[]): Record<string, Record<Metri
 
 function renderRatios(results: readonly ServerResult[]): string {
   const byName = new Map(results.map((result) => [result.name, medians(result)]));
-  const header = ['metric', 'better', ...baselines.map((b) => `${subject} / ${b}`)];
+  const columns = baselinesFor(results);
+  const header = ['metric', 'better', ...columns.map((b) => `${subject} / ${b}`)];
   const rows = metrics.map((m) => [
     m.label,
     m.better,
-    ...baselines.map((b) => formatRatio(byName.get(subject)?.[m.key], byName.get(b)?.[m.key])),
+    ...columns.map((b) => formatRatio(byName.get(subject)?.[m.key], byName.get(b)?.[m.key])),
   ]);
-  const note = results.find((r) => r.name === subject)?.unavailable;
-  const suffix = note ? `\n(${subject}: ${note}; no ratios)` : '';
+  const notes: string[] = [];
+  const mine = results.find((r) => r.name === subject);
+  const unusable = mine?.notApplicable ?? mine?.unavailable;
+  if (unusable) notes.push(`(${subject}: ${unusable}; no ratios)`);
+  for (const result of results) {
+    if (result.name !== subject && result.notApplicable)
+      notes.push(`(${result.name}: not applicable; no ratio)`);
+  }
+  const suffix = notes.length ? `\n${notes.join('\n')}` : '';
   return `ratios (for "lower" metrics a ratio below 1.00x favours ${subject}; for "higher", above 1.00x)\n${formatTable(header, rows)}${suffix}`;
 }
 
@@ -217,16 +273,23 @@ function toJson(workload: Workload, results: readonly ServerResult[]) {
     Object.fromEntries(Object.entries(record).map(([key, value]) => [key, round3(value)]));
   return {
     name: workload.name,
+    era: workload.era,
     protocolVersion: workload.protocolVersion,
     handshake: workload.handshake === true,
+    opening: workload.handshake ? 'initialize' : (workload.open?.request.method ?? null),
     servers: results.map((result) => ({
       name: result.name,
-      status: result.unavailable
-        ? 'unavailable'
-        : result.errors || result.failures.length
-          ? 'problems'
-          : 'ok',
-      ...(result.unavailable ? { reason: result.unavailable } : {}),
+      status: result.notApplicable
+        ? 'not-applicable'
+        : result.unavailable
+          ? 'unavailable'
+          : result.errors || result.failures.length
+            ? 'problems'
+            : 'ok',
+      ...(result.notApplicable || result.unavailable
+        ? { reason: result.notApplicable ?? result.unavailable }
+        : {}),
+      ...(result.entry ? { entry: ['node', ...result.entry].join(' ') } : {}),
       median: roundAll(medians(result)),
       rounds: Object.fromEntries(metrics.map(({ key }) => [key, result.samples[key].map(round3)])),
       errors: result.errors,
@@ -259,9 +322,10 @@ async function main(): Promise<void> {
       `window ${config.pipelined.window} (+${formatNumber(config.pipelined.warmup)} warm-up)\n`,
   );
   const report = [];
-  for (const workload of workloads) {
+  for (const [index, workload] of workloads.entries()) {
     process.stderr.write(`running ${workload.name}\n`);
     const results = await runWorkload(workload);
+    if (index > 0) console.log('');
     console.log(
       [renderResults(workload, results), renderRatios(results), renderProblems(results)]
         .filter(Boolean)

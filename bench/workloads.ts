@@ -1,5 +1,5 @@
 // The workloads the stdio benchmark runs: what each request looks like and what a correct answer is.
-// Adding an era (for example the stateless 2026-07-28 revision) means adding one entry here.
+// One workload per protocol era: 2025-06-18 (initialize handshake) and 2026-07-28 (stateless, per-request envelope).
 import type { RawResponse, Workload } from './raw-driver.ts';
 
 /** The text request `i` asks the `echo` tool to return; distinct per request so mixed-up answers are caught. */
@@ -25,6 +25,7 @@ function checkEchoResult(response: RawResponse, expected: string): string | unde
 /** `tools/call echo` over the 2025-06-18 lifecycle (initialize handshake first). */
 export const echo2025: Workload = {
   name: 'echo (2025-06-18)',
+  era: 'legacy',
   handshake: true,
   protocolVersion: '2025-06-18',
   makeRequest: (i) => ({
@@ -34,5 +35,59 @@ export const echo2025: Workload = {
   check: (response, i) => checkEchoResult(response, echoMessage(i)),
 };
 
+const MODERN_VERSION = '2026-07-28';
+
+/**
+ * The per-request `_meta` envelope every 2026-07-28 request carries: the two required keys plus `clientInfo`
+ * (a SHOULD), as a real client sends it. Shared by reference; each request is serialised on its own.
+ */
+const modernEnvelope = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-bench', version: '0.0.0' },
+} as const;
+
+/** Every 2026-07-28 result must say `resultType: "complete"` (or another recognised value; only this one here). */
+function checkResultType(response: RawResponse): string | undefined {
+  const resultType = (response.result as { resultType?: unknown } | undefined)?.resultType;
+  return resultType === 'complete'
+    ? undefined
+    : `expected resultType "complete", received ${JSON.stringify(resultType)}`;
+}
+
+/** Checks a `server/discover` result names 2026-07-28 and declares `tools` (the workload calls a tool). */
+function checkDiscoverResult(response: RawResponse): string | undefined {
+  const result = response.result as
+    { supportedVersions?: unknown; capabilities?: { tools?: unknown } } | undefined;
+  if (result === undefined || result === null || typeof result !== 'object') return 'missing result';
+  const wrongType = checkResultType(response);
+  if (wrongType !== undefined) return `server/discover: ${wrongType}`;
+  if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(MODERN_VERSION)) {
+    return `server/discover: supportedVersions ${JSON.stringify(result.supportedVersions)} lacks ${MODERN_VERSION}`;
+  }
+  if (result.capabilities?.tools === undefined) return 'server/discover: capabilities do not declare tools';
+  return undefined;
+}
+
+/**
+ * `tools/call echo` over the stateless 2026-07-28 revision: no handshake; the connection opens with the
+ * `server/discover` probe a dual-era client sends first (spawn→ready ends when it is answered), and every
+ * request carries the `_meta` envelope.
+ */
+export const echo2026: Workload = {
+  name: 'echo (2026-07-28)',
+  era: 'modern',
+  protocolVersion: MODERN_VERSION,
+  open: {
+    request: { method: 'server/discover', params: { _meta: modernEnvelope } },
+    check: checkDiscoverResult,
+  },
+  makeRequest: (i) => ({
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { message: echoMessage(i) }, _meta: modernEnvelope },
+  }),
+  check: (response, i) => checkEchoResult(response, echoMessage(i)) ?? checkResultType(response),
+};
+
 /** Every workload the harness runs, in report order. */
-export const workloads: readonly Workload[] = [echo2025];
+export const workloads: readonly Workload[] = [echo2025, echo2026];

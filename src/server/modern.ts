@@ -111,27 +111,28 @@ async function runRounds(
   ) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
-  const binding = isMrtr ? await bindingOf(method, params) : '';
+  // The binding digest is only needed when a state is opened or sealed (most calls need neither).
   const earlier =
     isMrtr && params.requestState !== undefined
-      ? (await host.sealer.open(binding, params.requestState)).answers
-      : {};
-  const round = new InputRound(
-    { ...earlier, ...(responses as JsonObject | undefined) },
-    envelope.capabilities as JsonObject,
-  );
-  const ctx = modernContext(request, envelope, stream, isMrtr ? round : undefined);
+      ? (await host.sealer.open(await bindingOf(method, params), params.requestState)).answers
+      : undefined;
   const { inputResponses: _r, requestState: _s, ...handlerParams } = params;
+  if (!isMrtr) {
+    const ctx = modernContext(request, envelope, stream, undefined);
+    return { resultType: 'complete', ...(await host.dispatch(method, handlerParams, ctx)) };
+  }
+  const answers = earlier || responses ? { ...earlier, ...(responses as JsonObject | undefined) } : {};
+  const round = new InputRound(answers, envelope.capabilities as JsonObject);
+  const ctx = modernContext(request, envelope, stream, round);
   const outcome = await Promise.race([
     host.dispatch(method, handlerParams, ctx).then((value) => ({ value })),
     round.needed.then(() => undefined),
   ]);
   if (outcome) return { resultType: 'complete', ...outcome.value };
-  const answers = { ...earlier, ...round.consumed };
   return {
     resultType: 'input_required',
     inputRequests: round.requested,
-    requestState: await host.sealer.seal(binding, answers),
+    requestState: await host.sealer.seal(await bindingOf(method, params), { ...earlier, ...round.consumed }),
   };
 }
 

@@ -66,6 +66,7 @@ export class Server {
   readonly pageSize: number;
   readonly sealer: RequestStateSealer;
   #closing = new AbortController();
+  #capabilities: ServerCapabilities | undefined;
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
   #sessions = new Set<ServerSession>();
@@ -78,6 +79,7 @@ export class Server {
     this.resources = new Resources();
     this.prompts = new Prompts();
     this.pageSize = options.pageSize ?? 100;
+    this.onListChanged(() => (this.#capabilities = undefined));
     this.sealer = options.requestState
       ? new RequestStateSealer(options.requestState)
       : RequestStateSealer.random();
@@ -106,8 +108,12 @@ export class Server {
     this.#middleware.push(middleware);
   }
 
-  /** The capabilities this definition declares now. */
+  /** The capabilities this definition declares now (cached until a registration changes; do not mutate). */
   capabilities(): ServerCapabilities {
+    return (this.#capabilities ??= this.#computeCapabilities());
+  }
+
+  #computeCapabilities(): ServerCapabilities {
     const declared: ServerCapabilities = { ...this.options.capabilities };
     if (!this.tools.registry.isEmpty) declared.tools = { listChanged: true, ...declared.tools };
     if (!this.resources.isEmpty)
