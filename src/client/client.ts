@@ -68,6 +68,7 @@ export class Client {
   /** Set while connected in the stateless era. */
   #link: ModernLink | undefined;
   #subscriptions = new Map<string | number, Subscription>();
+  #reinitializing: Promise<void> | undefined;
   #isConnecting = false;
   #roots: readonly Root[] | undefined;
 
@@ -174,6 +175,8 @@ export class Client {
    */
   sendRootsListChanged(): Promise<void> {
     const session = this.#session;
+    // The stateless era has no roots notification: the next request's input rounds ask again.
+    if (this.#link) return Promise.resolve();
     if (session?.state !== 'operating' || !hasCapability(session.ownCapabilities, ['roots', 'listChanged']))
       return Promise.resolve();
     return session.notify('notifications/roots/list_changed');
@@ -466,8 +469,35 @@ export class Client {
     const link = this.#link;
     const handler = link
       ? (outbound: JsonObject | undefined) => sendModern(link, method, outbound, effective)
-      : (outbound: JsonObject | undefined) => session.request(method, outbound, effective);
+      : (outbound: JsonObject | undefined) => this.#sendLegacy(session, method, outbound, effective);
     return runClientMiddleware(request, { chain: this.#middleware, handler });
+  }
+
+  /**
+   * A handshake-era request. When an HTTP server has forgotten the session (404, HTTP-31), the
+   * client initializes again on the same channel (once for all requests that failed together) and
+   * re-sends the request once: the server never processed it.
+   */
+  async #sendLegacy(
+    session: Session,
+    method: string,
+    params: JsonObject | undefined,
+    options: RequestOptions,
+  ): Promise<JsonObject> {
+    try {
+      return await session.request(method, params, options);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SESSION_EXPIRED' || method === 'initialize') throw error;
+      this.#reinitializing ??= this.#reinitialize(session).finally(() => (this.#reinitializing = undefined));
+      await this.#reinitializing;
+      return session.request(method, params, options);
+    }
+  }
+
+  async #reinitialize(session: Session): Promise<void> {
+    session.protocolVersion = undefined;
+    session.setState('new');
+    this.#initialized = await this.#negotiate(session, undefined);
   }
 
   async #call<R>(

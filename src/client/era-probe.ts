@@ -39,7 +39,8 @@ export async function probeEra(
         return { era: 'legacy', reason: 'silence', detail: error.message };
       // HTTP (2026 checklist section 3.3): 400, 404 and 405 without a modern body mean a handshake-era
       // server; 401/403 are authorization and 5xx an outage, never an era verdict.
-      const status = (error as { status?: unknown } | undefined)?.status;
+      const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+      if (code === 'FETCH_FAILED') throw error;
       if (typeof status === 'number' && ![400, 404, 405].includes(status)) throw error;
       if (typeof status === 'number') return { era: 'legacy', reason: 'error', detail: `HTTP ${status}` };
       if (!(error instanceof RpcError))

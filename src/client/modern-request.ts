@@ -96,6 +96,9 @@ async function sendWithVersionRetry(
   try {
     return await link.send(method, withEnvelope(link, params), options);
   } catch (error) {
+    // S26-HTTP-8: a response stream that broke before the response is re-issued once, with a new id.
+    if ((error as { code?: unknown }).code === 'RESPONSE_STREAM_LOST')
+      return link.send(method, withEnvelope(link, params), options);
     if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion)
       throw error;
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;

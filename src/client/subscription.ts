@@ -24,7 +24,14 @@ export class Subscription {
 
   constructor(controller: AbortController, done: Promise<unknown>) {
     this.#controller = controller;
-    this.acknowledged = new Promise((resolve) => (this.#acknowledge = resolve));
+    let fail!: (error: unknown) => void;
+    this.acknowledged = new Promise((resolve, reject) => {
+      this.#acknowledge = resolve;
+      fail = reject;
+    });
+    // A listen that fails before its acknowledgement (e.g. the server refuses it) rejects `acknowledged`.
+    done.catch((error: unknown) => fail(error));
+    this.acknowledged.catch(() => {});
     this.closed = done.then(
       () => undefined,
       () => undefined,
