@@ -23,6 +23,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'server/index.ts',
     'client/index.ts',
     'transports/stdio/index.ts',
+    'transports/http/index.ts',
+    'transports/http/node.ts',
     'transports/tap.ts',
     'transports/channel.ts',
   ],

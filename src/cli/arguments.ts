@@ -10,7 +10,11 @@ export type ServerName = (typeof SERVER_NAMES)[number];
 
 /** What the user asked for. */
 export type Command =
-  { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; server: ServerName } | { kind: 'demo' };
+  | { kind: 'help' }
+  | { kind: 'version' }
+  /** `port` present: Streamable HTTP on 127.0.0.1:<port>/mcp; absent: stdio. */
+  | { kind: 'serve'; server: ServerName; port?: number }
+  | { kind: 'demo' };
 
 /** A command line that cannot be run as written. Its message is one line, meant for stderr; exit code 2. */
 export class UsageError extends Error {
@@ -26,20 +30,21 @@ export class UsageError extends Error {
 export const HELP_TEXT = `Usage: mcpwire <command> [options]
 
 Commands:
-  serve <name>    Run a built-in MCP server over stdio (names: ${SERVER_NAMES.join(', ')})
+  serve <name>    Run a built-in MCP server over stdio, or HTTP with --http (names: ${SERVER_NAMES.join(', ')})
   demo            Spawn "serve github" as a child and show every JSON-RPC message on the wire
 
 Options:
   -h, --help      Show this help
   -v, --version   Show the version
-  --http <port>   (serve) Serve Streamable HTTP on <port>: not yet supported
+  --http <port>   (serve) Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio;
+                  port 0 picks a free port (the URL is printed on stderr)
 
 Exit codes: 0 success, 1 failure, 2 usage error.
 `;
 
 /**
  * Parses the arguments after `node main.js`. `--help` and `--version` win over everything else.
- * Throws UsageError for an unknown option or command, a missing or extra operand, or `--http`.
+ * Throws UsageError for an unknown option or command, a missing or extra operand, or a bad `--http` port.
  */
 export function parseCommand(argv: readonly string[]): Command {
   const { values, positionals } = parseOrThrow(argv);
@@ -66,9 +71,11 @@ function parseServe(operands: string[], http: string | undefined): Command {
     throw new UsageError(`unknown server "${name}": expected one of ${SERVER_NAMES.join(', ')}`);
   if (extra.length > 0)
     throw new UsageError(`"serve ${name}" takes no further arguments, received "${extra.join(' ')}"`);
-  if (http !== undefined)
-    throw new UsageError(`--http ${http}: Streamable HTTP is not yet supported; "serve" speaks stdio only`);
-  return { kind: 'serve', server: name };
+  if (http === undefined) return { kind: 'serve', server: name };
+  const port = /^\d{1,5}$/.test(http) ? Number(http) : NaN;
+  if (!(port >= 0 && port <= 65_535))
+    throw new UsageError(`--http expects a port number from 0 to 65535, received "${http}"`);
+  return { kind: 'serve', server: name, port };
 }
 
 function parseOrThrow(argv: readonly string[]) {

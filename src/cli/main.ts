@@ -17,9 +17,17 @@ async function run(command: Command): Promise<number> {
       process.stdout.write(`${PACKAGE_VERSION}\n`);
       return 0;
     case 'serve': {
-      // Loaded on demand: `serve` starts fast and never loads the client, `demo` never the servers.
+      // Loaded on demand: `serve` starts fast and never loads the client, `demo` never the servers;
+      // the HTTP stack only with --http.
       const { SERVER_FACTORIES, serveStdio } = await import('./serve.ts');
-      await serveStdio(SERVER_FACTORIES[command.server]());
+      const server = SERVER_FACTORIES[command.server]();
+      if (command.port !== undefined) {
+        const { serveOverHttp } = await import('./serve-http.ts');
+        await serveOverHttp(server, command.port);
+        setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+        return 0;
+      }
+      await serveStdio(server);
       // stdin is closed: leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
       setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
       return 0;

@@ -12,6 +12,16 @@ test('accepts serve <name>, demo, --help and --version', () => {
   assert.deepEqual(parseCommand(['-h']), { kind: 'help' });
   assert.deepEqual(parseCommand(['serve', 'nope', '--version']), { kind: 'version' });
   assert.deepEqual(parseCommand(['-v']), { kind: 'version' });
+  assert.deepEqual(parseCommand(['serve', 'everything', '--http', '3000']), {
+    kind: 'serve',
+    server: 'everything',
+    port: 3000,
+  });
+  assert.deepEqual(parseCommand(['serve', 'github', '--http', '0']), {
+    kind: 'serve',
+    server: 'github',
+    port: 0,
+  });
 });
 
 test('rejects malformed command lines with a one-line UsageError', () => {
@@ -21,7 +31,9 @@ test('rejects malformed command lines with a one-line UsageError', () => {
     [['serve'], /needs a server name/],
     [['serve', 'nope'], /unknown server "nope"/],
     [['serve', 'github', 'extra'], /takes no further arguments/],
-    [['serve', 'github', '--http', '8080'], /not yet supported/],
+    [['serve', 'github', '--http', 'abc'], /port number from 0 to 65535, received "abc"/],
+    [['serve', 'github', '--http', '65536'], /port number/],
+    [['serve', 'github', '--http', '1.5'], /port number/],
     [['demo', '--http', '8080'], /applies to "serve" only/],
     [['demo', 'now'], /takes no arguments/],
     [['--bogus'], /Unknown option '--bogus'/],

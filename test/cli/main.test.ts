@@ -42,7 +42,7 @@ describe('the mcpwire command', { concurrency: 4 }, () => {
     [],
     ['serve'],
     ['serve', 'nope'],
-    ['serve', 'everything', '--http', '3000'],
+    ['serve', 'everything', '--http', 'abc'],
     ['--bogus'],
     ['demo', 'extra'],
   ]) {

@@ -1,0 +1,168 @@
+// The Streamable HTTP server as a web-standard function, `(Request) => Promise<Response>`: one
+// endpoint serving both eras, body first (S26 section 3.5). Runtime-neutral; adapters are thin.
+
+import { decodeFrame } from '../../jsonrpc/codec.ts';
+import { isModernVersion } from '../../protocol/revisions.ts';
+import { classifyPost } from './classify.ts';
+import { errorResponse, TRANSPORT_ERROR } from './json-response.ts';
+import {
+  handleLegacyDelete,
+  handleLegacyGet,
+  handleLegacyPost,
+  type LegacyContext,
+} from './legacy-routes.ts';
+import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
+import { serveModernRequest } from './modern-exchange.ts';
+import { resolveOptions, type ChannelServer, type HttpConfig, type HttpHandlerOptions } from './options.ts';
+import type { Accepts } from './post-exchange.ts';
+import { readBody } from './read-body.ts';
+import { corsHeaders, isHostAllowed, isOriginAllowed, preflightResponse } from './security.ts';
+import { SessionRegistry } from './sessions.ts';
+import { createToolSchemaLookup } from './tool-schemas.ts';
+
+/** The handler: a fetch-style function, plus `close` to end every session and stream it holds. */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /** Closes every handshake-era session (their server sessions close too). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the MCP endpoint for `server`. Checks, in order: path (404), Host (403), Origin (403),
+ * CORS preflight, `authenticate` (401); then POST bodies are classified and served by era, and GET or
+ * DELETE go to handshake-era sessions (405 when they name a stateless-era version). Never throws:
+ * an unexpected failure is reported to `onError` and answered 500.
+ */
+export function createHttpHandler(server: ChannelServer, options: HttpHandlerOptions = {}): HttpHandler {
+  const config = resolveOptions(options);
+  const sessions = new SessionRegistry(
+    { maxSessions: config.maxSessions, idleTimeoutMs: config.sessionIdleTimeoutMs },
+    {
+      store: config.eventStore,
+      retryMs: config.retryMs,
+      keepAliveMs: config.keepAliveMs,
+      closeSseStreamsAfterMs: config.closeSseStreamsAfterMs,
+      onError: config.onError,
+    },
+  );
+  const custom = config.toolSchema;
+  const toolSchema: ToolSchemaLookup = custom
+    ? (name) => Promise.resolve(custom(name))
+    : createToolSchemaLookup(server);
+  const handler = async (request: Request): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    let response: Response;
+    try {
+      response = await route(request, { config, server, sessions, toolSchema });
+    } catch (error) {
+      config.onError(new Error(`Handling ${request.method} ${request.url} failed`, { cause: error }));
+      response = errorResponse({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+    }
+    if (response.status !== 403 && origin !== null) {
+      for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
+    }
+    return response;
+  };
+  return Object.assign(handler, { close: () => sessions.closeAll() });
+}
+
+interface Context {
+  config: HttpConfig;
+  server: ChannelServer;
+  sessions: SessionRegistry;
+  toolSchema: ToolSchemaLookup;
+}
+
+async function route(request: Request, context: Context): Promise<Response> {
+  const { config } = context;
+  if (new URL(request.url).pathname !== config.path) return refuse(404, 'Not Found');
+  const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
+  if (!isHostAllowed(request, policy)) return refuse(403, 'Forbidden: Host not allowed');
+  const origin = request.headers.get('origin');
+  if (!isOriginAllowed(origin, policy)) return refuse(403, 'Forbidden: Origin not allowed');
+  if (request.method === 'OPTIONS') return preflightResponse(request, origin);
+  let principal: string | undefined;
+  if (config.authenticate) {
+    principal = (await config.authenticate(request))?.principal;
+    if (principal === undefined) {
+      return errorResponse({
+        status: 401,
+        code: TRANSPORT_ERROR,
+        message: 'Unauthorized',
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    }
+  }
+  const legacy: LegacyContext = { server: context.server, sessions: context.sessions, principal };
+  const version = request.headers.get('mcp-protocol-version');
+  const isModernHeader = version !== null && isModernVersion(version);
+  switch (request.method) {
+    case 'POST':
+      return handlePost(request, context, legacy);
+    case 'GET':
+      // S26-HTTP-1: no GET stream in the stateless era.
+      return isModernHeader ? notAllowed('POST') : handleLegacyGet(request, legacy);
+    case 'DELETE':
+      return isModernHeader ? notAllowed('POST') : handleLegacyDelete(request, legacy);
+    default:
+      return notAllowed('GET, POST, DELETE, OPTIONS');
+  }
+}
+
+async function handlePost(request: Request, context: Context, legacy: LegacyContext): Promise<Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return refuse(415, 'Unsupported Media Type: the body must be application/json');
+  }
+  const accepts = parseAccept(request.headers.get('accept'));
+  if (!accepts.json && !accepts.sse) {
+    return refuse(406, 'Not Acceptable: accept application/json and text/event-stream');
+  }
+  const body = await readBody(request, context.config.maxBodyBytes);
+  if ('tooLarge' in body) {
+    return refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`);
+  }
+  const frame = decodeFrame(body.text);
+  const routed = classifyPost(frame, {
+    protocolVersion: request.headers.get('mcp-protocol-version'),
+    method: request.headers.get('mcp-method'),
+  });
+  switch (routed.kind) {
+    case 'reject':
+      return errorResponse(routed.error);
+    case 'modern-notification':
+      return new Response(null, { status: 202 });
+    case 'modern-request': {
+      const refused = await checkModernRequest(routed.message, request.headers, context.toolSchema);
+      if (refused) return errorResponse(refused);
+      return serveModernRequest(context.server, routed.message, request.signal, {
+        keepAliveMs: context.config.keepAliveMs,
+      });
+    }
+    case 'legacy':
+      return handleLegacyPost(request, routed.frame, routed.isInitialize, accepts, legacy);
+  }
+}
+
+/** Which bodies the Accept header allows (absent means anything). */
+function parseAccept(accept: string | null): Accepts {
+  if (accept === null || accept.trim() === '') return { json: true, sse: true };
+  const isAny = /\*\/\*/.test(accept);
+  return {
+    json: isAny || /application\/(json|\*)/i.test(accept),
+    sse: isAny || /text\/(event-stream|\*)/i.test(accept),
+  };
+}
+
+function refuse(status: number, message: string): Response {
+  return errorResponse({ status, code: TRANSPORT_ERROR, message });
+}
+
+function notAllowed(allow: string): Response {
+  return errorResponse({
+    status: 405,
+    code: TRANSPORT_ERROR,
+    message: 'Method Not Allowed',
+    headers: { Allow: allow },
+  });
+}

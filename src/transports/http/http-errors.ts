@@ -1,0 +1,109 @@
+// Local failures of the HTTP client transports: never sent on the wire, each with a stable `code`.
+
+import type { JsonRpcErrorObject } from '../../jsonrpc/message.ts';
+
+/** How much of a failed response's body an HttpError keeps. */
+const BODY_EXCERPT_LENGTH = 1000;
+
+/** What an HttpError reports about the exchange. */
+export interface HttpErrorDetails {
+  /** The HTTP method of the failed request (`POST`, `GET`, `DELETE`). */
+  requestMethod: string;
+  url: string;
+  status: number;
+  statusText?: string;
+  /** The JSON-RPC method the request carried, if any. */
+  method?: string;
+  /** The response body as text, possibly cut short. */
+  body: string;
+  headers: Headers;
+  /** The JSON-RPC error the body held, when it was an error response (with or without an id). */
+  error?: JsonRpcErrorObject;
+  cause?: unknown;
+}
+
+/**
+ * The server answered with a status this transport cannot turn into a message: 401/403
+ * (authorization; read `headers.get('www-authenticate')`), 5xx, or a 4xx whose body is not a
+ * JSON-RPC error for the request. `status` lets callers tell these apart; none is an era signal
+ * except 400/404/405 without a recognised modern error (2026-07-28 checklist section 3.3).
+ */
+export class HttpError extends Error {
+  readonly code = 'HTTP_ERROR';
+  readonly status: number;
+  readonly requestMethod: string;
+  readonly url: string;
+  readonly method: string | undefined;
+  /** The body as text, at most 1000 characters. */
+  readonly body: string;
+  readonly headers: Headers;
+  readonly error: JsonRpcErrorObject | undefined;
+
+  constructor(details: HttpErrorDetails) {
+    const what = details.method === undefined ? '' : ` for "${details.method}"`;
+    const statusText = details.statusText ? ` ${details.statusText}` : '';
+    const body = details.body.slice(0, BODY_EXCERPT_LENGTH);
+    const excerpt = body.trim() === '' ? '' : `: ${body.trim().slice(0, 200)}`;
+    super(
+      `${details.requestMethod} ${details.url} answered ${details.status}${statusText}${what}${excerpt}`,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
+    this.name = 'HttpError';
+    this.status = details.status;
+    this.requestMethod = details.requestMethod;
+    this.url = details.url;
+    this.method = details.method;
+    this.body = body;
+    this.headers = details.headers;
+    this.error = details.error;
+  }
+}
+
+/** The request could not be made or its response not read (DNS, refused connection, reset, ...). */
+export class FetchFailedError extends Error {
+  readonly code = 'FETCH_FAILED';
+  constructor(requestMethod: string, url: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super(`${requestMethod} ${url} failed: ${detail}`, { cause });
+    this.name = 'FetchFailedError';
+  }
+}
+
+/**
+ * The server ended the HTTP session (404 to a request carrying its `Mcp-Session-Id`, HTTP-30).
+ * The transport has forgotten the session; a new `initialize` starts a fresh one (HTTP-31).
+ */
+export class SessionExpiredError extends Error {
+  readonly code = 'SESSION_EXPIRED';
+  readonly sessionId: string;
+  constructor(sessionId: string, method?: string) {
+    const what = method === undefined ? '' : ` while sending "${method}"`;
+    super(`The server ended HTTP session ${sessionId}${what}; initialize again to start a new one`);
+    this.name = 'SessionExpiredError';
+    this.sessionId = sessionId;
+  }
+}
+
+/**
+ * A response stream ended before the response to a request arrived and could not be resumed: the
+ * stateless era has no resumption (S26-HTTP-8: re-issue the request with a new id), and the
+ * handshake era gives up after the configured reconnection attempts or without an event id.
+ */
+export class ResponseStreamLostError extends Error {
+  readonly code = 'RESPONSE_STREAM_LOST';
+  constructor(method: string, reason: string, options?: { cause?: unknown }) {
+    super(`The response stream of "${method}" was lost: ${reason}`, options);
+    this.name = 'ResponseStreamLostError';
+  }
+}
+
+/** A tool was dropped from a `tools/list` result for an invalid `x-mcp-header` annotation (S26-HDR-3). */
+export class InvalidToolHeaderError extends Error {
+  readonly code = 'INVALID_TOOL_HEADER';
+  readonly tool: string;
+  constructor(tool: string, reason: string) {
+    super(`Tool "${tool}" was dropped from tools/list: ${reason}`);
+    this.name = 'InvalidToolHeaderError';
+    this.tool = tool;
+  }
+}

@@ -1,0 +1,127 @@
+// One HTTP request of a client transport: the caller's fetch, headers and RequestInit merged under
+// the protocol's own headers, network failures named, failed responses turned into HttpError.
+
+import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
+import { FetchFailedError, HttpError } from './http-errors.ts';
+
+/** Anything `new Headers()` accepts (the DOM's HeadersInit). */
+export type HeadersInput = ConstructorParameters<typeof Headers>[0];
+
+/** A fetch function: the global `fetch`, or anything of its shape (a test double, an auth wrapper). */
+export type FetchLike = (request: Request) => Promise<Response>;
+
+/** How every request of a transport is made. */
+export interface FetcherOptions {
+  /** The fetch to use; default the global `fetch`. */
+  fetch?: FetchLike;
+  /** Headers added to every request (e.g. `Authorization`); the protocol's own headers win. */
+  headers?: HeadersInput;
+  /** Base options of every request (credentials, dispatcher, ...); method, body and protocol headers are ours. */
+  requestInit?: RequestInit;
+}
+
+/** One request to make. */
+export interface FetchCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: URL;
+  headers?: Headers;
+  body?: string;
+  signal?: AbortSignal;
+  /** The JSON-RPC method carried, for error messages. */
+  rpcMethod?: string;
+}
+
+/** What a failed response's body said. */
+export interface ErrorBody {
+  text: string;
+  /** The body as a JSON-RPC error response, when it is one (with or without an id). */
+  response?: JsonRpcErrorResponse;
+}
+
+/** Makes the requests of one transport. Stateless: safe to share between channels. */
+export class Fetcher {
+  readonly #fetch: FetchLike;
+  readonly #headers: HeadersInput;
+  readonly #init: RequestInit;
+
+  constructor(options: FetcherOptions = {}) {
+    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    this.#headers = options.headers;
+    this.#init = options.requestInit ?? {};
+  }
+
+  /** Sends one request; rejects with FetchFailedError when no response arrives (but rethrows an abort). */
+  async send(call: FetchCall): Promise<Response> {
+    const headers = new Headers(this.#init.headers);
+    new Headers(this.#headers).forEach((value, name) => headers.set(name, value));
+    call.headers?.forEach((value, name) => headers.set(name, value));
+    const signals = [this.#init.signal, call.signal].filter((s): s is AbortSignal => s != null);
+    const init: RequestInit = { ...this.#init, method: call.method, headers };
+    if (call.body !== undefined) init.body = call.body;
+    if (signals.length > 0) init.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    try {
+      return await this.#fetch(new Request(call.url, init));
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+      throw new FetchFailedError(call.method, call.url.href, error);
+    }
+  }
+
+  /** Reads a failed response (unless its `body` was read already) and describes it as an HttpError. */
+  async toHttpError(
+    response: Response,
+    call: FetchCall,
+    body?: ErrorBody,
+    cause?: unknown,
+  ): Promise<HttpError> {
+    const read = body ?? (await readErrorBody(response));
+    return new HttpError({
+      requestMethod: call.method,
+      url: call.url.href,
+      status: response.status,
+      statusText: response.statusText,
+      ...(call.rpcMethod === undefined ? {} : { method: call.rpcMethod }),
+      body: read.text,
+      headers: response.headers,
+      ...(read.response === undefined ? {} : { error: read.response.error }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+}
+
+/** Reads a (failed) response's body; never throws (an unreadable body reads as empty). */
+export async function readErrorBody(response: Response): Promise<ErrorBody> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    return { text: '' };
+  }
+  const error = parseErrorResponse(text);
+  return error === undefined ? { text } : { text, response: error };
+}
+
+function parseErrorResponse(text: string): JsonRpcErrorResponse | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as { jsonrpc?: unknown; error?: unknown };
+  const error = record.error as Partial<JsonRpcErrorObject> | undefined;
+  if (record.jsonrpc !== '2.0' || typeof error !== 'object' || error === null) return undefined;
+  if (!Number.isInteger(error.code) || typeof error.message !== 'string') return undefined;
+  return value as JsonRpcErrorResponse;
+}
+
+/** The media type of a response, lowercased, without parameters. */
+export function mediaTypeOf(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Drops a body nobody will read, so the connection can be reused. */
+export function discardBody(response: Response): void {
+  response.body?.cancel().catch(() => {});
+}

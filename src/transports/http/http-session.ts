@@ -1,0 +1,197 @@
+// One handshake-era session (2025-03-26 .. 2025-11-25) over Streamable HTTP: the Channel its server
+// session reads and writes. Inbound frames come from POSTs; each outbound message goes on exactly
+// one stream (HTTP-21): its request's POST stream, else the session's GET stream.
+
+import type { Frame } from '../../jsonrpc/codec.ts';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import type { JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
+import { isRequest, isResponse } from '../../jsonrpc/message.ts';
+import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
+import type { EventStore } from './event-store.ts';
+import { PostExchange, type Accepts } from './post-exchange.ts';
+import { ResumableStream, writeStored } from './sse-stream.ts';
+import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
+
+/** How sessions behave; shared by every session of one handler. */
+export interface HttpSessionSettings {
+  store: EventStore;
+  retryMs: number;
+  keepAliveMs: number;
+  closeSseStreamsAfterMs: number | undefined;
+  onError: (error: Error) => void;
+}
+
+/**
+ * A session: its id (128 random bits as a UUID, HTTP-26, SEC-7), the principal it is bound to,
+ * the revision negotiated by `initialize` (read from its response), and its streams.
+ */
+export class HttpSession implements Channel {
+  readonly id = crypto.randomUUID();
+  readonly principal: string | undefined;
+  readonly info: ChannelInfo;
+  /** The negotiated revision, once the initialize response has gone out. */
+  protocolVersion: string | undefined;
+  #settings: HttpSessionSettings;
+  #onClosed: () => void;
+  #receiver: ChannelReceiver | undefined;
+  #backlog: Frame[] = [];
+  #exchanges = new Map<RequestId, PostExchange>();
+  #initializeIds = new Set<RequestId>();
+  #standalone: ResumableStream | undefined;
+  #live = new Map<string, ResumableStream>();
+  #streamIds = new Set<string>();
+  #isClosed = false;
+
+  constructor(principal: string | undefined, settings: HttpSessionSettings, onClosed: () => void) {
+    this.principal = principal;
+    this.info = { kind: 'http', sessionId: this.id };
+    this.#settings = settings;
+    this.#onClosed = onClosed;
+  }
+
+  /** True while a POST awaits its responses or a stream has a client attached. */
+  get isBusy(): boolean {
+    return this.#exchanges.size > 0 || [...this.#live.values()].some((stream) => stream.isAttached);
+  }
+
+  /** True if a request with this id is still waiting for its response (ids are per session). */
+  isInFlight(id: RequestId): boolean {
+    return this.#exchanges.has(id);
+  }
+
+  open(receiver: ChannelReceiver): void {
+    this.#receiver = receiver;
+    for (const frame of this.#backlog.splice(0)) receiver.handleFrame(frame);
+  }
+
+  /** Delivers a POST body. With requests in it, resolves with their response (JSON or SSE). */
+  post(
+    frame: Frame,
+    requests: readonly JsonRpcRequest[],
+    accepts: Accepts,
+    headers: Record<string, string>,
+  ): Promise<Response> | undefined {
+    let exchange: PostExchange | undefined;
+    if (requests.length > 0) {
+      const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
+      const isPolling = hasPolling(version);
+      exchange = new PostExchange(
+        requests.map((request) => request.id),
+        {
+          accepts,
+          isBatch: frame.type === 'batch',
+          headers,
+          keepAliveMs: this.#settings.keepAliveMs,
+          openStream: () => this.#newStream(),
+          priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
+          closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
+        },
+      );
+      for (const request of requests) {
+        this.#exchanges.set(request.id, exchange);
+        if (request.method === 'initialize') this.#initializeIds.add(request.id);
+      }
+    }
+    if (this.#receiver) this.#receiver.handleFrame(frame);
+    else this.#backlog.push(frame);
+    return exchange?.response;
+  }
+
+  /**
+   * Opens the GET stream for messages unrelated to any request (HTTP-17..19). Undefined when a
+   * client is already attached to it (one GET stream per session).
+   */
+  openStandalone(): Response | undefined {
+    if (this.#standalone?.isAttached) return undefined;
+    this.#standalone ??= this.#newStream();
+    const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
+    const isPriming = hasPolling(this.protocolVersion);
+    this.#standalone.open(connection, isPriming ? { retryMs: this.#settings.retryMs } : undefined);
+    return sseResponse(connection);
+  }
+
+  /**
+   * Resumes this session's stream that `lastEventId` belongs to (HTTP-23/24): replays what came
+   * after it, then continues the stream if it is still live. Undefined for an id this session does
+   * not know (unknown, evicted, or another session's).
+   */
+  async resume(lastEventId: string): Promise<Response | undefined> {
+    const replay = await this.#settings.store.replayAfter(lastEventId);
+    if (!replay || !this.#streamIds.has(replay.streamId)) return undefined;
+    const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
+    const live = this.#live.get(replay.streamId);
+    if (live) live.resume(connection, lastEventId);
+    else {
+      for (const event of replay.events) writeStored(connection, event);
+      connection.close();
+    }
+    return sseResponse(connection);
+  }
+
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
+    if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
+    const key = options?.relatedRequestId ?? firstResponseId(message);
+    if (key !== undefined) {
+      const exchange = this.#exchanges.get(key);
+      this.#noteNegotiated(key, message);
+      for (const item of Array.isArray(message) ? message : [message as Message]) {
+        if (isResponse(item) && item.id !== undefined) this.#exchanges.delete(item.id);
+      }
+      if (exchange) return exchange.handle(message);
+    }
+    const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
+    if (key === undefined && this.#standalone) return this.#standalone.send(message);
+    // A related request that is over, or no GET stream: a request would never be answered.
+    return isServerRequest
+      ? Promise.reject(new Error('No open stream to send the request on'))
+      : Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    if (this.#isClosed) return Promise.resolve();
+    this.#isClosed = true;
+    for (const exchange of new Set(this.#exchanges.values())) exchange.abort();
+    this.#exchanges.clear();
+    for (const stream of this.#live.values()) stream.finish();
+    for (const streamId of this.#streamIds) {
+      this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
+    }
+    this.#receiver?.handleClose();
+    this.#onClosed();
+    return Promise.resolve();
+  }
+
+  #newStream(): ResumableStream {
+    for (const [id, live] of this.#live) if (live.isFinished) this.#live.delete(id);
+    const stream = new ResumableStream(crypto.randomUUID(), this.#settings.store, this.#settings.onError);
+    this.#streamIds.add(stream.id);
+    this.#live.set(stream.id, stream);
+    return stream;
+  }
+
+  /** Reads the negotiated revision from the initialize response (HTTP-33 compares headers with it). */
+  #noteNegotiated(key: RequestId, message: Message | readonly Message[]): void {
+    if (Array.isArray(message) || !isResponse(message as Message) || !this.#initializeIds.delete(key)) return;
+    const result = (message as { result?: { protocolVersion?: unknown } }).result;
+    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+  }
+}
+
+/** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
+function hasPolling(version: string | undefined): boolean {
+  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2025-11-25';
+}
+
+function firstResponseId(message: Message | readonly Message[]): RequestId | undefined {
+  const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
+  for (const item of items) if (isResponse(item) && item.id !== undefined) return item.id;
+  return undefined;
+}
+
+function sseResponse(connection: SseConnection): Response {
+  return new Response(connection.body, { status: 200, headers: { ...SSE_HEADERS } });
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,67 @@
+// JSON bodies of the HTTP handler: results, JSON-RPC error responses, and the HTTP status each
+// stateless-era error code takes (S26 section 1.7).
+
+import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
+import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
+import { ModernErrorCode } from '../../protocol/types/index.ts';
+
+/**
+ * The code of transport-level refusals (wrong Origin, unknown session, method not allowed, ...):
+ * -32000, the implementation-defined server error; clients branch on the HTTP status, not on it.
+ */
+export const TRANSPORT_ERROR = -32000;
+
+/** A JSON response with the given status. */
+export function jsonResponse(
+  body: Message | readonly Message[],
+  status: number,
+  headers?: Record<string, string>,
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+/** What an error response says, and the request id it answers when one was readable. */
+export interface HttpError {
+  status: number;
+  code: number;
+  message: string;
+  id?: RequestId | undefined;
+  data?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A JSON-RPC error response in a JSON body, with the request id echoed when known (S26-HTTP-17). */
+export function errorResponse(error: HttpError): Response {
+  const body: JsonRpcErrorResponse = {
+    jsonrpc: '2.0',
+    error:
+      error.data === undefined
+        ? { code: error.code, message: error.message }
+        : { code: error.code, message: error.message, data: error.data },
+  };
+  if (error.id !== undefined) body.id = error.id;
+  return jsonResponse(body, error.status, error.headers);
+}
+
+/**
+ * The HTTP status of a stateless-era JSON response carrying an error with `code`: 404 for
+ * -32601 (S26-HTTP-16), 400 for the envelope, header, capability and version errors and for
+ * unreadable input, 200 for every other (in-band) error (checklist section 5 item 6).
+ */
+export function statusForErrorCode(code: number): number {
+  switch (code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.ParseError:
+    case ErrorCode.InvalidRequest:
+    case ModernErrorCode.HeaderMismatch:
+    case ModernErrorCode.MissingRequiredClientCapability:
+    case ModernErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}

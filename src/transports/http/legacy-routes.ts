@@ -1,0 +1,135 @@
+// Handshake-era traffic on the endpoint (2025-03-26 .. 2025-11-25): `initialize` opens a session;
+// every other POST, GET and DELETE must name a live session of the same principal (HTTP-25..35).
+
+import type { Frame } from '../../jsonrpc/codec.ts';
+import type { JsonRpcRequest, Message, RequestId } from '../../jsonrpc/message.ts';
+import { isRequest } from '../../jsonrpc/message.ts';
+import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
+import { LEGACY_VERSIONS } from '../../protocol/revisions.ts';
+import type { HttpSession } from './http-session.ts';
+import { errorResponse, TRANSPORT_ERROR } from './json-response.ts';
+import type { ChannelServer } from './options.ts';
+import type { Accepts } from './post-exchange.ts';
+import type { SessionRegistry } from './sessions.ts';
+
+/** What the handshake-era routes work with. */
+export interface LegacyContext {
+  server: ChannelServer;
+  sessions: SessionRegistry;
+  principal: string | undefined;
+}
+
+/** Serves a handshake-era POST: a new session for `initialize`, else delivery into the named session. */
+export async function handleLegacyPost(
+  request: Request,
+  frame: Frame,
+  isInitialize: boolean,
+  accepts: Accepts,
+  context: LegacyContext,
+): Promise<Response> {
+  const items: readonly Message[] =
+    frame.type === 'batch'
+      ? frame.items.flatMap((item) => (item.type === 'message' ? [item.message] : []))
+      : frame.type === 'message'
+        ? [frame.message]
+        : [];
+  const requests = items.filter(isRequest);
+  const firstId = requests[0]?.id;
+  const refused = checkVersionHeader(request, firstId);
+  if (refused) return refused;
+  let session: HttpSession | undefined;
+  if (isInitialize) {
+    session = context.sessions.create(context.server, context.principal);
+    if (!session) return refusal(503, 'Too many sessions; try again later', firstId);
+  } else {
+    const found = findSession(request, context, firstId);
+    if (found instanceof Response) return found;
+    session = found;
+    if (frame.type === 'batch' && session.protocolVersion !== '2025-03-26') {
+      return errorResponse({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: JSON-RPC batches exist only in protocol revision 2025-03-26, not ${session.protocolVersion ?? 'before initialize'}`,
+      });
+    }
+    const reused = requests.find((item) => session?.isInFlight(item.id));
+    if (reused) {
+      return errorResponse({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: id ${JSON.stringify(reused.id)} is already in use by a request in progress`,
+        id: reused.id,
+      });
+    }
+  }
+  context.sessions.touch(session);
+  const headers = isInitialize ? { 'Mcp-Session-Id': session.id } : {};
+  const answer = session.post(frame, requests as JsonRpcRequest[], accepts, headers);
+  // HTTP-7: notifications and responses only: accepted, no body.
+  const response = answer ? await answer : new Response(null, { status: 202 });
+  context.sessions.touch(session);
+  return response;
+}
+
+/** GET: the session's standalone stream, or the resumption of one of its streams (Last-Event-ID). */
+export async function handleLegacyGet(request: Request, context: LegacyContext): Promise<Response> {
+  const accept = request.headers.get('accept') ?? '';
+  if (!/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
+    return refusal(406, 'Not Acceptable: a GET must accept text/event-stream');
+  }
+  const refused = checkVersionHeader(request, undefined);
+  if (refused) return refused;
+  const session = findSession(request, context, undefined);
+  if (session instanceof Response) return session;
+  context.sessions.touch(session);
+  const lastEventId = request.headers.get('last-event-id');
+  const resumed = lastEventId === null ? undefined : await session.resume(lastEventId);
+  if (resumed) return resumed;
+  return session.openStandalone() ?? refusal(409, 'Conflict: this session already has a GET stream open');
+}
+
+/** DELETE: ends the session (HTTP-32); later requests with its id get 404. */
+export async function handleLegacyDelete(request: Request, context: LegacyContext): Promise<Response> {
+  const refused = checkVersionHeader(request, undefined);
+  if (refused) return refused;
+  const session = findSession(request, context, undefined);
+  if (session instanceof Response) return session;
+  await session.close();
+  return new Response(null, { status: 204 });
+}
+
+/** HTTP-35: an MCP-Protocol-Version that names no handshake-era revision gets 400 (absent is fine, HTTP-34). */
+function checkVersionHeader(request: Request, id: RequestId | undefined): Response | undefined {
+  const version = request.headers.get('mcp-protocol-version');
+  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version)) return undefined;
+  return refusal(
+    400,
+    `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${LEGACY_VERSIONS.join(', ')})`,
+    id,
+  );
+}
+
+/** The request's session: 400 without an id (HTTP-29), 404 unknown or ended (HTTP-30), 400 on a version clash. */
+function findSession(
+  request: Request,
+  context: LegacyContext,
+  id: RequestId | undefined,
+): HttpSession | Response {
+  const sessionId = request.headers.get('mcp-session-id');
+  if (sessionId === null) return refusal(400, 'Bad Request: Mcp-Session-Id header is required', id);
+  const session = context.sessions.get(sessionId, context.principal);
+  if (!session) return refusal(404, 'Session not found', id);
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && session.protocolVersion !== undefined && version !== session.protocolVersion) {
+    return refusal(
+      400,
+      `Bad Request: MCP-Protocol-Version "${version}" differs from the negotiated ${session.protocolVersion}`,
+      id,
+    );
+  }
+  return session;
+}
+
+function refusal(status: number, message: string, id?: RequestId): Response {
+  return errorResponse({ status, code: TRANSPORT_ERROR, message, id });
+}

@@ -1,0 +1,94 @@
+// The MCP request headers a client sets (HTTP-28/33, S26-HTTP-11/12, S26-HDR-4): their names, the
+// stateless-era request-metadata headers, and the `=?base64?...?=` value encoding.
+
+import type { JsonObject } from '../../jsonrpc/message.ts';
+
+/** Header names, spelled as the spec spells them (names compare case-insensitively). */
+export const McpHeader = {
+  protocolVersion: 'MCP-Protocol-Version',
+  sessionId: 'Mcp-Session-Id',
+  method: 'Mcp-Method',
+  name: 'Mcp-Name',
+  paramPrefix: 'Mcp-Param-',
+  lastEventId: 'Last-Event-ID',
+} as const;
+
+/** Which request param `Mcp-Name` mirrors, per method (S26-HTTP-12; the `tasks/*` ones from the tasks extension). */
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+const SENTINEL_PREFIX = '=?base64?';
+const SENTINEL_SUFFIX = '?=';
+
+/**
+ * Encodes a header value (S26-HDR-4): plain when every character is visible ASCII or an inner
+ * space; otherwise, and for a value that itself looks like the sentinel, `=?base64?<UTF-8 base64>?=`.
+ * The empty string stays empty.
+ */
+export function encodeHeaderValue(value: string): string {
+  return isPlainSafe(value) ? value : `${SENTINEL_PREFIX}${toBase64(value)}${SENTINEL_SUFFIX}`;
+}
+
+/**
+ * The text form of an argument mirrored into a header: a string as it is, a finite number in
+ * decimal, a boolean as `true`/`false`. Null, absent and any other value give undefined: no header.
+ */
+export function toHeaderValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? String(value) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The `Mcp-Name` value for a request, when its method has one and the param is present. */
+export function nameOf(method: string, params: JsonObject | undefined): string | undefined {
+  const key = NAME_PARAM[method];
+  if (key === undefined || params === undefined) return undefined;
+  const value = params[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Sets the stateless-era headers of one POST (S26-HTTP-11/12): the protocol version, `Mcp-Method`,
+ * `Mcp-Name` where the method has one, and the given `Mcp-Param-*` values (already encoded).
+ */
+export function setModernHeaders(
+  headers: Headers,
+  message: { method: string; params?: JsonObject },
+  options: { version: string; params?: ReadonlyArray<readonly [string, string]> },
+): void {
+  headers.set(McpHeader.protocolVersion, options.version);
+  headers.set(McpHeader.method, encodeHeaderValue(message.method));
+  const name = nameOf(message.method, message.params);
+  if (name !== undefined) headers.set(McpHeader.name, encodeHeaderValue(name));
+  for (const [header, value] of options.params ?? []) headers.set(header, value);
+}
+
+function isPlainSafe(value: string): boolean {
+  if (value.startsWith(' ') || value.endsWith(' ')) return false;
+  if (value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+function toBase64(value: string): string {
+  const bytes = new TextEncoder().encode(value);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,53 @@
+// The stateless era's validation ladder on HTTP, before the request reaches the server
+// (S26-HTTP-11..16, checklist section 5 item 7): envelope keys -32602, then header/body -32020,
+// then version support -32022, then `Mcp-Param-*` -32020. Method lookup (404) is the server's.
+
+import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.ts';
+import { RpcError } from '../../jsonrpc/rpc-error.ts';
+import { readEnvelope } from '../../protocol/envelope.ts';
+import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
+import type { HttpError } from './json-response.ts';
+import { checkParamHeaders, findHeaderParams } from './param-headers.ts';
+import { checkStandardHeaders } from './request-headers.ts';
+
+/** Finds a tool's inputSchema for the `Mcp-Param-*` check; `meta` is the request's `_meta`. */
+export type ToolSchemaLookup = (name: string, meta: JsonObject) => Promise<object | undefined>;
+
+/**
+ * The HTTP error for a stateless request that fails the ladder, or undefined when it may be served.
+ * Errors echo the request id (S26-HTTP-17).
+ */
+export async function checkModernRequest(
+  message: JsonRpcRequest,
+  headers: Headers,
+  toolSchema: ToolSchemaLookup,
+): Promise<HttpError | undefined> {
+  const { id } = message;
+  let versionError: RpcError | undefined;
+  try {
+    readEnvelope(message.params);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    // Conformance pins -32602 (missing keys) before -32020 and -32020 before -32022.
+    if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return fromRpcError(error, id);
+    versionError = error;
+  }
+  const meta = message.params?._meta as JsonObject;
+  const mismatch = checkStandardHeaders(message, meta[MetaKey.protocolVersion], headers);
+  if (mismatch) return { status: 400, code: ModernErrorCode.HeaderMismatch, message: mismatch, id };
+  if (versionError) return fromRpcError(versionError, id);
+  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
+  // An unknown tool has no headers to check; the server answers it (-32602, in-band).
+  const schema = await toolSchema(message.params.name, meta);
+  const params = schema === undefined ? [] : findHeaderParams(schema);
+  if (params.length === 0) return undefined;
+  const paramMismatch = checkParamHeaders(params, message.params.arguments, headers);
+  return paramMismatch === undefined
+    ? undefined
+    : { status: 400, code: ModernErrorCode.HeaderMismatch, message: paramMismatch, id };
+}
+
+function fromRpcError(error: RpcError, id: JsonRpcRequest['id']): HttpError {
+  const base = { status: 400, code: error.code, message: error.message, id };
+  return error.data === undefined ? base : { ...base, data: error.data };
+}

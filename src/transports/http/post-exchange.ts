@@ -1,0 +1,123 @@
+// One handshake-era POST that carries requests (HTTP-8, HTTP-12..14): its responses go back as one
+// JSON body when they come first, else on a resumable SSE stream that also carries the messages
+// related to those requests (progress, logs, server-to-client requests) and ends after the last response.
+
+import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
+import { isRequest, isResponse } from '../../jsonrpc/message.ts';
+import { jsonResponse } from './json-response.ts';
+import type { ResumableStream } from './sse-stream.ts';
+import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
+
+/** Which bodies the client's Accept header allows. */
+export interface Accepts {
+  json: boolean;
+  sse: boolean;
+}
+
+/** How a POST exchange opens its stream and shapes its responses. */
+export interface PostExchangeOptions {
+  accepts: Accepts;
+  /** A 2025-03-26 batch: a JSON answer is an array. */
+  isBatch: boolean;
+  /** Extra response headers (the session id). */
+  headers: Record<string, string>;
+  keepAliveMs: number;
+  /** Opens the stream of this POST, registered with the session for resumption. */
+  openStream(): ResumableStream;
+  /** The priming event's retry, or undefined for revisions before 2025-11-25 (no priming). */
+  priming: { retryMs: number } | undefined;
+  /** Close the SSE connection (not the stream) this long after the POST: the client polls (HTTP-10). */
+  closeAfterMs: number | undefined;
+}
+
+/** The state of one POST of requests. `response` settles once: JSON, or the start of an SSE stream. */
+export class PostExchange {
+  readonly response: Promise<Response>;
+  #options: PostExchangeOptions;
+  #waiting: Set<RequestId>;
+  #collected: JsonRpcResponse[] = [];
+  #stream: ResumableStream | undefined;
+  #state: 'pending' | 'streaming' | 'done' = 'pending';
+  #resolve!: (response: Response) => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(ids: readonly RequestId[], options: PostExchangeOptions) {
+    this.#options = options;
+    this.#waiting = new Set(ids);
+    this.response = new Promise((resolve) => (this.#resolve = resolve));
+    if (options.closeAfterMs !== undefined && options.accepts.sse) {
+      this.#timer = setTimeout(() => this.#poll(), options.closeAfterMs);
+    }
+  }
+
+  /** True once every request of the POST has its response. */
+  get isDone(): boolean {
+    return this.#state === 'done';
+  }
+
+  /**
+   * Takes one message related to this POST. Rejects for a server-to-client request the client cannot
+   * receive (it accepts JSON only, or the exchange is over), so the caller fails fast.
+   */
+  handle(message: Message | readonly Message[]): Promise<void> {
+    const messages: readonly Message[] = Array.isArray(message) ? message : [message as Message];
+    const responses = messages.filter(isResponse);
+    if (
+      this.#state === 'done' ||
+      (this.#state === 'pending' && responses.length === 0 && !this.#options.accepts.sse)
+    ) {
+      const request = messages.find(isRequest);
+      // A notification nobody can receive is dropped; a request would wait forever.
+      return request
+        ? Promise.reject(new Error(`No stream to send "${request.method}" on`))
+        : Promise.resolve();
+    }
+    for (const response of responses) if (response.id !== undefined) this.#waiting.delete(response.id);
+    const isComplete = this.#waiting.size === 0;
+    if (this.#state === 'pending' && responses.length === messages.length && this.#options.accepts.json) {
+      this.#collected.push(...responses);
+      if (isComplete) this.#answerJson();
+      return Promise.resolve();
+    }
+    if (this.#state === 'pending') this.#startStream();
+    const sent = this.#stream?.send(message) ?? Promise.resolve();
+    if (isComplete) this.#end();
+    return sent;
+  }
+
+  /** The session ended: a pending POST gets 404, an open stream ends. */
+  abort(): void {
+    if (this.#state === 'pending') this.#resolve(new Response(null, { status: 404 }));
+    this.#end();
+  }
+
+  #answerJson(): void {
+    const body = this.#options.isBatch ? this.#collected : this.#collected[0];
+    if (body !== undefined) this.#resolve(jsonResponse(body, 200, this.#options.headers));
+    this.#end();
+  }
+
+  #startStream(): void {
+    const connection = new SseConnection({ keepAliveMs: this.#options.keepAliveMs });
+    const stream = this.#options.openStream();
+    stream.open(connection, this.#options.priming);
+    this.#stream = stream;
+    this.#state = 'streaming';
+    this.#resolve(
+      new Response(connection.body, { status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers } }),
+    );
+    // Responses that came before the switch (a partial batch) go first.
+    if (this.#collected.length > 0) void stream.send(this.#collected.splice(0));
+  }
+
+  #poll(): void {
+    if (this.#state === 'pending') this.#startStream();
+    if (this.#state === 'streaming') this.#stream?.detach();
+  }
+
+  #end(): void {
+    clearTimeout(this.#timer);
+    if (this.#state === 'streaming') this.#stream?.finish();
+    this.#state = 'done';
+  }
+}

@@ -1,0 +1,94 @@
+// The handler's first gate: Host validation against DNS rebinding, Origin validation (HTTP-2,
+// S26-HTTP-2), and the CORS headers a browser client needs (section 2.11, checklist section 5 item 15).
+
+/** The hostnames of this machine's loopback interface: the defaults for hosts and origins. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** What the security gate allows. */
+export interface SecurityPolicy {
+  /** `*`, or hostnames (any port) and `host:port` pairs; default the loopback hostnames. */
+  allowedHosts: readonly string[];
+  /** `*`, or exact origins (`https://app.example`) allowed besides loopback ones. */
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * True if the request's Host (or, without one, its URL's host) is allowed. A local server that
+ * answers any Host can be reached from a web page through DNS rebinding (GHSA-w48q-cv73-mx4w).
+ */
+export function isHostAllowed(request: Request, policy: SecurityPolicy): boolean {
+  if (policy.allowedHosts.includes('*')) return true;
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  const parsed = parseAuthority(host);
+  if (!parsed) return false;
+  return policy.allowedHosts.some((entry) => {
+    const allowed = entry.toLowerCase();
+    return allowed === parsed.hostname || allowed === parsed.host;
+  });
+}
+
+/**
+ * True if the request may proceed as far as Origin goes: no Origin (not a browser), a loopback
+ * origin, or a configured one. `null` origins (sandboxed frames, files) are refused.
+ */
+export function isOriginAllowed(origin: string | null, policy: SecurityPolicy): boolean {
+  if (origin === null) return true;
+  if (policy.allowedOrigins.includes('*')) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (LOOPBACK_HOSTNAMES.includes(url.hostname)) return true;
+  return policy.allowedOrigins.some((entry) => normalizeOrigin(entry) === url.origin);
+}
+
+/** Headers clients may send cross-origin; `Mcp-Param-*` headers are allowed by echoing the preflight. */
+const ALLOWED_HEADERS =
+  'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID';
+
+/** The CORS headers of an actual response to an allowed browser origin (none without an Origin). */
+export function corsHeaders(origin: string | null): Record<string, string> {
+  if (origin === null) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate',
+    Vary: 'Origin',
+  };
+}
+
+/**
+ * The answer to a CORS preflight from an allowed origin: the methods the endpoint has, and the
+ * headers asked for (which covers any `Mcp-Param-<Name>`), else the standard MCP ones.
+ */
+export function preflightResponse(request: Request, origin: string | null): Response {
+  const asked = request.headers.get('access-control-request-headers');
+  const headers: Record<string, string> = {
+    ...corsHeaders(origin),
+    'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+    'Access-Control-Allow-Headers': asked !== null && asked.trim() !== '' ? asked : ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '600',
+  };
+  headers.Vary = 'Origin, Access-Control-Request-Headers';
+  return new Response(null, { status: 204, headers });
+}
+
+function parseAuthority(host: string): { host: string; hostname: string } | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    if (url.username !== '' || url.pathname !== '/' || url.search !== '') return undefined;
+    return { host: url.host, hostname: url.hostname };
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizeOrigin(entry: string): string {
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return entry;
+  }
+}
