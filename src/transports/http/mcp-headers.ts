@@ -14,7 +14,7 @@ export const McpHeader = {
 } as const;
 
 /** Which request param `Mcp-Name` mirrors, per method (S26-HTTP-12; the `tasks/*` ones from the tasks extension). */
-const NAME_PARAM: Readonly<Record<string, string>> = {
+export const NAME_PARAM: Readonly<Record<string, string>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
@@ -25,6 +25,32 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
+/** Canonical padded base64 only: `Buffer.from(s, 'base64')` would accept `SGVsbG8` and `SGVs!!!bG8=`. */
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Visible ASCII and inner spaces: anything else must have been sent base64-encoded. */
+const PLAIN_VALUE = /^[\x20-\x7e]*$/;
+
+/**
+ * Decodes a header value (S26-HDR-5): the UTF-8 text inside an exact, lowercase `=?base64?...?=`
+ * wrapper, or the value itself (a literal). Undefined when the value has characters a header must
+ * not carry in plain form, or when the wrapped payload is not canonical base64 of valid UTF-8.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!PLAIN_VALUE.test(value)) return undefined;
+  const isWrapped =
+    value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length &&
+    value.startsWith(SENTINEL_PREFIX) &&
+    value.endsWith(SENTINEL_SUFFIX);
+  if (!isWrapped) return value;
+  const payload = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
+  if (!STRICT_BASE64.test(payload)) return undefined;
+  const bytes = Uint8Array.from(atob(payload), (char) => char.charCodeAt(0));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Encodes a header value (S26-HDR-4): plain when every character is visible ASCII or an inner
