@@ -29,6 +29,7 @@ function fakeContext(): RequestContext {
     elicit: refuse,
     sample: refuse,
     listRoots: refuse,
+    closeSseStream: () => false,
   };
 }
 

@@ -45,6 +45,15 @@ export interface RequestContext {
   sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Lists the client's roots. Rejects if the client lacks the capability. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /**
+   * Asks the transport to close the SSE connection carrying this request's messages without ending
+   * the stream (Streamable HTTP polling, 2025-11-25, SEP-1699): the client reconnects with GET and
+   * Last-Event-ID and receives the rest, including the result, so a long-running handler need not
+   * hold a connection open. Later progress, logs and the result are kept for that replay. Returns
+   * false, doing nothing, where the client could not resume: other transports, revisions before
+   * 2025-11-25, a client that accepts JSON only, and the stateless era.
+   */
+  closeSseStream(): boolean;
 }
 
 /** Options for one input request. */

@@ -27,6 +27,7 @@ function fakeContext(era: Era = 'legacy'): RequestContext {
     elicit: refuse,
     sample: refuse,
     listRoots: refuse,
+    closeSseStream: () => false,
   };
 }
 

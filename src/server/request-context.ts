@@ -21,6 +21,8 @@ export interface ContextOutput {
   /** Whether a log message at `level` should be sent (the client's chosen level, per era). */
   isLogEnabled(level: LoggingLevel): boolean;
   broker: InputBroker;
+  /** Closes the request's SSE connection, keeping its stream (see `RequestContext.closeSseStream`). */
+  closeStream?: () => boolean;
 }
 
 /**
@@ -59,5 +61,6 @@ export function createRequestContext(facts: ContextFacts, output: ContextOutput)
     sample: (params, options = {}) =>
       broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
     listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
+    closeSseStream: () => (request.signal.aborted ? false : (output.closeStream?.() ?? false)),
   };
 }

@@ -31,6 +31,7 @@ export class ServerSession {
   /** The client's `clientInfo` from initialize. */
   clientInfo: Implementation | undefined;
   #server: SessionHost;
+  #channel: Channel;
   /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
   #era: 'legacy' | 'modern' | undefined;
   #modernStream: ModernStream = {
@@ -50,6 +51,7 @@ export class ServerSession {
 
   constructor(server: SessionHost, channel: Channel, onClose: () => void) {
     this.#server = server;
+    this.#channel = channel;
     this.#onClose = onClose;
     this.session = new Session({
       role: 'server',
@@ -216,6 +218,7 @@ export class ServerSession {
         notify: (method, params, options) => session.notify(method, params, options),
         isLogEnabled: (level) => isLevelEnabled(level, this.#logLevel),
         broker: createLegacyBroker(session, { signal: request.signal, relatedRequestId: request.id }),
+        closeStream: () => this.#channel.info?.closeStream?.(request.id) ?? false,
       },
     );
   }

@@ -1,7 +1,7 @@
 // The transport contract: a Channel carries JSON-RPC messages in both directions between two peers.
 
 import type { Frame } from '../jsonrpc/codec.ts';
-import type { Message, SendOptions } from '../jsonrpc/message.ts';
+import type { Message, RequestId, SendOptions } from '../jsonrpc/message.ts';
 
 /** What a channel delivers to the side that opened it. */
 export interface ChannelReceiver {
@@ -30,6 +30,16 @@ export interface ChannelInfo {
   readonly kind: 'memory' | 'stdio' | 'http' | 'sse';
   readonly sessionId?: string;
   readonly pid?: number;
+  /**
+   * Closes the connection that carries the messages related to `relatedRequestId` without ending
+   * their stream, so the client resumes it later (Streamable HTTP polling, SEP-1699): a request
+   * still waiting for its response gets a resumable stream, opened with a priming event if nothing
+   * was sent for it yet. Returns false, doing nothing, where that cannot be resumed (revisions
+   * before 2025-11-25, a client that accepts JSON only, a request already answered). Only
+   * transports with resumable streams provide it; it lives here so wrappers that pass `info`
+   * through keep it.
+   */
+  readonly closeStream?: (relatedRequestId: RequestId) => boolean;
 }
 
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */

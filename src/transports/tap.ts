@@ -33,9 +33,9 @@ export function tapChannel(channel: Channel, observer: ChannelObserver): Channel
         },
       });
     },
-    send(message) {
+    send(message, options) {
       report(() => observer.onSend?.(message));
-      return channel.send(message);
+      return channel.send(message, options);
     },
     close() {
       return channel.close();

@@ -44,7 +44,11 @@ export class HttpSession implements Channel {
 
   constructor(principal: string | undefined, settings: HttpSessionSettings, onClosed: () => void) {
     this.principal = principal;
-    this.info = { kind: 'http', sessionId: this.id };
+    this.info = {
+      kind: 'http',
+      sessionId: this.id,
+      closeStream: (relatedRequestId) => this.#exchanges.get(relatedRequestId)?.poll() ?? false,
+    };
     this.#settings = settings;
     this.#onClosed = onClosed;
   }

@@ -46,7 +46,7 @@ export class PostExchange {
     this.#waiting = new Set(ids);
     this.response = new Promise((resolve) => (this.#resolve = resolve));
     if (options.closeAfterMs !== undefined && options.accepts.sse) {
-      this.#timer = setTimeout(() => this.#poll(), options.closeAfterMs);
+      this.#timer = setTimeout(() => this.poll(), options.closeAfterMs);
     }
   }
 
@@ -85,6 +85,21 @@ export class PostExchange {
     return sent;
   }
 
+  /**
+   * Closes this POST's SSE connection without ending its stream (HTTP-10): a POST not yet answered
+   * first switches to SSE, so the client gets the priming event to resume from. The client polls
+   * with GET and Last-Event-ID for the rest, response included. Returns false, doing nothing, when
+   * the client could not resume: no priming (revisions before 2025-11-25), JSON-only Accept, or the
+   * exchange is over. Idempotent.
+   */
+  poll(): boolean {
+    if (this.#options.priming === undefined || !this.#options.accepts.sse || this.#state === 'done')
+      return false;
+    if (this.#state === 'pending') this.#startStream();
+    this.#stream?.detach();
+    return true;
+  }
+
   /** The session ended: a pending POST gets 404, an open stream ends. */
   abort(): void {
     if (this.#state === 'pending') this.#resolve(new Response(null, { status: 404 }));
@@ -108,11 +123,6 @@ export class PostExchange {
     );
     // Responses that came before the switch (a partial batch) go first.
     if (this.#collected.length > 0) void stream.send(this.#collected.splice(0));
-  }
-
-  #poll(): void {
-    if (this.#state === 'pending') this.#startStream();
-    if (this.#state === 'streaming') this.#stream?.detach();
   }
 
   #end(): void {
