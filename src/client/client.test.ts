@@ -167,10 +167,14 @@ test('onProgress receives the server progress notifications in order', async () 
 test('a request without an answer times out with RequestTimeoutError and is cancelled on the server', async () => {
   const server = new Server({ name: 'srv', version: '1' });
   const serverAbort = deferred<unknown>();
-  server.tool({ name: 'hang' }, (_args, ctx) => {
-    ctx.signal.addEventListener('abort', () => serverAbort.resolve(ctx.signal.reason));
-    return new Promise<string>(() => {});
+  // Watched from middleware: it runs before argument validation, which may still be loading the
+  // validator when the cancellation arrives on a busy machine.
+  server.use(({ ctx }, next) => {
+    if (ctx.signal.aborted) serverAbort.resolve(ctx.signal.reason);
+    else ctx.signal.addEventListener('abort', () => serverAbort.resolve(ctx.signal.reason));
+    return next();
   });
+  server.tool({ name: 'hang' }, () => new Promise<string>(() => {}));
   const client = await connect(server);
   await assert.rejects(
     client.callTool({ name: 'hang' }, { timeoutMs: 15 }),

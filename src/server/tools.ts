@@ -79,6 +79,8 @@ export class Tools {
     const input = definition.inputSchema ?? { type: 'object' };
     const checked = await validateWith(input, params.arguments ?? {}, this.#validator);
     if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
+    // Cancelled while the arguments were checked: no response will be sent, so do no work (CANCEL-5).
+    ctx.signal.throwIfAborted();
     let returned: ToolReturn;
     try {
       returned = await handler(checked.value as Record<string, unknown>, ctx);

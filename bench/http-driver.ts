@@ -1,0 +1,424 @@
+// The SDK-free HTTP benchmark client: spawns an MCP server that listens on 127.0.0.1, drives it with
+// HTTP/1.1 keep-alive POSTs over node:http (one Agent with one socket per simulated client), verifies every
+// response (status, JSON or SSE body, JSON-RPC id, echoed text), and takes the measurements: closed-loop
+// throughput and latency at a fixed number of connections, and memory per idle handshake-era session.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { ErrorLog } from './server-process.ts';
+import { percentile } from './stats.ts';
+
+/** How to start one HTTP server under test; it must print `http://127.0.0.1:<port>/mcp` on stderr when ready. */
+export interface HttpServerSpec {
+  name: string;
+  command: string;
+  /** Arguments; the literal `{port}` is replaced by 0 (the server picks a free port and prints it). */
+  args: readonly string[];
+  cwd: string;
+}
+
+const liveChildren = new Set<ChildProcess>();
+
+/** Sends SIGKILL to every server process still alive; for emergency exits. */
+export function killAllHttpChildren(): void {
+  for (const child of liveChildren) child.kill('SIGKILL');
+}
+
+/** A spawned server, its endpoint, and the stderr lines it printed (for the memory probe). */
+export class HttpServerProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  #stderr: string;
+  #partial = '';
+  #lineWaiters: Array<{ prefix: string; resolve: (line: string) => void }> = [];
+  readonly #exited: Promise<void>;
+
+  private constructor(child: ChildProcess, url: string, stderr: string, exited: Promise<void>) {
+    this.child = child;
+    this.url = url;
+    this.#stderr = stderr;
+    this.#exited = exited;
+    child.stderr!.on('data', (text: string) => this.#onStderr(text));
+  }
+
+  /** Spawns the server and resolves once it has printed its URL, or rejects after `timeoutMs`. */
+  static start(spec: HttpServerSpec, timeoutMs = 15_000): Promise<HttpServerProcess> {
+    const args = spec.args.map((arg) => (arg === '{port}' ? '0' : arg));
+    const child = spawn(spec.command, args, { cwd: spec.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    liveChildren.add(child);
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    void exited.then(() => liveChildren.delete(child));
+    child.stderr!.setEncoding('utf8');
+    return new Promise((resolve, reject) => {
+      let stderr = '';
+      const fail = (reason: string) => {
+        clearTimeout(timer);
+        child.stderr!.off('data', onData);
+        child.kill('SIGKILL');
+        reject(new Error(`${spec.name}: ${reason}; stderr: ${stderr.trim().slice(-500)}`));
+      };
+      const timer = setTimeout(() => fail(`no URL on stderr within ${timeoutMs} ms`), timeoutMs);
+      const onData = (text: string) => {
+        stderr += text;
+        const match = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
+        if (!match) return;
+        clearTimeout(timer);
+        child.stderr!.off('data', onData);
+        child.off('close', onClose);
+        resolve(new HttpServerProcess(child, match[0], stderr, exited));
+      };
+      const onClose = (code: number | null) => fail(`exited before listening (code ${code})`);
+      child.stderr!.on('data', onData);
+      child.once('close', onClose);
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Whether the process has exited (a crash mid-measurement). */
+  get hasExited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  stderrTail(): string {
+    return this.#stderr.trim().slice(-500);
+  }
+
+  /** Resolves with the next stderr line starting with `prefix` (printed after this call). */
+  nextLine(prefix: string, timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no "${prefix}" line within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.#lineWaiters.push({
+        prefix,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+    });
+  }
+
+  #onStderr(text: string): void {
+    this.#stderr = (this.#stderr + text).slice(-20_000);
+    const lines = (this.#partial + text).split('\n');
+    this.#partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const index = this.#lineWaiters.findIndex((w) => line.startsWith(w.prefix));
+      if (index !== -1) this.#lineWaiters.splice(index, 1)[0]!.resolve(line);
+    }
+  }
+
+  /** SIGTERM, then SIGKILL if it outlives `graceMs`. */
+  async close(graceMs = 2_000): Promise<void> {
+    if (this.hasExited) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await this.#exited;
+    clearTimeout(timer);
+  }
+}
+
+/** VmRSS of a live process in bytes, from /proc/<pid>/status (Linux only). */
+export function readVmRss(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One HTTP response, read to the end. */
+export interface HttpAnswer {
+  status: number;
+  contentType: string;
+  sessionId: string | undefined;
+  body: string;
+}
+
+/** POSTs `body` as JSON over `agent` and reads the whole response. */
+export function post(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = 10_000,
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        agent,
+        method: 'POST',
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+        timeout: timeoutMs,
+      },
+      (response) => {
+        response.setEncoding('utf8');
+        let text = '';
+        response.on('data', (chunk: string) => (text += chunk));
+        response.once('error', reject);
+        response.once('end', () => {
+          const sessionId = response.headers['mcp-session-id'];
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: response.headers['content-type'] ?? '',
+            sessionId: typeof sessionId === 'string' ? sessionId : undefined,
+            body: text,
+          });
+        });
+      },
+    );
+    request.once('timeout', () => request.destroy(new Error(`no response within ${timeoutMs} ms`)));
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
+/** A JSON-RPC response as read off the wire. */
+export interface RpcMessage {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  result?: unknown;
+  error?: unknown;
+}
+
+/**
+ * Finds the JSON-RPC response with id `id` in an answer: the body itself for `application/json`, or the
+ * `data:` of one event for `text/event-stream` (priming events with empty data and notifications are skipped).
+ */
+export function extractResponse(answer: HttpAnswer, id: number): RpcMessage | string {
+  if (answer.contentType.startsWith('application/json')) {
+    const message = parseJson(answer.body);
+    if (typeof message === 'string') return message;
+    return message.id === id ? message : `response id ${JSON.stringify(message.id)}, expected ${id}`;
+  }
+  if (answer.contentType.startsWith('text/event-stream')) {
+    for (const block of answer.body.split(/\r?\n\r?\n/)) {
+      const data = block
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+        .join('\n');
+      if (data === '') continue;
+      const message = parseJson(data);
+      if (typeof message === 'string') return message;
+      if (message.method === undefined && message.id === id) return message;
+    }
+    return `no response with id ${id} in SSE body: ${answer.body.slice(0, 160)}`;
+  }
+  return `unexpected content-type ${JSON.stringify(answer.contentType)}: ${answer.body.slice(0, 160)}`;
+}
+
+function parseJson(text: string): RpcMessage | string {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return `not a JSON-RPC object: ${text.slice(0, 160)}`;
+    return value as RpcMessage;
+  } catch {
+    return `non-JSON body: ${text.slice(0, 160)}`;
+  }
+}
+
+/** What one simulated client does: an optional setup (the handshake), then the same kind of call repeatedly. */
+export interface HttpWorkload {
+  name: string;
+  /** Opens one client's conversation (e.g. initialize); resolves with the headers its calls carry. */
+  setup(agent: Agent, url: URL): Promise<Record<string, string>>;
+  /** Sends call `i` and returns a description of what is wrong with its answer, or undefined when right. */
+  call(agent: Agent, url: URL, headers: Record<string, string>, i: number): Promise<string | undefined>;
+}
+
+export interface LoadConfig {
+  /** Concurrent clients, one keep-alive connection each. */
+  connections: number;
+  /** Untimed calls per measurement before the clock starts (all clients running). */
+  warmupMs: number;
+  /** Timed window. */
+  durationMs: number;
+  /** Upper bound on timed calls (the run also stops at `durationMs`). */
+  maxCalls: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Us: number;
+  p99Us: number;
+  calls: number;
+  errors: ErrorLog;
+}
+
+/**
+ * Closed loop: `connections` clients, each with its own Agent (keep-alive, one socket), run their setup, then
+ * issue calls back to back. Calls completing during warm-up are verified but not timed; the timed window counts
+ * calls that start and finish inside it. Every answer is verified; failures are counted, never timed.
+ */
+export async function measureLoad(
+  server: HttpServerProcess,
+  workload: HttpWorkload,
+  config: LoadConfig,
+): Promise<LoadResult> {
+  const url = new URL(server.url);
+  const errors = new ErrorLog();
+  const latenciesUs: number[] = [];
+  const agents = Array.from(
+    { length: config.connections },
+    () => new Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1 }),
+  );
+  let nextId = 1;
+  let phase: 'warmup' | 'timed' | 'done' = 'warmup';
+  let timedCalls = 0;
+  try {
+    const sessions = await Promise.all(agents.map((agent) => workload.setup(agent, url)));
+    let timedStart = 0;
+    let timedEnd = 0;
+    const worker = async (agent: Agent, headers: Record<string, string>) => {
+      while (phase !== 'done') {
+        const i = nextId++;
+        const startedIn = phase;
+        const start = performance.now();
+        let problem: string | undefined;
+        try {
+          problem = await workload.call(agent, url, headers, i);
+        } catch (error) {
+          problem = `request failed: ${(error as Error).message}`;
+        }
+        const end = performance.now();
+        if (problem !== undefined) {
+          errors.record(problem);
+          if (server.hasExited) throw new Error(`server exited; stderr: ${server.stderrTail()}`);
+          if (errors.count > 1_000) throw new Error(`over 1,000 wrong answers; first: ${errors.samples[0]}`);
+          continue;
+        }
+        if (startedIn === 'timed' && phase === 'timed') {
+          latenciesUs.push((end - start) * 1000);
+          if (++timedCalls >= config.maxCalls) {
+            phase = 'done';
+            timedEnd = end;
+          }
+        }
+      }
+    };
+    const runs = agents.map((agent, index) => worker(agent, sessions[index]!));
+    await Promise.race([sleep(config.warmupMs), Promise.all(runs)]);
+    phase = 'timed';
+    timedStart = performance.now();
+    await Promise.race([sleep(config.durationMs), Promise.all(runs)]);
+    if (phase === 'timed') {
+      phase = 'done';
+      timedEnd = performance.now();
+    }
+    await Promise.all(runs);
+    const seconds = (timedEnd - timedStart) / 1000;
+    return {
+      requestsPerSecond: timedCalls / seconds,
+      p50Us: percentile(latenciesUs, 50) ?? NaN,
+      p99Us: percentile(latenciesUs, 99) ?? NaN,
+      calls: timedCalls,
+      errors,
+    };
+  } finally {
+    phase = 'done';
+    for (const agent of agents) agent.destroy();
+  }
+}
+
+export interface MemoryResult {
+  sessions: number;
+  rssBytesPerSession: number;
+  heapBytesPerSession: number;
+  /** RSS delta per session as read by the bench from /proc/<pid>/status (no GC forced by that read itself). */
+  procRssBytesPerSession: number | undefined;
+  baselineRssBytes: number;
+  errors: ErrorLog;
+}
+
+interface ProbeSample {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Asks the server's preloaded mem-probe (SIGUSR2) for a post-GC memoryUsage() snapshot. */
+async function probe(server: HttpServerProcess): Promise<ProbeSample> {
+  const line = server.nextLine('MEMPROBE ', 10_000);
+  server.child.kill('SIGUSR2');
+  return JSON.parse((await line).slice('MEMPROBE '.length)) as ProbeSample;
+}
+
+/**
+ * Memory per idle handshake-era session: opens `warmup` sessions (JIT and lazy allocations settle), samples,
+ * opens `count` more (each: initialize + notifications/initialized, then left idle, never closed), waits
+ * `settleMs`, samples again, and divides the deltas by `count`. Every session id must be fresh and distinct.
+ */
+export async function measureSessionMemory(
+  server: HttpServerProcess,
+  openSession: (agent: Agent, url: URL) => Promise<string>,
+  options: { warmup: number; count: number; parallel: number; settleMs: number },
+): Promise<MemoryResult> {
+  const url = new URL(server.url);
+  const errors = new ErrorLog();
+  const agent = new Agent({ keepAlive: true, maxSockets: options.parallel });
+  const ids = new Set<string>();
+  const open = async (total: number) => {
+    let started = 0;
+    let opened = 0;
+    const lane = async () => {
+      while (started < total) {
+        started++;
+        try {
+          const id = await openSession(agent, url);
+          if (ids.has(id)) errors.record(`session id ${id} handed out twice`);
+          ids.add(id);
+          opened++;
+        } catch (error) {
+          errors.record((error as Error).message);
+          if (server.hasExited) throw new Error(`server exited; stderr: ${server.stderrTail()}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: options.parallel }, lane));
+    return opened;
+  };
+  try {
+    await open(options.warmup);
+    await sleep(options.settleMs);
+    const before = await probe(server);
+    const procBefore = readVmRss(server.pid);
+    const opened = await open(options.count);
+    await sleep(options.settleMs);
+    const after = await probe(server);
+    const procAfter = readVmRss(server.pid);
+    if (opened !== options.count) errors.record(`opened ${opened} of ${options.count} sessions`);
+    return {
+      sessions: opened,
+      rssBytesPerSession: (after.rss - before.rss) / opened,
+      heapBytesPerSession: (after.heapUsed + after.external - (before.heapUsed + before.external)) / opened,
+      procRssBytesPerSession:
+        procBefore !== undefined && procAfter !== undefined ? (procAfter - procBefore) / opened : undefined,
+      baselineRssBytes: before.rss,
+      errors,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,497 @@
+// The HTTP half of `npm run bench`: mcpwire's Streamable HTTP server against the official v2 and v1 SDKs on
+// 127.0.0.1, in interleaved rounds with a fresh server process per measurement. Three scenarios:
+//   stateless  2026-07-28 `tools/call echo` (per-request `_meta` envelope + MCP headers), 16 keep-alive connections
+//   stateful   2025-11-25 sessions: initialize once per connection, then `tools/call echo` with Mcp-Session-Id
+//   memory     RSS and heap+external per idle handshake-era session (N sessions opened, post-GC delta / N)
+// Prints medians and ratios and writes bench/results/http-latest.json.
+// Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
+// (default 500), BENCH_QUICK=1 for a smoke run with short windows.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { Agent } from 'node:http';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as prettier from 'prettier';
+import {
+  type HttpServerSpec,
+  type HttpWorkload,
+  type LoadConfig,
+  type RpcMessage,
+  extractResponse,
+  HttpServerProcess,
+  killAllHttpChildren,
+  measureLoad,
+  measureSessionMemory,
+  post,
+} from './http-driver.ts';
+import type { ErrorLog } from './server-process.ts';
+import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const node = process.execPath;
+
+const isQuick = process.env.BENCH_QUICK === '1';
+const config = {
+  rounds: positiveInt('BENCH_ROUNDS', isQuick ? 1 : 3),
+  load: {
+    connections: 16,
+    warmupMs: isQuick ? 500 : 1_500,
+    durationMs: positiveInt('BENCH_HTTP_SECONDS', isQuick ? 2 : 8) * 1000,
+    maxCalls: 2_000_000,
+  } satisfies LoadConfig,
+  memory: {
+    warmup: 20,
+    count: positiveInt('BENCH_SESSIONS', isQuick ? 100 : 500),
+    parallel: 8,
+    settleMs: 500,
+  },
+};
+
+function positiveInt(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name}: expected a positive integer, received ${text}`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Workloads
+
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+const ACCEPT = 'application/json, text/event-stream';
+
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-bench', version: '0.0.0' },
+} as const;
+
+/** Distinct per call so a mixed-up answer is caught. */
+const messageOf = (i: number): string => `hello ${i}`;
+
+function checkEcho(message: RpcMessage | string, expected: string, modern: boolean): string | undefined {
+  if (typeof message === 'string') return message;
+  if (message.error !== undefined) return `error: ${JSON.stringify(message.error).slice(0, 160)}`;
+  const result = message.result as { content?: unknown; isError?: unknown; resultType?: unknown } | undefined;
+  if (typeof result !== 'object' || result === null) return 'missing result';
+  if (result.isError === true) return `tool failure: ${JSON.stringify(result.content).slice(0, 160)}`;
+  const content = result.content;
+  const block =
+    Array.isArray(content) && content.length === 1 ? (content[0] as { text?: unknown }) : undefined;
+  if (block?.text !== expected)
+    return `expected text ${JSON.stringify(expected)}, received ${JSON.stringify(content).slice(0, 160)}`;
+  if (modern && result.resultType !== 'complete')
+    return `expected resultType "complete", received ${JSON.stringify(result.resultType)}`;
+  return undefined;
+}
+
+async function callEcho(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  i: number,
+  modern: boolean,
+): Promise<string | undefined> {
+  const params = modern
+    ? { name: 'echo', arguments: { message: messageOf(i) }, _meta: envelope }
+    : { name: 'echo', arguments: { message: messageOf(i) } };
+  const answer = await post(
+    agent,
+    url,
+    headers,
+    JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }),
+  );
+  if (answer.status !== 200) return `HTTP ${answer.status}: ${answer.body.slice(0, 160)}`;
+  return checkEcho(extractResponse(answer, i), messageOf(i), modern);
+}
+
+/** 2026-07-28: no handshake, no session; every POST carries the envelope and the routing headers. */
+const statelessModern: HttpWorkload = {
+  name: `stateless ${MODERN}`,
+  setup: async () => ({
+    accept: ACCEPT,
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'tools/call',
+    'mcp-name': 'echo',
+  }),
+  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, true),
+};
+
+/** 2025-11-25 without initialize or session: only for the official v1 SDK's `sessionIdGenerator: undefined` mode. */
+const statelessLegacy: HttpWorkload = {
+  name: `stateless-legacy ${LEGACY}`,
+  setup: async () => ({ accept: ACCEPT, 'mcp-protocol-version': LEGACY }),
+  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, false),
+};
+
+/** The 2025 lifecycle over HTTP: initialize (answer must carry a session id), then notifications/initialized. */
+async function openSession(agent: Agent, url: URL): Promise<string> {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: 'mcpwire-bench', version: '0.0.0' },
+    },
+  };
+  const answer = await post(agent, url, { accept: ACCEPT }, JSON.stringify(initialize));
+  if (answer.status !== 200)
+    throw new Error(`initialize: HTTP ${answer.status}: ${answer.body.slice(0, 160)}`);
+  const message = extractResponse(answer, 0);
+  if (typeof message === 'string') throw new Error(`initialize: ${message}`);
+  const version = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  if (version !== LEGACY)
+    throw new Error(`initialize: negotiated ${JSON.stringify(version)}, wanted ${LEGACY}`);
+  const sessionId = answer.sessionId;
+  if (sessionId === undefined) throw new Error('initialize: no Mcp-Session-Id header');
+  const initialized = await post(
+    agent,
+    url,
+    { accept: ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY },
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  );
+  if (initialized.status !== 202 && initialized.status !== 200)
+    throw new Error(
+      `notifications/initialized: HTTP ${initialized.status}: ${initialized.body.slice(0, 160)}`,
+    );
+  return sessionId;
+}
+
+const stateful: HttpWorkload = {
+  name: `stateful ${LEGACY}`,
+  setup: async (agent, url) => ({
+    accept: ACCEPT,
+    'mcp-session-id': await openSession(agent, url),
+    'mcp-protocol-version': LEGACY,
+  }),
+  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, false),
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Servers and scenarios
+
+const mcpwireArgs = ['dist/cli/main.js', 'serve', 'everything', '--http', '{port}'];
+const v2 = (mode: string) => ['bench/servers/official-v2-http.mjs', mode, '{port}'];
+const v1 = (mode: string) => ['bench/servers/official-v1-http.mjs', mode, '{port}'];
+/** Preload for the memory scenario only: SIGUSR2 → two full GCs → `MEMPROBE {memoryUsage}` on stderr. */
+const probeArgs = ['--expose-gc', '--import', pathToFileURL(join(root, 'bench/servers/mem-probe.mjs')).href];
+
+interface Entry {
+  name: string;
+  args: readonly string[];
+  /** Shown under the table: what differs about this row. */
+  note?: string;
+  /** Excluded from ratios (different traffic). */
+  noRatio?: boolean;
+  workload?: HttpWorkload;
+}
+
+type ScenarioKind = 'load' | 'memory';
+
+interface Scenario {
+  key: string;
+  title: string;
+  kind: ScenarioKind;
+  workload: HttpWorkload;
+  entries: readonly Entry[];
+  /** Servers that have no such mode; reported, not run. */
+  notApplicable?: Record<string, string>;
+}
+
+const scenarios: readonly Scenario[] = [
+  {
+    key: 'stateless',
+    title: `stateless ${MODERN}: POST tools/call echo with _meta envelope, Mcp-Method/Mcp-Name headers`,
+    kind: 'load',
+    workload: statelessModern,
+    entries: [
+      { name: 'mcpwire', args: mcpwireArgs },
+      { name: 'official-v2', args: v2('stateless'), note: 'createMcpHandler(factory), dual-era entry' },
+      {
+        name: 'official-v1 (stateless-legacy)',
+        args: v1('stateless'),
+        workload: statelessLegacy,
+        noRatio: true,
+        note:
+          `NOT ${MODERN}: v1 has no such era; its sessionIdGenerator: undefined mode serving ${LEGACY} ` +
+          'tools/call with no initialize/session/envelope (fresh McpServer+transport per POST); no ratio',
+      },
+    ],
+  },
+  {
+    key: 'stateful',
+    title: `stateful ${LEGACY}: initialize once per connection, then tools/call echo with Mcp-Session-Id`,
+    kind: 'load',
+    workload: stateful,
+    entries: [
+      { name: 'mcpwire', args: mcpwireArgs },
+      {
+        name: 'official-v2',
+        args: v2('sessions'),
+        note: 'WebStandardStreamableHTTPServerTransport per session',
+      },
+      {
+        name: 'official-v1',
+        args: v1('sessions'),
+        note: 'StreamableHTTPServerTransport per session, node:http',
+      },
+    ],
+  },
+  {
+    key: 'memory',
+    title: `memory per idle ${LEGACY} session (initialize + notifications/initialized, then idle)`,
+    kind: 'memory',
+    workload: stateful,
+    entries: [
+      { name: 'mcpwire', args: [...probeArgs, ...mcpwireArgs] },
+      { name: 'official-v2', args: [...probeArgs, ...v2('sessions')] },
+      { name: 'official-v1', args: [...probeArgs, ...v1('sessions')] },
+    ],
+  },
+];
+
+const subject = 'mcpwire';
+const baselines = ['official-v2', 'official-v1'];
+
+const metricsOf = {
+  load: [
+    { key: 'requestsPerSecond', label: 'req/s', digits: 0, better: 'higher' },
+    { key: 'p50Us', label: 'p50 µs', digits: 0, better: 'lower' },
+    { key: 'p99Us', label: 'p99 µs', digits: 0, better: 'lower' },
+  ],
+  memory: [
+    { key: 'rssKbPerSession', label: 'RSS KiB/session', digits: 1, better: 'lower' },
+    { key: 'heapKbPerSession', label: 'heap+ext KiB/session', digits: 1, better: 'lower' },
+    { key: 'procRssKbPerSession', label: '/proc VmRSS KiB/session', digits: 1, better: 'lower' },
+    { key: 'baselineRssMb', label: 'baseline RSS MiB', digits: 1, better: 'lower' },
+  ],
+} as const;
+
+interface Result {
+  name: string;
+  entry: string;
+  note?: string;
+  noRatio: boolean;
+  samples: Record<string, number[]>;
+  calls: number[];
+  errors: number;
+  errorSamples: string[];
+  failures: string[];
+}
+
+function recordErrors(result: Result, errors: ErrorLog): boolean {
+  result.errors += errors.count;
+  for (const sample of errors.samples) if (result.errorSamples.length < 5) result.errorSamples.push(sample);
+  return errors.count === 0;
+}
+
+async function measure(scenario: Scenario, entry: Entry, result: Result): Promise<void> {
+  const spec: HttpServerSpec = { name: entry.name, command: node, args: entry.args, cwd: root };
+  let server: HttpServerProcess | undefined;
+  try {
+    server = await HttpServerProcess.start(spec);
+    if (scenario.kind === 'load') {
+      const run = await measureLoad(server, entry.workload ?? scenario.workload, config.load);
+      if (!recordErrors(result, run.errors)) return;
+      result.samples.requestsPerSecond!.push(run.requestsPerSecond);
+      result.samples.p50Us!.push(run.p50Us);
+      result.samples.p99Us!.push(run.p99Us);
+      result.calls.push(run.calls);
+    } else {
+      const run = await measureSessionMemory(server, openSession, config.memory);
+      if (!recordErrors(result, run.errors)) return;
+      result.samples.rssKbPerSession!.push(run.rssBytesPerSession / 1024);
+      result.samples.heapKbPerSession!.push(run.heapBytesPerSession / 1024);
+      if (run.procRssBytesPerSession !== undefined)
+        result.samples.procRssKbPerSession!.push(run.procRssBytesPerSession / 1024);
+      result.samples.baselineRssMb!.push(run.baselineRssBytes / 1024 / 1024);
+      result.calls.push(run.sessions);
+    }
+  } catch (error) {
+    result.failures.push((error as Error).message);
+  } finally {
+    await server?.close();
+  }
+}
+
+function newResult(scenario: Scenario, entry: Entry): Result {
+  return {
+    name: entry.name,
+    entry: ['node', ...entry.args].join(' ').replace(root, '.'),
+    ...(entry.note === undefined ? {} : { note: entry.note }),
+    noRatio: entry.noRatio === true,
+    samples: Object.fromEntries(metricsOf[scenario.kind].map((m) => [m.key, [] as number[]])),
+    calls: [],
+    errors: 0,
+    errorSamples: [],
+    failures: [],
+  };
+}
+
+function medianOf(result: Result, key: string): number | undefined {
+  return median(result.samples[key] ?? []);
+}
+
+function render(scenario: Scenario, results: readonly Result[]): string {
+  const metrics = metricsOf[scenario.kind];
+  const countLabel = scenario.kind === 'load' ? 'timed calls (med)' : 'sessions';
+  const header = ['server', ...metrics.map((m) => m.label), countLabel, 'errors', 'failed'];
+  const rows = results.map((r) => [
+    r.name,
+    ...metrics.map((m) => formatNumber(medianOf(r, m.key), m.digits)),
+    formatNumber(median(r.calls)),
+    formatNumber(r.errors),
+    formatNumber(r.failures.length),
+  ]);
+  const notes = results.filter((r) => r.note).map((r) => `  ${r.name}: ${r.note}`);
+  const mine = results.find((r) => r.name === subject);
+  const columns = baselines.filter((b) => results.some((r) => r.name === b && !r.noRatio));
+  const ratioRows = metrics.map((m) => [
+    m.label,
+    m.better,
+    ...columns.map((b) =>
+      formatRatio(
+        mine && medianOf(mine, m.key),
+        medianOf(
+          results.find((r) => r.name === b)!,
+          m.key,
+        ),
+      ),
+    ),
+  ]);
+  const problems: string[] = [];
+  for (const r of results) {
+    for (const sample of r.errorSamples) problems.push(`  ${r.name} wrong answer: ${sample}`);
+    for (const failure of r.failures.slice(0, 5)) problems.push(`  ${r.name} failed: ${failure}`);
+  }
+  const parts = [
+    `${scenario.title}; medians over ${config.rounds} rounds\n${formatTable(header, rows)}`,
+    notes.length ? notes.join('\n') : '',
+    columns.length
+      ? `ratios (${subject} / baseline; "higher": above 1.00x favours ${subject}, "lower": below 1.00x)\n` +
+        formatTable(['metric', 'better', ...columns.map((b) => `${subject} / ${b}`)], ratioRows)
+      : '',
+    problems.length ? `problems (measurements with errors are excluded):\n${problems.join('\n')}` : '',
+  ];
+  return parts.filter(Boolean).join('\n');
+}
+
+const round3 = (value: number | undefined): number | null =>
+  value === undefined || !Number.isFinite(value) ? null : Math.round(value * 1000) / 1000;
+
+function toJson(scenario: Scenario, results: readonly Result[]) {
+  const metrics = metricsOf[scenario.kind];
+  const mine = results.find((r) => r.name === subject);
+  const ratios: Record<string, Record<string, number | null>> = {};
+  for (const b of baselines) {
+    const theirs = results.find((r) => r.name === b && !r.noRatio);
+    if (!theirs || !mine) continue;
+    ratios[`${subject}/${b}`] = Object.fromEntries(
+      metrics.map((m) => {
+        const a = medianOf(mine, m.key);
+        const d = medianOf(theirs, m.key);
+        return [m.key, a !== undefined && d ? round3(a / d) : null];
+      }),
+    );
+  }
+  return {
+    scenario: scenario.key,
+    title: scenario.title,
+    servers: results.map((r) => ({
+      name: r.name,
+      entry: r.entry,
+      ...(r.note === undefined ? {} : { note: r.note }),
+      status: r.errors || r.failures.length ? 'problems' : 'ok',
+      median: Object.fromEntries(metrics.map((m) => [m.key, round3(medianOf(r, m.key))])),
+      rounds: Object.fromEntries(metrics.map((m) => [m.key, (r.samples[m.key] ?? []).map(round3)])),
+      counts: r.calls,
+      errors: r.errors,
+      errorSamples: r.errorSamples,
+      failures: r.failures.slice(0, 5),
+    })),
+    ratios,
+  };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(root, 'dist/cli/main.js')))
+    throw new Error('dist/cli/main.js missing: run npm run build');
+  const cpus = os.cpus();
+  const env = {
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+  console.log(`mcpwire HTTP benchmark${isQuick ? ' (BENCH_QUICK: smoke run only)' : ''}`);
+  console.log(
+    `node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,
+  );
+  console.log(
+    `${config.rounds} interleaved rounds, fresh server process per measurement, all on 127.0.0.1; load: ` +
+      `${config.load.connections} keep-alive connections (node:http, closed loop), ${formatNumber(config.load.warmupMs)} ms warm-up + ` +
+      `${formatNumber(config.load.durationMs)} ms timed; memory: ${config.memory.warmup} warm-up sessions, then ` +
+      `${config.memory.count} idle sessions, post-GC delta / N\n`,
+  );
+  const results = new Map(
+    scenarios.map((s) => [s.key, new Map(s.entries.map((e) => [e.name, newResult(s, e)]))]),
+  );
+  for (let round = 0; round < config.rounds; round++) {
+    for (const scenario of scenarios) {
+      const order = scenario.entries.map((_, i) => scenario.entries[(i + round) % scenario.entries.length]!);
+      process.stderr.write(
+        `  round ${round + 1}/${config.rounds} ${scenario.key}: ${order.map((e) => e.name).join(' → ')}\n`,
+      );
+      for (const entry of order) await measure(scenario, entry, results.get(scenario.key)!.get(entry.name)!);
+    }
+  }
+  const report = [];
+  for (const scenario of scenarios) {
+    const list = [...results.get(scenario.key)!.values()];
+    console.log(`${render(scenario, list)}\n`);
+    report.push(toJson(scenario, list));
+  }
+  const loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  console.log(`load average at end ${loadAverageAtEnd.join(' ')}`);
+  const outFile = join(root, 'bench/results/http-latest.json');
+  mkdirSync(dirname(outFile), { recursive: true });
+  const json = {
+    benchmark: 'http',
+    generatedAt: new Date().toISOString(),
+    quick: isQuick,
+    environment: { ...env, loadAverageAtEnd },
+    config,
+    method: {
+      driver:
+        'node:http, one Agent (keepAlive, maxSockets 1) per connection, closed loop; every answer verified ' +
+        '(HTTP 200, JSON or SSE body, JSON-RPC id, echoed text, resultType for 2026-07-28); failed calls are not timed',
+      memory:
+        'server started with --expose-gc --import bench/servers/mem-probe.mjs (SIGUSR2 → two gc() → ' +
+        'process.memoryUsage() on stderr); N sessions opened after warm-up; (after − before) / N. ' +
+        'procRss is /proc/<pid>/status VmRSS read by the bench right after each probe',
+    },
+    scenarios: report,
+  };
+  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
+  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  console.log(`wrote ${outFile.slice(root.length + 1)}`);
+}
+
+process.once('SIGINT', () => {
+  killAllHttpChildren();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (error) {
+  killAllHttpChildren();
+  console.error(error);
+  process.exitCode = 1;
+}
