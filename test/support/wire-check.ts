@@ -17,7 +17,10 @@ interface Entry {
   reported: number;
 }
 
-const entries = new Map<object, Entry>();
+// Weak on both sides: the check must not keep a closed connection (and its server session) alive,
+// or tests that prove sessions are released could never pass under it.
+const entries = new WeakMap<object, Entry>();
+const liveEntries = new Set<WeakRef<Entry>>();
 const ignored = new WeakSet<object>();
 
 /**
@@ -44,6 +47,7 @@ function entryFor(event: WireEvent): Entry {
     };
     entry = created;
     entries.set(event.connection, entry);
+    liveEntries.add(new WeakRef(entry));
   }
   return entry;
 }
@@ -71,7 +75,9 @@ setWireObserver((event) => {
 
 process.on('exit', () => {
   isFinalizing = true;
-  for (const entry of entries.values()) {
+  for (const ref of liveEntries) {
+    const entry = ref.deref();
+    if (!entry) continue;
     try {
       entry.validator.assertClean();
     } catch {
