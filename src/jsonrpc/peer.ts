@@ -141,13 +141,14 @@ export class Peer {
   /** Channel receiver: the connection ended. Rejects every pending request and aborts inbound work. */
   handleClose(error?: Error): void {
     if (this.#closed) return;
-    this.#closed = error ?? new ConnectionClosedError();
-    const closed = new ConnectionClosedError(
-      error ? `Connection closed: ${error.message}` : 'Connection closed',
-      {
-        cause: error,
-      },
-    );
+    // Errors are built only when someone will see them (a closed short-lived channel is the common case).
+    this.#closed = error ?? CLOSED;
+    const hasWaiters = this.#pending.size > 0 || this.#inbound.size > 0;
+    const closed = hasWaiters
+      ? new ConnectionClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', {
+          cause: error,
+        })
+      : CLOSED;
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.reject(closed);
@@ -291,6 +292,8 @@ export class Peer {
     this.#options.onError?.(error);
   }
 }
+
+const CLOSED = new ConnectionClosedError();
 
 function errorResponse(id: RequestId, error: RpcError): JsonRpcErrorResponse {
   return { jsonrpc: '2.0', id, error: error.toErrorObject() };
