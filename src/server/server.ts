@@ -103,6 +103,11 @@ export class Server {
     return this.prompts.add(definition, handler);
   }
 
+  /** The wire `inputSchema` of a registered tool (transports use it to check `Mcp-Param-*` headers). */
+  toolInputSchema(name: string): object | undefined {
+    return this.tools.inputSchemaOf(name);
+  }
+
   /** Adds middleware around every inbound request, on every connection. */
   use(middleware: Middleware): void {
     this.#middleware.push(middleware);

@@ -63,6 +63,12 @@ export class Tools {
     return this.registry.add(definition.name, definition as ToolDefinition, handler as ToolHandler);
   }
 
+  /** The wire `inputSchema` of an enabled tool (what `tools/list` shows), or undefined. */
+  inputSchemaOf(name: string): object | undefined {
+    const entry = this.registry.get(name);
+    return entry ? this.#toWire(entry.definition).inputSchema : undefined;
+  }
+
   /** `tools/list`. */
   list(params: JsonObject, pageSize: number): JsonObject {
     const tools = this.registry.list().map(({ definition }) => this.#toWire(definition));

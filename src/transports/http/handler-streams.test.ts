@@ -29,13 +29,14 @@ describe('stateless era: streams and cancellation', () => {
   test('listen: the acknowledgement first, changes tagged with the subscription id, until the client leaves', async () => {
     const { handler } = setup();
     const client = new AbortController();
-    const listen = await handler(
-      modernPost(
-        'subscriptions/listen',
-        { notifications: { toolsListChanged: true } },
-        { id: 'sub-1', signal: client.signal },
-      ),
+    // Held until the abort: a Request follows its init signal only while the Request is alive
+    // (undici links them weakly), as a runtime adapter's request would be.
+    const request = modernPost(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      { id: 'sub-1', signal: client.signal },
     );
+    const listen = await handler(request);
     assert.equal(listen.headers.get('content-type'), 'text/event-stream');
     const reader = new SseReader(listen);
     const ack = await reader.nextMessage();
@@ -50,6 +51,7 @@ describe('stateless era: streams and cancellation', () => {
     assert.equal(change?.method, 'notifications/tools/list_changed');
     assert.equal((change?.params as Loose)._meta['io.modelcontextprotocol/subscriptionId'], 'sub-1');
     client.abort();
+    assert.equal(request.signal.aborted, true);
     assert.equal(await reader.nextMessage(), undefined, 'the stream ends once the client left');
   });
 
@@ -107,11 +109,11 @@ describe('stateless era: streams and cancellation', () => {
     );
     const handler = createHttpHandler(server, { keepAliveMs: 0 });
     const client = new AbortController();
-    const pending = handler(
-      modernPost('tools/call', { name: 'hang', arguments: {} }, { signal: client.signal }),
-    );
+    const request = modernPost('tools/call', { name: 'hang', arguments: {} }, { signal: client.signal });
+    const pending = handler(request);
     await started.promise;
     client.abort();
+    assert.equal(request.signal.aborted, true);
     await pending;
     await aborted.promise;
   });

@@ -46,9 +46,13 @@ export function createHttpHandler(server: ChannelServer, options: HttpHandlerOpt
     },
   );
   const custom = config.toolSchema;
+  // A server that can name a tool's schema directly spares a tools/list round per tools/call.
+  const direct = server.toolInputSchema?.bind(server);
   const toolSchema: ToolSchemaLookup = custom
     ? (name) => Promise.resolve(custom(name))
-    : createToolSchemaLookup(server);
+    : direct
+      ? (name) => Promise.resolve(direct(name))
+      : createToolSchemaLookup(server);
   const handler = async (request: Request): Promise<Response> => {
     const origin = request.headers.get('origin');
     let response: Response;

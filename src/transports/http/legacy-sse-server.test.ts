@@ -78,12 +78,12 @@ function parseBlock(block: string): SseBlock {
 /** One open session: its stream, its POST endpoint, and disposal that closes both ends. */
 async function openSession(handler: LegacySseHandler, headers: Record<string, string> = {}) {
   const abort = new AbortController();
-  const response = await handler(
-    new Request(`${BASE}/sse`, {
-      headers: { accept: 'text/event-stream', ...headers },
-      signal: abort.signal,
-    }),
-  );
+  // Kept alive with the session: a Request follows its init signal only while it is alive (undici).
+  const request = new Request(`${BASE}/sse`, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
+  const response = await handler(request);
   assert.equal(response?.status, 200);
   assert.equal(response.headers.get('content-type'), 'text/event-stream');
   assert.ok(response.body);
@@ -95,6 +95,7 @@ async function openSession(handler: LegacySseHandler, headers: Record<string, st
     events,
     endpoint,
     sessionId: endpoint.searchParams.get('sessionId') ?? '',
+    request,
     abort: () => abort.abort(),
     post: (body: unknown, init: { headers?: Record<string, string> } = {}) =>
       handler(
@@ -375,11 +376,13 @@ test('other paths resolve undefined; wrong methods are 405; custom paths are hon
   assert.equal(put.headers.get('allow'), 'GET, POST');
 
   const abort = new AbortController();
-  const response = await fixture.handler(new Request(`${BASE}/legacy`, { signal: abort.signal }));
+  const request = new Request(`${BASE}/legacy`, { signal: abort.signal });
+  const response = await fixture.handler(request);
   assert.ok(response?.body);
   const first = await new EventReader(response.body).next();
   assert.match(first?.data ?? '', /^\/legacy\?sessionId=[0-9a-f-]{36}$/);
   abort.abort();
+  assert.equal(request.signal.aborted, true);
 
   assert.throws(() => createLegacySseHandler(fixture.server, { ssePath: 'sse' }), RangeError);
   assert.throws(() => createLegacySseHandler(fixture.server, { messagesPath: '/m?x=1' }), RangeError);

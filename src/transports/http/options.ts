@@ -7,6 +7,8 @@ import { LOOPBACK_HOSTNAMES } from './security.ts';
 /** What the handler needs of a server: it serves channels (mcpwire's `Server` does). */
 export interface ChannelServer {
   connect(channel: Channel): unknown;
+  /** The wire `inputSchema` of a registered tool, if the server can tell without a request (mcpwire's Server can). */
+  toolInputSchema?(name: string): object | undefined;
 }
 
 /** Who made a request, as the `authenticate` hook established it. */
