@@ -48,3 +48,14 @@ export interface Transport {
   /** A stable identity of the server configuration, for caches of per-server facts (the era verdict). */
   readonly key?: string;
 }
+
+/**
+ * What a transport needs of a server: it serves channels (mcpwire's `Server` does). `close` lets a
+ * transport release the server when its connection ends; `toolInputSchema` lets an HTTP transport
+ * check `Mcp-Param-*` headers without a `tools/list` round.
+ */
+export interface ChannelServer {
+  connect(channel: Channel): unknown;
+  close?(): Promise<void>;
+  toolInputSchema?(name: string): object | undefined;
+}

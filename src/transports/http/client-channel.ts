@@ -14,7 +14,7 @@ import {
   type RequestId,
 } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
-import { Inbox } from '../stdio/inbox.ts';
+import { Inbox } from '../inbox.ts';
 import { HttpClientSession } from './client-session.ts';
 import { HttpError, ResponseStreamLostError, SessionExpiredError } from './http-errors.ts';
 import {

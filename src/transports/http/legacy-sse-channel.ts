@@ -5,7 +5,7 @@ import { encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
-import { Inbox } from '../stdio/inbox.ts';
+import { Inbox } from '../inbox.ts';
 import { SseConnection } from './sse-writer.ts';
 
 /** Options of {@link LegacySseChannel}. */

@@ -6,7 +6,7 @@ import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver, Transport } from '../channel.ts';
-import { Inbox } from '../stdio/inbox.ts';
+import { Inbox } from '../inbox.ts';
 import { discardBody, Fetcher, mediaTypeOf, type FetcherOptions } from './http-fetcher.ts';
 import { decodeSse, type ServerSentEvent } from './sse-parser.ts';
 

@@ -1,15 +1,10 @@
 // The HTTP handler's options, their defaults, and the one thing it needs of a server.
 
-import type { Channel } from '../channel.ts';
+import type { ChannelServer } from '../channel.ts';
+
+export type { ChannelServer };
 import { InMemoryEventStore, type EventStore } from './event-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
-
-/** What the handler needs of a server: it serves channels (mcpwire's `Server` does). */
-export interface ChannelServer {
-  connect(channel: Channel): unknown;
-  /** The wire `inputSchema` of a registered tool, if the server can tell without a request (mcpwire's Server can). */
-  toolInputSchema?(name: string): object | undefined;
-}
 
 /** Who made a request, as the `authenticate` hook established it. */
 export interface Principal {

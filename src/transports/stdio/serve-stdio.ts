@@ -1,13 +1,9 @@
 // Serving a server definition over this process's stdio: the one-line entry point for servers.
 
-import type { Channel } from '../channel.ts';
-import { createStdioServerChannel, type StdioServerChannelOptions } from './stdio-server-channel.ts';
+import type { Channel, ChannelServer } from '../channel.ts';
 
-/** What serveStdio needs of a server: anything that serves a channel (mcpwire's `Server` does). */
-export interface ChannelServer {
-  connect(channel: Channel): unknown;
-  close?(): Promise<void>;
-}
+export type { ChannelServer };
+import { createStdioServerChannel, type StdioServerChannelOptions } from './stdio-server-channel.ts';
 
 /**
  * Connects `server` to stdin/stdout (NDJSON, with the stdout guard) and resolves once the
@@ -30,7 +26,7 @@ export async function serveStdio(
           markClosed();
         },
       }),
-    send: (message) => inner.send(message),
+    send: (message, options) => inner.send(message, options),
     close: () => inner.close(),
     ...(inner.info ? { info: inner.info } : {}),
   };

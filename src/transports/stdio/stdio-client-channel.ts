@@ -8,7 +8,7 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { decodeLine } from './decode-line.ts';
-import { Inbox } from './inbox.ts';
+import { Inbox } from '../inbox.ts';
 import { LineWriter } from './line-writer.ts';
 import { NdjsonSplitter } from './ndjson.ts';
 import { ProcessExitError, type ExitStatus } from './process-errors.ts';

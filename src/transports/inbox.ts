@@ -1,7 +1,7 @@
 // Delivery to a ChannelReceiver: frames before `open` are buffered, and close is reported exactly once.
 
-import type { Frame } from '../../jsonrpc/codec.ts';
-import type { ChannelReceiver } from '../channel.ts';
+import type { Frame } from '../jsonrpc/codec.ts';
+import type { ChannelReceiver } from './channel.ts';
 
 /**
  * The receiving half shared by the stdio channels. Frames are delivered in arrival order; frames

@@ -2,8 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Frame } from '../../jsonrpc/codec.ts';
-import { RecordingReceiver } from '../../../test/fixtures/stdio/recording-receiver.ts';
+import type { Frame } from '../jsonrpc/codec.ts';
+import { RecordingReceiver } from '../../test/fixtures/stdio/recording-receiver.ts';
 import { Inbox } from './inbox.ts';
 
 const frame = (id: number): Frame => ({ type: 'message', message: { jsonrpc: '2.0', id, method: 'm' } });
