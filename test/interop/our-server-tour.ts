@@ -36,9 +36,7 @@ import {
 import { DEDICATED_TOOLS, TOOL_CASES } from './our-everything-tool-cases.ts';
 import type { SdkWireTap } from './sdk-wire-tap.ts';
 import type { StderrTail } from './stdio-peers.ts';
-
-/** modelcontextprotocol/typescript-sdk#2580: the SDK reports a final progress that shares a read with its response. */
-const KNOWN_PROGRESS_RACE = /^Received a progress notification for an unknown token/;
+import { KNOWN_PROGRESS_RACE } from './modern-expectations.ts';
 
 /** What the official client's handlers saw; each test file feeds these from its SDK's handlers. */
 export class Observations {

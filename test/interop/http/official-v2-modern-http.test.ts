@@ -27,38 +27,20 @@ import {
   firstText,
   PROMPT_CASES,
   RESOURCE_CASES,
-  SAMPLED_TEXT,
   TEMPLATE_CASE,
   textResult,
 } from '../our-everything-expectations.ts';
 import { DEDICATED_TOOLS, TOOL_CASES } from '../our-everything-tool-cases.ts';
 import { MODERN_REVISION, SdkModernWireTap } from '../sdk-modern-wire-tap.ts';
 import { HttpWireLog, startOurHttpServer, type OurHttpServer } from './http-hosts.ts';
+import {
+  INPUT_FIXTURES,
+  KNOWN_PROGRESS_RACE,
+  LOG_LEVEL_KEY,
+  SUBSCRIPTION_ID_KEY,
+} from '../modern-expectations.ts';
 
 const SERVER_NAME = 'mcpwire-everything';
-const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
-const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
-/** modelcontextprotocol/typescript-sdk#2580: the SDK reports a final progress that shares a read with its response. */
-const KNOWN_PROGRESS_RACE = /^Received a progress notification for an unknown token/;
-const ROOT_URIS = CLIENT_ROOTS.map((root) => root.uri).join(', ');
-
-/** The multi-round-trip fixtures, the input keys each round asks for, and the final text. */
-const INPUT_FIXTURES: Record<string, { rounds: string[][]; text: string }> = {
-  test_input_required_result_elicitation: { rounds: [['user_name']], text: 'Hello, Ada!' },
-  test_input_required_result_sampling: {
-    rounds: [['capital_question']],
-    text: `Model answered: ${SAMPLED_TEXT}`,
-  },
-  test_input_required_result_list_roots: { rounds: [['client_roots']], text: `Roots: ${ROOT_URIS}` },
-  test_input_required_result_multiple_inputs: {
-    rounds: [['user_name', 'greeting', 'client_roots']],
-    text: `Name: Ada; greeting: ${SAMPLED_TEXT}; roots: ${ROOT_URIS}`,
-  },
-  test_input_required_result_multi_round: {
-    rounds: [['step1'], ['step2']],
-    text: 'Completed both rounds: step1=accept, step2=accept',
-  },
-};
 
 const wire = new HttpWireLog();
 const tap = new SdkModernWireTap();
