@@ -1,11 +1,11 @@
 // The SDK-free HTTP benchmark client: spawns an MCP server that listens on 127.0.0.1, drives it with
-// HTTP/1.1 keep-alive POSTs over node:http (one Agent with one socket per simulated client), verifies every
+// HTTP/1.1 keep-alive POSTs (one lean raw-socket connection per simulated client, bench/raw-http.ts), verifies every
 // response (status, JSON or SSE body, JSON-RPC id, echoed text), and takes the measurements: closed-loop
 // throughput and latency at a fixed number of connections, and memory per idle handshake-era session.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { type HttpAnswer, RawHttpConnection } from './raw-http.ts';
 import { ErrorLog } from './server-process.ts';
 import { percentile } from './stats.ts';
 
@@ -124,6 +124,21 @@ export class HttpServerProcess {
   }
 }
 
+/** User + system CPU time of a live process in microseconds, from /proc/<pid>/stat (Linux only). */
+export function readCpuUs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ; /proc reports CPU times in these ticks. */
+const CLOCK_TICKS = 100;
+
 /** VmRSS of a live process in bytes, from /proc/<pid>/status (Linux only). */
 export function readVmRss(pid: number): number | undefined {
   try {
@@ -132,59 +147,6 @@ export function readVmRss(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** One HTTP response, read to the end. */
-export interface HttpAnswer {
-  status: number;
-  contentType: string;
-  sessionId: string | undefined;
-  body: string;
-}
-
-/** POSTs `body` as JSON over `agent` and reads the whole response. */
-export function post(
-  agent: Agent,
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs = 10_000,
-): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        agent,
-        method: 'POST',
-        hostname: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...headers,
-        },
-        timeout: timeoutMs,
-      },
-      (response) => {
-        response.setEncoding('utf8');
-        let text = '';
-        response.on('data', (chunk: string) => (text += chunk));
-        response.once('error', reject);
-        response.once('end', () => {
-          const sessionId = response.headers['mcp-session-id'];
-          resolve({
-            status: response.statusCode ?? 0,
-            contentType: response.headers['content-type'] ?? '',
-            sessionId: typeof sessionId === 'string' ? sessionId : undefined,
-            body: text,
-          });
-        });
-      },
-    );
-    request.once('timeout', () => request.destroy(new Error(`no response within ${timeoutMs} ms`)));
-    request.once('error', reject);
-    request.end(body);
-  });
 }
 
 /** A JSON-RPC response as read off the wire. */
@@ -200,6 +162,9 @@ export interface RpcMessage {
  * Finds the JSON-RPC response with id `id` in an answer: the body itself for `application/json`, or the
  * `data:` of one event for `text/event-stream` (priming events with empty data and notifications are skipped).
  */
+export type { HttpAnswer };
+export { RawHttpConnection };
+
 export function extractResponse(answer: HttpAnswer, id: number): RpcMessage | string {
   if (answer.contentType.startsWith('application/json')) {
     const message = parseJson(answer.body);
@@ -238,9 +203,13 @@ function parseJson(text: string): RpcMessage | string {
 export interface HttpWorkload {
   name: string;
   /** Opens one client's conversation (e.g. initialize); resolves with the headers its calls carry. */
-  setup(agent: Agent, url: URL): Promise<Record<string, string>>;
+  setup(connection: RawHttpConnection): Promise<Record<string, string>>;
   /** Sends call `i` and returns a description of what is wrong with its answer, or undefined when right. */
-  call(agent: Agent, url: URL, headers: Record<string, string>, i: number): Promise<string | undefined>;
+  call(
+    connection: RawHttpConnection,
+    headers: Record<string, string>,
+    i: number,
+  ): Promise<string | undefined>;
 }
 
 export interface LoadConfig {
@@ -258,12 +227,16 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Us: number;
   p99Us: number;
+  /** Server process CPU (user + system) per timed call, µs: the cost that does not depend on the driver. */
+  serverCpuUsPerCall: number;
+  /** This (driver) process's CPU per timed call, µs. */
+  driverCpuUsPerCall: number;
   calls: number;
   errors: ErrorLog;
 }
 
 /**
- * Closed loop: `connections` clients, each with its own Agent (keep-alive, one socket), run their setup, then
+ * Closed loop: `connections` clients, each with its own keep-alive connection, run their setup, then
  * issue calls back to back. Calls completing during warm-up are verified but not timed; the timed window counts
  * calls that start and finish inside it. Every answer is verified; failures are counted, never timed.
  */
@@ -275,25 +248,22 @@ export async function measureLoad(
   const url = new URL(server.url);
   const errors = new ErrorLog();
   const latenciesUs: number[] = [];
-  const agents = Array.from(
-    { length: config.connections },
-    () => new Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1 }),
-  );
+  const connections = Array.from({ length: config.connections }, () => new RawHttpConnection(url));
   let nextId = 1;
   let phase: 'warmup' | 'timed' | 'done' = 'warmup';
   let timedCalls = 0;
   try {
-    const sessions = await Promise.all(agents.map((agent) => workload.setup(agent, url)));
+    const sessions = await Promise.all(connections.map((connection) => workload.setup(connection)));
     let timedStart = 0;
     let timedEnd = 0;
-    const worker = async (agent: Agent, headers: Record<string, string>) => {
+    const worker = async (connection: RawHttpConnection, headers: Record<string, string>) => {
       while (phase !== 'done') {
         const i = nextId++;
         const startedIn = phase;
         const start = performance.now();
         let problem: string | undefined;
         try {
-          problem = await workload.call(agent, url, headers, i);
+          problem = await workload.call(connection, headers, i);
         } catch (error) {
           problem = `request failed: ${(error as Error).message}`;
         }
@@ -313,27 +283,33 @@ export async function measureLoad(
         }
       }
     };
-    const runs = agents.map((agent, index) => worker(agent, sessions[index]!));
+    const runs = connections.map((connection, index) => worker(connection, sessions[index]!));
     await Promise.race([sleep(config.warmupMs), Promise.all(runs)]);
     phase = 'timed';
     timedStart = performance.now();
+    const serverCpuStart = readCpuUs(server.pid) ?? NaN;
+    const driverCpuStart = process.cpuUsage();
     await Promise.race([sleep(config.durationMs), Promise.all(runs)]);
     if (phase === 'timed') {
       phase = 'done';
       timedEnd = performance.now();
     }
+    const serverCpuUs = (readCpuUs(server.pid) ?? NaN) - serverCpuStart;
+    const driverCpu = process.cpuUsage(driverCpuStart);
     await Promise.all(runs);
     const seconds = (timedEnd - timedStart) / 1000;
     return {
       requestsPerSecond: timedCalls / seconds,
       p50Us: percentile(latenciesUs, 50) ?? NaN,
       p99Us: percentile(latenciesUs, 99) ?? NaN,
+      serverCpuUsPerCall: serverCpuUs / timedCalls,
+      driverCpuUsPerCall: (driverCpu.user + driverCpu.system) / timedCalls,
       calls: timedCalls,
       errors,
     };
   } finally {
     phase = 'done';
-    for (const agent of agents) agent.destroy();
+    for (const connection of connections) connection.close();
   }
 }
 
@@ -368,21 +344,21 @@ async function probe(server: HttpServerProcess): Promise<ProbeSample> {
  */
 export async function measureSessionMemory(
   server: HttpServerProcess,
-  openSession: (agent: Agent, url: URL) => Promise<string>,
+  openSession: (connection: RawHttpConnection) => Promise<string>,
   options: { warmup: number; count: number; parallel: number; settleMs: number },
 ): Promise<MemoryResult> {
   const url = new URL(server.url);
   const errors = new ErrorLog();
-  const agent = new Agent({ keepAlive: true, maxSockets: options.parallel });
+  const lanes = Array.from({ length: options.parallel }, () => new RawHttpConnection(url));
   const ids = new Set<string>();
   const open = async (total: number) => {
     let started = 0;
     let opened = 0;
-    const lane = async () => {
+    const lane = async (connection: RawHttpConnection) => {
       while (started < total) {
         started++;
         try {
-          const id = await openSession(agent, url);
+          const id = await openSession(connection);
           if (ids.has(id)) errors.record(`session id ${id} handed out twice`);
           ids.add(id);
           opened++;
@@ -392,7 +368,7 @@ export async function measureSessionMemory(
         }
       }
     };
-    await Promise.all(Array.from({ length: options.parallel }, lane));
+    await Promise.all(lanes.map(lane));
     return opened;
   };
   try {
@@ -415,7 +391,7 @@ export async function measureSessionMemory(
       errors,
     };
   } finally {
-    agent.destroy();
+    for (const connection of lanes) connection.close();
   }
 }
 

@@ -5,9 +5,9 @@
 //   memory     RSS and heap+external per idle handshake-era session (N sessions opened, post-GC delta / N)
 // Prints medians and ratios and writes bench/results/http-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
-// (default 500), BENCH_QUICK=1 for a smoke run with short windows.
+// (default 500), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
+// scenario keys and/or server names: run only those, for development; the report then holds only them).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import type { Agent } from 'node:http';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +22,7 @@ import {
   killAllHttpChildren,
   measureLoad,
   measureSessionMemory,
-  post,
+  type RawHttpConnection,
 } from './http-driver.ts';
 import type { ErrorLog } from './server-process.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
@@ -89,8 +89,7 @@ function checkEcho(message: RpcMessage | string, expected: string, modern: boole
 }
 
 async function callEcho(
-  agent: Agent,
-  url: URL,
+  connection: RawHttpConnection,
   headers: Record<string, string>,
   i: number,
   modern: boolean,
@@ -98,9 +97,7 @@ async function callEcho(
   const params = modern
     ? { name: 'echo', arguments: { message: messageOf(i) }, _meta: envelope }
     : { name: 'echo', arguments: { message: messageOf(i) } };
-  const answer = await post(
-    agent,
-    url,
+  const answer = await connection.post(
     headers,
     JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }),
   );
@@ -117,18 +114,18 @@ const statelessModern: HttpWorkload = {
     'mcp-method': 'tools/call',
     'mcp-name': 'echo',
   }),
-  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, true),
+  call: (connection, headers, i) => callEcho(connection, headers, i, true),
 };
 
 /** 2025-11-25 without initialize or session: only for the official v1 SDK's `sessionIdGenerator: undefined` mode. */
 const statelessLegacy: HttpWorkload = {
   name: `stateless-legacy ${LEGACY}`,
   setup: async () => ({ accept: ACCEPT, 'mcp-protocol-version': LEGACY }),
-  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, false),
+  call: (connection, headers, i) => callEcho(connection, headers, i, false),
 };
 
 /** The 2025 lifecycle over HTTP: initialize (answer must carry a session id), then notifications/initialized. */
-async function openSession(agent: Agent, url: URL): Promise<string> {
+async function openSession(connection: RawHttpConnection): Promise<string> {
   const initialize = {
     jsonrpc: '2.0',
     id: 0,
@@ -139,7 +136,7 @@ async function openSession(agent: Agent, url: URL): Promise<string> {
       clientInfo: { name: 'mcpwire-bench', version: '0.0.0' },
     },
   };
-  const answer = await post(agent, url, { accept: ACCEPT }, JSON.stringify(initialize));
+  const answer = await connection.post({ accept: ACCEPT }, JSON.stringify(initialize));
   if (answer.status !== 200)
     throw new Error(`initialize: HTTP ${answer.status}: ${answer.body.slice(0, 160)}`);
   const message = extractResponse(answer, 0);
@@ -149,9 +146,7 @@ async function openSession(agent: Agent, url: URL): Promise<string> {
     throw new Error(`initialize: negotiated ${JSON.stringify(version)}, wanted ${LEGACY}`);
   const sessionId = answer.sessionId;
   if (sessionId === undefined) throw new Error('initialize: no Mcp-Session-Id header');
-  const initialized = await post(
-    agent,
-    url,
+  const initialized = await connection.post(
     { accept: ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY },
     JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   );
@@ -164,12 +159,12 @@ async function openSession(agent: Agent, url: URL): Promise<string> {
 
 const stateful: HttpWorkload = {
   name: `stateful ${LEGACY}`,
-  setup: async (agent, url) => ({
+  setup: async (connection) => ({
     accept: ACCEPT,
-    'mcp-session-id': await openSession(agent, url),
+    'mcp-session-id': await openSession(connection),
     'mcp-protocol-version': LEGACY,
   }),
-  call: (agent, url, headers, i) => callEcho(agent, url, headers, i, false),
+  call: (connection, headers, i) => callEcho(connection, headers, i, false),
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -213,6 +208,12 @@ const scenarios: readonly Scenario[] = [
       { name: 'mcpwire', args: mcpwireArgs },
       { name: 'official-v2', args: v2('stateless'), note: 'createMcpHandler(factory), dual-era entry' },
       {
+        name: 'raw node:http',
+        args: ['bench/servers/raw-node-http.mjs', '{port}'],
+        noRatio: true,
+        note: 'the ceiling, not MCP: bare node:http JSON-RPC echo, no checks; what the load generator leaves',
+      },
+      {
         name: 'official-v1 (stateless-legacy)',
         args: v1('stateless'),
         workload: statelessLegacy,
@@ -255,6 +256,18 @@ const scenarios: readonly Scenario[] = [
   },
 ];
 
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
+const selected: readonly Scenario[] = only.length
+  ? scenarios
+      .filter((s) => only.includes(s.key) || s.entries.some((e) => only.includes(e.name)))
+      .map((s) =>
+        only.includes(s.key) ? s : { ...s, entries: s.entries.filter((e) => only.includes(e.name)) },
+      )
+  : scenarios;
+
 const subject = 'mcpwire';
 const baselines = ['official-v2', 'official-v1'];
 
@@ -263,6 +276,8 @@ const metricsOf = {
     { key: 'requestsPerSecond', label: 'req/s', digits: 0, better: 'higher' },
     { key: 'p50Us', label: 'p50 µs', digits: 0, better: 'lower' },
     { key: 'p99Us', label: 'p99 µs', digits: 0, better: 'lower' },
+    { key: 'serverCpuUs', label: 'server CPU µs/call', digits: 0, better: 'lower' },
+    { key: 'driverCpuUs', label: 'driver CPU µs/call', digits: 0, better: 'lower' },
   ],
   memory: [
     { key: 'rssKbPerSession', label: 'RSS KiB/session', digits: 1, better: 'lower' },
@@ -301,6 +316,8 @@ async function measure(scenario: Scenario, entry: Entry, result: Result): Promis
       result.samples.requestsPerSecond!.push(run.requestsPerSecond);
       result.samples.p50Us!.push(run.p50Us);
       result.samples.p99Us!.push(run.p99Us);
+      result.samples.serverCpuUs!.push(run.serverCpuUsPerCall);
+      result.samples.driverCpuUs!.push(run.driverCpuUsPerCall);
       result.calls.push(run.calls);
     } else {
       const run = await measureSessionMemory(server, openSession, config.memory);
@@ -435,15 +452,15 @@ async function main(): Promise<void> {
   );
   console.log(
     `${config.rounds} interleaved rounds, fresh server process per measurement, all on 127.0.0.1; load: ` +
-      `${config.load.connections} keep-alive connections (node:http, closed loop), ${formatNumber(config.load.warmupMs)} ms warm-up + ` +
+      `${config.load.connections} keep-alive connections (raw sockets, closed loop), ${formatNumber(config.load.warmupMs)} ms warm-up + ` +
       `${formatNumber(config.load.durationMs)} ms timed; memory: ${config.memory.warmup} warm-up sessions, then ` +
       `${config.memory.count} idle sessions, post-GC delta / N\n`,
   );
   const results = new Map(
-    scenarios.map((s) => [s.key, new Map(s.entries.map((e) => [e.name, newResult(s, e)]))]),
+    selected.map((s) => [s.key, new Map(s.entries.map((e) => [e.name, newResult(s, e)]))]),
   );
   for (let round = 0; round < config.rounds; round++) {
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       const order = scenario.entries.map((_, i) => scenario.entries[(i + round) % scenario.entries.length]!);
       process.stderr.write(
         `  round ${round + 1}/${config.rounds} ${scenario.key}: ${order.map((e) => e.name).join(' → ')}\n`,
@@ -452,7 +469,7 @@ async function main(): Promise<void> {
     }
   }
   const report = [];
-  for (const scenario of scenarios) {
+  for (const scenario of selected) {
     const list = [...results.get(scenario.key)!.values()];
     console.log(`${render(scenario, list)}\n`);
     report.push(toJson(scenario, list));
@@ -469,7 +486,7 @@ async function main(): Promise<void> {
     config,
     method: {
       driver:
-        'node:http, one Agent (keepAlive, maxSockets 1) per connection, closed loop; every answer verified ' +
+        'one lean keep-alive HTTP/1.1 connection per client (net.Socket, bench/raw-http.ts), closed loop; every answer verified ' +
         '(HTTP 200, JSON or SSE body, JSON-RPC id, echoed text, resultType for 2026-07-28); failed calls are not timed',
       memory:
         'server started with --expose-gc --import bench/servers/mem-probe.mjs (SIGUSR2 → two gc() → ' +

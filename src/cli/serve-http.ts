@@ -2,7 +2,7 @@
 // protocol eras on one endpoint. Diagnostics and the URL go to stderr; SIGINT or SIGTERM stops it.
 
 import type { Server } from '../server/index.ts';
-import { createHttpHandler, createLegacySseHandler } from '../transports/http/index.ts';
+import { chainHandlers, createHttpHandler, createLegacySseHandler } from '../transports/http/index.ts';
 import { serveHttp } from '../transports/http/node.ts';
 
 /**
@@ -15,14 +15,13 @@ export async function serveOverHttp(server: Server, port: number): Promise<void>
   });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
   const legacy = createLegacySseHandler(server);
-  const handle = await serveHttp(async (request) => (await legacy(request)) ?? streamable(request), { port });
+  const handle = await serveHttp(chainHandlers(legacy, streamable), { port });
   process.stderr.write(`mcpwire: serving MCP over Streamable HTTP at ${handle.url} (HTTP+SSE at /sse)\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await server.close();
-  await Promise.all([streamable.close(), legacy.close()]);
   await handle.close();
 }
 

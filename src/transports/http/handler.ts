@@ -1,10 +1,19 @@
 // The Streamable HTTP server as a web-standard function, `(Request) => Promise<Response>`: one
-// endpoint serving both eras, body first (S26 section 3.5). Runtime-neutral; adapters are thin.
+// endpoint serving both eras, body first (S26 section 3.5). Runtime-neutral; adapters are thin. The
+// routes work on an exchange (exchange.ts), so the Node adapter skips the web objects altogether.
 
 import { decodeFrame } from '../../jsonrpc/codec.ts';
 import { isModernVersion } from '../../protocol/revisions.ts';
 import { classifyPost } from './classify.ts';
-import { errorResponse, TRANSPORT_ERROR } from './json-response.ts';
+import {
+  emptyReply,
+  type ExchangeHandler,
+  type HttpReply,
+  type HttpRequestView,
+  toResponse,
+  viewOfRequest,
+} from './exchange.ts';
+import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import {
   handleLegacyDelete,
   handleLegacyGet,
@@ -15,14 +24,24 @@ import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
 import { serveModernRequest } from './modern-exchange.ts';
 import { resolveOptions, type ChannelServer, type HttpConfig, type HttpHandlerOptions } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
-import { readBody } from './read-body.ts';
-import { corsHeaders, isHostAllowed, isOriginAllowed, preflightResponse } from './security.ts';
+import {
+  corsHeaders,
+  isHostAllowed,
+  isOriginAllowed,
+  preflightResponse,
+  type SecurityPolicy,
+} from './security.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
-/** The handler: a fetch-style function, plus `close` to end every session and stream it holds. */
+/**
+ * The handler: a fetch-style function, plus `close` to end every session and stream it holds, and
+ * `exchange`, the same handler on a request view (what `mcpwire/node` calls, no web objects made).
+ */
 export interface HttpHandler {
   (request: Request): Promise<Response>;
+  /** The runtime-neutral core; always answers (never undefined). */
+  readonly exchange: ExchangeHandler;
   /** Closes every handshake-era session (their server sessions close too). Idempotent. */
   close(): Promise<void>;
 }
@@ -53,21 +72,23 @@ export function createHttpHandler(server: ChannelServer, options: HttpHandlerOpt
     : direct
       ? (name) => Promise.resolve(direct(name))
       : createToolSchemaLookup(server);
-  const handler = async (request: Request): Promise<Response> => {
-    const origin = request.headers.get('origin');
-    let response: Response;
+  const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
+  const context: Context = { config, server, sessions, toolSchema, policy };
+  const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
+    const origin = view.headers.get('origin');
+    let reply: HttpReply;
     try {
-      response = await route(request, { config, server, sessions, toolSchema });
+      reply = await route(view, context);
     } catch (error) {
-      config.onError(new Error(`Handling ${request.method} ${request.url} failed`, { cause: error }));
-      response = errorResponse({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+      config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
+      reply = errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
     }
-    if (response.status !== 403 && origin !== null) {
-      for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
-    }
-    return response;
+    if (reply.status !== 403 && origin !== null) Object.assign(reply.headers, corsHeaders(origin));
+    return reply;
   };
-  return Object.assign(handler, { close: () => sessions.closeAll() });
+  const handler = async (request: Request): Promise<Response> =>
+    toResponse(await exchange(viewOfRequest(request)));
+  return Object.assign(handler, { exchange, close: () => sessions.closeAll() });
 }
 
 interface Context {
@@ -75,21 +96,22 @@ interface Context {
   server: ChannelServer;
   sessions: SessionRegistry;
   toolSchema: ToolSchemaLookup;
+  policy: SecurityPolicy;
 }
 
-async function route(request: Request, context: Context): Promise<Response> {
+async function route(request: HttpRequestView, context: Context): Promise<HttpReply> {
   const { config } = context;
-  if (new URL(request.url).pathname !== config.path) return refuse(404, 'Not Found');
-  const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
-  if (!isHostAllowed(request, policy)) return refuse(403, 'Forbidden: Host not allowed');
+  if (request.pathname !== config.path) return refuse(404, 'Not Found');
+  const { policy } = context;
+  if (!isHostAllowed(request.host, policy)) return refuse(403, 'Forbidden: Host not allowed');
   const origin = request.headers.get('origin');
   if (!isOriginAllowed(origin, policy)) return refuse(403, 'Forbidden: Origin not allowed');
-  if (request.method === 'OPTIONS') return preflightResponse(request, origin);
+  if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
   let principal: string | undefined;
   if (config.authenticate) {
-    principal = (await config.authenticate(request))?.principal;
+    principal = (await config.authenticate(request.toRequest()))?.principal;
     if (principal === undefined) {
-      return errorResponse({
+      return errorReply({
         status: 401,
         code: TRANSPORT_ERROR,
         message: 'Unauthorized',
@@ -113,7 +135,11 @@ async function route(request: Request, context: Context): Promise<Response> {
   }
 }
 
-async function handlePost(request: Request, context: Context, legacy: LegacyContext): Promise<Response> {
+async function handlePost(
+  request: HttpRequestView,
+  context: Context,
+  legacy: LegacyContext,
+): Promise<HttpReply> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     return refuse(415, 'Unsupported Media Type: the body must be application/json');
@@ -122,7 +148,7 @@ async function handlePost(request: Request, context: Context, legacy: LegacyCont
   if (!accepts.json && !accepts.sse) {
     return refuse(406, 'Not Acceptable: accept application/json and text/event-stream');
   }
-  const body = await readBody(request, context.config.maxBodyBytes);
+  const body = await request.readBody(context.config.maxBodyBytes);
   if ('tooLarge' in body) {
     return refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`);
   }
@@ -133,13 +159,13 @@ async function handlePost(request: Request, context: Context, legacy: LegacyCont
   });
   switch (routed.kind) {
     case 'reject':
-      return errorResponse(routed.error);
+      return errorReply(routed.error);
     case 'modern-notification':
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     case 'modern-request': {
       const refused = await checkModernRequest(routed.message, request.headers, context.toolSchema);
-      if (refused) return errorResponse(refused);
-      return serveModernRequest(context.server, routed.message, request.signal, {
+      if (refused) return errorReply(refused);
+      return serveModernRequest(context.server, routed.message, request, {
         keepAliveMs: context.config.keepAliveMs,
       });
     }
@@ -158,12 +184,12 @@ function parseAccept(accept: string | null): Accepts {
   };
 }
 
-function refuse(status: number, message: string): Response {
-  return errorResponse({ status, code: TRANSPORT_ERROR, message });
+function refuse(status: number, message: string): HttpReply {
+  return errorReply({ status, code: TRANSPORT_ERROR, message });
 }
 
-function notAllowed(allow: string): Response {
-  return errorResponse({
+function notAllowed(allow: string): HttpReply {
+  return errorReply({
     status: 405,
     code: TRANSPORT_ERROR,
     message: 'Method Not Allowed',

@@ -7,6 +7,7 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
+import type { HttpReply } from './exchange.ts';
 import type { EventStore } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
@@ -74,7 +75,7 @@ export class HttpSession implements Channel {
     requests: readonly JsonRpcRequest[],
     accepts: Accepts,
     headers: Record<string, string>,
-  ): Promise<Response> | undefined {
+  ): Promise<HttpReply> | undefined {
     let exchange: PostExchange | undefined;
     if (requests.length > 0) {
       const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
@@ -105,7 +106,7 @@ export class HttpSession implements Channel {
    * Opens the GET stream for messages unrelated to any request (HTTP-17..19). Undefined when a
    * client is already attached to it (one GET stream per session).
    */
-  openStandalone(): Response | undefined {
+  openStandalone(): HttpReply | undefined {
     if (this.#standalone?.isAttached) return undefined;
     this.#standalone ??= this.#newStream();
     const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
@@ -119,7 +120,7 @@ export class HttpSession implements Channel {
    * after it, then continues the stream if it is still live. Undefined for an id this session does
    * not know (unknown, evicted, or another session's).
    */
-  async resume(lastEventId: string): Promise<Response | undefined> {
+  async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const replay = await this.#settings.store.replayAfter(lastEventId);
     if (!replay || !this.#streamIds.has(replay.streamId)) return undefined;
     const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
@@ -192,8 +193,8 @@ function firstResponseId(message: Message | readonly Message[]): RequestId | und
   return undefined;
 }
 
-function sseResponse(connection: SseConnection): Response {
-  return new Response(connection.body, { status: 200, headers: { ...SSE_HEADERS } });
+function sseResponse(connection: SseConnection): HttpReply {
+  return { status: 200, headers: { ...SSE_HEADERS }, body: connection.body };
 }
 
 function asError(value: unknown): Error {

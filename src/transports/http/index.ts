@@ -3,6 +3,15 @@
 // for Node's http module see `mcpwire/node`.
 
 export { createHttpHandler, type HttpHandler } from './handler.ts';
+export {
+  chainHandlers,
+  type ChainableHandler,
+  type ChainedHandler,
+  type ExchangeHandler,
+  type HeaderReader,
+  type HttpReply,
+  type HttpRequestView,
+} from './exchange.ts';
 export type { ChannelServer, HttpHandlerOptions, Principal } from './options.ts';
 export {
   InMemoryEventStore,

@@ -4,6 +4,7 @@
 import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { ModernErrorCode } from '../../protocol/types/index.ts';
+import type { HttpReply } from './exchange.ts';
 
 /**
  * The code of transport-level refusals (wrong Origin, unknown session, method not allowed, ...):
@@ -11,16 +12,19 @@ import { ModernErrorCode } from '../../protocol/types/index.ts';
  */
 export const TRANSPORT_ERROR = -32000;
 
-/** A JSON response with the given status. */
-export function jsonResponse(
+/** A JSON reply with the given status. */
+export function jsonReply(
   body: Message | readonly Message[],
   status: number,
   headers?: Record<string, string>,
-): Response {
-  return new Response(JSON.stringify(body), {
+): HttpReply {
+  return {
     status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
+    headers: headers
+      ? { 'Content-Type': 'application/json', ...headers }
+      : { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  };
 }
 
 /** What an error response says, and the request id it answers when one was readable. */
@@ -34,7 +38,7 @@ export interface HttpError {
 }
 
 /** A JSON-RPC error response in a JSON body, with the request id echoed when known (S26-HTTP-17). */
-export function errorResponse(error: HttpError): Response {
+export function errorReply(error: HttpError): HttpReply {
   const body: JsonRpcErrorResponse = {
     jsonrpc: '2.0',
     error:
@@ -43,7 +47,7 @@ export function errorResponse(error: HttpError): Response {
         : { code: error.code, message: error.message, data: error.data },
   };
   if (error.id !== undefined) body.id = error.id;
-  return jsonResponse(body, error.status, error.headers);
+  return jsonReply(body, error.status, error.headers);
 }
 
 /**

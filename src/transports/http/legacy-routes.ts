@@ -6,8 +6,9 @@ import type { JsonRpcRequest, Message, RequestId } from '../../jsonrpc/message.t
 import { isRequest } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { LEGACY_VERSIONS } from '../../protocol/revisions.ts';
-import type { HttpSession } from './http-session.ts';
-import { errorResponse, TRANSPORT_ERROR } from './json-response.ts';
+import { HttpSession } from './http-session.ts';
+import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
+import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import type { ChannelServer } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
 import type { SessionRegistry } from './sessions.ts';
@@ -21,12 +22,12 @@ export interface LegacyContext {
 
 /** Serves a handshake-era POST: a new session for `initialize`, else delivery into the named session. */
 export async function handleLegacyPost(
-  request: Request,
+  request: HttpRequestView,
   frame: Frame,
   isInitialize: boolean,
   accepts: Accepts,
   context: LegacyContext,
-): Promise<Response> {
+): Promise<HttpReply> {
   const items: readonly Message[] =
     frame.type === 'batch'
       ? frame.items.flatMap((item) => (item.type === 'message' ? [item.message] : []))
@@ -43,10 +44,10 @@ export async function handleLegacyPost(
     if (!session) return refusal(503, 'Too many sessions; try again later', firstId);
   } else {
     const found = findSession(request, context, firstId);
-    if (found instanceof Response) return found;
+    if (!(found instanceof HttpSession)) return found;
     session = found;
     if (frame.type === 'batch' && session.protocolVersion !== '2025-03-26') {
-      return errorResponse({
+      return errorReply({
         status: 400,
         code: ErrorCode.InvalidRequest,
         message: `Invalid Request: JSON-RPC batches exist only in protocol revision 2025-03-26, not ${session.protocolVersion ?? 'before initialize'}`,
@@ -54,7 +55,7 @@ export async function handleLegacyPost(
     }
     const reused = requests.find((item) => session?.isInFlight(item.id));
     if (reused) {
-      return errorResponse({
+      return errorReply({
         status: 400,
         code: ErrorCode.InvalidRequest,
         message: `Invalid Request: id ${JSON.stringify(reused.id)} is already in use by a request in progress`,
@@ -66,13 +67,13 @@ export async function handleLegacyPost(
   const headers = isInitialize ? { 'Mcp-Session-Id': session.id } : {};
   const answer = session.post(frame, requests as JsonRpcRequest[], accepts, headers);
   // HTTP-7: notifications and responses only: accepted, no body.
-  const response = answer ? await answer : new Response(null, { status: 202 });
+  const response = answer ? await answer : emptyReply(202);
   context.sessions.touch(session);
   return response;
 }
 
 /** GET: the session's standalone stream, or the resumption of one of its streams (Last-Event-ID). */
-export async function handleLegacyGet(request: Request, context: LegacyContext): Promise<Response> {
+export async function handleLegacyGet(request: HttpRequestView, context: LegacyContext): Promise<HttpReply> {
   const accept = request.headers.get('accept') ?? '';
   if (!/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
     return refusal(406, 'Not Acceptable: a GET must accept text/event-stream');
@@ -80,7 +81,7 @@ export async function handleLegacyGet(request: Request, context: LegacyContext):
   const refused = checkVersionHeader(request, undefined);
   if (refused) return refused;
   const session = findSession(request, context, undefined);
-  if (session instanceof Response) return session;
+  if (!(session instanceof HttpSession)) return session;
   context.sessions.touch(session);
   const lastEventId = request.headers.get('last-event-id');
   const resumed = lastEventId === null ? undefined : await session.resume(lastEventId);
@@ -89,17 +90,20 @@ export async function handleLegacyGet(request: Request, context: LegacyContext):
 }
 
 /** DELETE: ends the session (HTTP-32); later requests with its id get 404. */
-export async function handleLegacyDelete(request: Request, context: LegacyContext): Promise<Response> {
+export async function handleLegacyDelete(
+  request: HttpRequestView,
+  context: LegacyContext,
+): Promise<HttpReply> {
   const refused = checkVersionHeader(request, undefined);
   if (refused) return refused;
   const session = findSession(request, context, undefined);
-  if (session instanceof Response) return session;
+  if (!(session instanceof HttpSession)) return session;
   await session.close();
-  return new Response(null, { status: 204 });
+  return emptyReply(204);
 }
 
 /** HTTP-35: an MCP-Protocol-Version that names no handshake-era revision gets 400 (absent is fine, HTTP-34). */
-function checkVersionHeader(request: Request, id: RequestId | undefined): Response | undefined {
+function checkVersionHeader(request: HttpRequestView, id: RequestId | undefined): HttpReply | undefined {
   const version = request.headers.get('mcp-protocol-version');
   if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version)) return undefined;
   return refusal(
@@ -111,10 +115,10 @@ function checkVersionHeader(request: Request, id: RequestId | undefined): Respon
 
 /** The request's session: 400 without an id (HTTP-29), 404 unknown or ended (HTTP-30), 400 on a version clash. */
 function findSession(
-  request: Request,
+  request: HttpRequestView,
   context: LegacyContext,
   id: RequestId | undefined,
-): HttpSession | Response {
+): HttpSession | HttpReply {
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) return refusal(400, 'Bad Request: Mcp-Session-Id header is required', id);
   const session = context.sessions.get(sessionId, context.principal);
@@ -130,6 +134,6 @@ function findSession(
   return session;
 }
 
-function refusal(status: number, message: string, id?: RequestId): Response {
-  return errorResponse({ status, code: TRANSPORT_ERROR, message, id });
+function refusal(status: number, message: string, id?: RequestId): HttpReply {
+  return errorReply({ status, code: TRANSPORT_ERROR, message, id });
 }

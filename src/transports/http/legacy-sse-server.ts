@@ -2,10 +2,17 @@
 // GET on the SSE path opens a session stream, POSTs to the endpoint it names carry client messages.
 
 import { decodeFrame } from '../../jsonrpc/codec.ts';
-import { errorResponse, jsonResponse, TRANSPORT_ERROR } from './json-response.ts';
+import {
+  emptyReply,
+  type ExchangeHandler,
+  type HttpReply,
+  type HttpRequestView,
+  toResponse,
+  viewOfRequest,
+} from './exchange.ts';
+import { errorReply, jsonReply, TRANSPORT_ERROR } from './json-response.ts';
 import { LegacySseChannel } from './legacy-sse-channel.ts';
 import type { ChannelServer } from './options.ts';
-import { readBody } from './read-body.ts';
 import {
   corsHeaders,
   isHostAllowed,
@@ -34,9 +41,10 @@ export interface LegacySseHandlerOptions {
 
 /**
  * An HTTP handler that answers only its own paths and resolves `undefined` for any other;
- * `close` ends every open session stream.
+ * `exchange` is the same on a request view (`mcpwire/node`); `close` ends every open session stream.
  */
 export type LegacySseHandler = ((request: Request) => Promise<Response | undefined>) & {
+  readonly exchange: ExchangeHandler;
   close(): Promise<void>;
 };
 
@@ -68,38 +76,41 @@ export function createLegacySseHandler(
 ): LegacySseHandler {
   const config = resolveConfig(options);
   const sessions = new Map<string, LegacySseChannel>();
-  const handler = async (request: Request): Promise<Response | undefined> => {
-    const url = new URL(request.url);
-    const isSse = url.pathname === config.ssePath;
-    const isMessages = url.pathname === config.messagesPath;
+  const exchange = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
+    const isSse = request.pathname === config.ssePath;
+    const isMessages = request.pathname === config.messagesPath;
     if (!isSse && !isMessages) return undefined;
-    if (!isHostAllowed(request, config.policy)) return refuse(403, 'Forbidden: Host not allowed');
+    if (!isHostAllowed(request.host, config.policy)) return refuse(403, 'Forbidden: Host not allowed');
     const origin = request.headers.get('origin');
     if (!isOriginAllowed(origin, config.policy)) return refuse(403, 'Forbidden: Origin not allowed');
-    if (request.method === 'OPTIONS') return preflightResponse(request, origin);
-    let response: Response;
+    if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
+    let reply: HttpReply;
     if (isSse && request.method === 'GET') {
-      response = openSession(server, request, config, sessions);
+      reply = openSession(server, request, config, sessions);
     } else if (isMessages && request.method === 'POST') {
-      response = await handlePost(request, url, config, sessions);
+      reply = await handlePost(request, config, sessions);
     } else {
-      response = notAllowed([isSse ? 'GET' : '', isMessages ? 'POST' : ''].filter(Boolean).join(', '));
+      reply = notAllowed([isSse ? 'GET' : '', isMessages ? 'POST' : ''].filter(Boolean).join(', '));
     }
-    for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
-    return response;
+    Object.assign(reply.headers, corsHeaders(origin));
+    return reply;
+  };
+  const handler = async (request: Request): Promise<Response | undefined> => {
+    const reply = await exchange(viewOfRequest(request));
+    return reply && toResponse(reply);
   };
   const close = async (): Promise<void> => {
     await Promise.all([...sessions.values()].map((channel) => channel.close()));
   };
-  return Object.assign(handler, { close });
+  return Object.assign(handler, { exchange, close });
 }
 
 function openSession(
   server: ChannelServer,
-  request: Request,
+  request: HttpRequestView,
   config: Config,
   sessions: Map<string, LegacySseChannel>,
-): Response {
+): HttpReply {
   const sessionId = crypto.randomUUID();
   const channel = new LegacySseChannel({
     sessionId,
@@ -115,16 +126,15 @@ function openSession(
     void channel.close();
     throw error;
   }
-  return new Response(channel.body, { status: 200, headers: SSE_HEADERS });
+  return { status: 200, headers: { ...SSE_HEADERS }, body: channel.body };
 }
 
 async function handlePost(
-  request: Request,
-  url: URL,
+  request: HttpRequestView,
   config: Config,
   sessions: Map<string, LegacySseChannel>,
-): Promise<Response> {
-  const sessionId = url.searchParams.get('sessionId');
+): Promise<HttpReply> {
+  const sessionId = request.searchParams.get('sessionId');
   if (!sessionId) return refuse(400, 'Bad Request: expected a sessionId query parameter');
   const channel = sessions.get(sessionId);
   // "no session": the id is unknown, or its stream closed and the id was forgotten.
@@ -133,27 +143,27 @@ async function handlePost(
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     return refuse(415, 'Unsupported Media Type: the body must be application/json');
   }
-  let body: Awaited<ReturnType<typeof readBody>>;
+  let body: Awaited<ReturnType<HttpRequestView['readBody']>>;
   try {
-    body = await readBody(request, config.maxBodyBytes);
+    body = await request.readBody(config.maxBodyBytes);
   } catch {
     return refuse(400, 'Bad Request: the body could not be read');
   }
   if ('tooLarge' in body) return refuse(413, `Payload Too Large: the limit is ${config.maxBodyBytes} bytes`);
   const frame = decodeFrame(body.text);
   // A message that is not valid JSON-RPC never reaches the session; its error goes back on the POST.
-  if (frame.type === 'invalid') return jsonResponse(frame.response, 400);
+  if (frame.type === 'invalid') return jsonReply(frame.response, 400);
   if (channel.isClosed) return refuse(404, 'Not Found: the session closed while this message was read');
   channel.deliver(frame);
-  return new Response(null, { status: 202 });
+  return emptyReply(202);
 }
 
-function refuse(status: number, message: string): Response {
-  return errorResponse({ status, code: TRANSPORT_ERROR, message });
+function refuse(status: number, message: string): HttpReply {
+  return errorReply({ status, code: TRANSPORT_ERROR, message });
 }
 
-function notAllowed(allow: string): Response {
-  return errorResponse({
+function notAllowed(allow: string): HttpReply {
+  return errorReply({
     status: 405,
     code: TRANSPORT_ERROR,
     message: `Method Not Allowed: use ${allow}`,

@@ -7,7 +7,8 @@ import { encodeMessage } from '../../jsonrpc/codec.ts';
 import type { JsonRpcRequest, Message } from '../../jsonrpc/message.ts';
 import { isErrorResponse, isRequest, isResponse } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
-import { errorResponse, jsonResponse, statusForErrorCode, TRANSPORT_ERROR } from './json-response.ts';
+import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
+import { errorReply, jsonReply, statusForErrorCode, TRANSPORT_ERROR } from './json-response.ts';
 import type { ChannelServer } from './options.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
@@ -19,10 +20,10 @@ import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 export function serveModernRequest(
   server: ChannelServer,
   message: JsonRpcRequest,
-  signal: AbortSignal,
+  request: Pick<HttpRequestView, 'onGone'>,
   options: { keepAliveMs: number },
-): Promise<Response> {
-  const exchange = new ModernExchange(message, signal, options.keepAliveMs);
+): Promise<HttpReply> {
+  const exchange = new ModernExchange(message, request, options.keepAliveMs);
   server.connect(exchange);
   return exchange.response;
 }
@@ -30,20 +31,21 @@ export function serveModernRequest(
 /** The request's channel. States: pending (nothing sent yet), streaming (SSE), done. */
 class ModernExchange implements Channel {
   readonly info: ChannelInfo = { kind: 'http' };
-  readonly response: Promise<Response>;
+  readonly response: Promise<HttpReply>;
   #message: JsonRpcRequest;
-  #signal: AbortSignal;
+  #request: Pick<HttpRequestView, 'onGone'>;
+  #stopWatching: (() => void) | undefined;
+  #isGone = false;
   #keepAliveMs: number;
   #receiver: ChannelReceiver | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
   #connection: SseConnection | undefined;
   #isClosed = false;
-  #resolve!: (response: Response) => void;
-  #onAbort = (): void => this.#cancel();
+  #resolve!: (response: HttpReply) => void;
 
-  constructor(message: JsonRpcRequest, signal: AbortSignal, keepAliveMs: number) {
+  constructor(message: JsonRpcRequest, request: Pick<HttpRequestView, 'onGone'>, keepAliveMs: number) {
     this.#message = message;
-    this.#signal = signal;
+    this.#request = request;
     this.#keepAliveMs = keepAliveMs;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
@@ -51,9 +53,12 @@ class ModernExchange implements Channel {
   open(receiver: ChannelReceiver): void {
     this.#receiver = receiver;
     const frame: Frame = { type: 'message', message: this.#message };
+    this.#stopWatching = this.#request.onGone(() => {
+      this.#isGone = true;
+      this.#cancel();
+    });
     queueMicrotask(() => {
-      if (this.#signal.aborted) return this.#cancel();
-      this.#signal.addEventListener('abort', this.#onAbort, { once: true });
+      if (this.#isGone) return;
       receiver.handleFrame(frame);
     });
   }
@@ -69,7 +74,7 @@ class ModernExchange implements Channel {
       if (single.id !== this.#message.id) return Promise.resolve();
       if (this.#state === 'pending') {
         const status = isErrorResponse(single) ? statusForErrorCode(single.error.code) : 200;
-        this.#resolve(jsonResponse(single, status));
+        this.#resolve(jsonReply(single, status));
       } else this.#connection?.write({ event: 'message', data: encodeMessage(single) });
       this.#finish();
       return Promise.resolve();
@@ -82,10 +87,10 @@ class ModernExchange implements Channel {
   close(): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
     this.#isClosed = true;
-    this.#signal.removeEventListener('abort', this.#onAbort);
+    this.#stopWatching?.();
     if (this.#state === 'pending') {
       this.#resolve(
-        errorResponse({
+        errorReply({
           status: 503,
           code: TRANSPORT_ERROR,
           message: 'The server closed before answering',
@@ -104,7 +109,7 @@ class ModernExchange implements Channel {
     connection.onGone(() => this.#cancel());
     this.#connection = connection;
     this.#state = 'streaming';
-    this.#resolve(new Response(connection.body, { status: 200, headers: { ...SSE_HEADERS } }));
+    this.#resolve({ status: 200, headers: { ...SSE_HEADERS }, body: connection.body });
   }
 
   #finish(): void {
@@ -116,7 +121,7 @@ class ModernExchange implements Channel {
   /** The client went away: cancel the request inside the session, then release the channel. */
   #cancel(): void {
     if (this.#state === 'done') return;
-    if (this.#state === 'pending') this.#resolve(new Response(null, { status: 499 }));
+    if (this.#state === 'pending') this.#resolve(emptyReply(499));
     this.#state = 'done';
     this.#receiver?.handleFrame({
       type: 'message',

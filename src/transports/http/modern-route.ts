@@ -2,6 +2,7 @@
 // (S26-HTTP-11..16, checklist section 5 item 7): envelope keys -32602, then header/body -32020,
 // then version support -32022, then `Mcp-Param-*` -32020. Method lookup (404) is the server's.
 
+import type { HeaderReader } from './exchange.ts';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { readEnvelope } from '../../protocol/envelope.ts';
@@ -19,7 +20,7 @@ export type ToolSchemaLookup = (name: string, meta: JsonObject) => Promise<objec
  */
 export async function checkModernRequest(
   message: JsonRpcRequest,
-  headers: Headers,
+  headers: HeaderReader,
   toolSchema: ToolSchemaLookup,
 ): Promise<HttpError | undefined> {
   const { id } = message;

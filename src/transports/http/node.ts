@@ -1,25 +1,236 @@
-// The Node adapter (`mcpwire/node`): a web-standard handler on node:http, through @hono/node-server.
-// Thin on purpose: every MCP rule lives in the handler; this file only moves bytes and sockets.
+// The Node adapter (`mcpwire/node`): an mcpwire handler on node:http. Thin on purpose: every MCP
+// rule lives in the handler; this file only moves bytes and sockets. mcpwire's own handlers carry
+// their runtime-neutral core (`exchange`), which this adapter feeds straight from node:http, with no
+// web Request, Headers, Response or stream in between; any other fetch-style handler goes through
+// @hono/node-server.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import type { ExchangeHandler, HeaderReader, HttpReply, HttpRequestView } from './exchange.ts';
 
-/** A fetch-style handler; `close`, when present, is called when the server is closed. */
+/**
+ * A fetch-style handler; `close`, when present, is called when the server is closed. `exchange`,
+ * when present (every mcpwire handler has it), is served instead of the fetch function.
+ */
 export interface FetchHandler {
   (request: Request): Response | Promise<Response>;
+  readonly exchange?: ExchangeHandler;
   close?(): Promise<void>;
 }
 
+type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+
 /**
- * A node:http request listener serving `handler`. Node's request becomes a web Request whose
- * `signal` aborts when the client disconnects; the Response body is streamed back and cancelled
- * when the socket closes. Global `Request`/`Response` are left alone.
+ * A node:http request listener serving `handler`. Its `exchange` core, when it has one, reads the
+ * request from node:http directly; otherwise Node's request becomes a web Request (through
+ * @hono/node-server, global `Request`/`Response` left alone). Either way the handler learns when the
+ * client disconnects, and a streamed body is cancelled when the socket closes.
  */
-export function createNodeListener(
-  handler: FetchHandler,
-): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
-  return getRequestListener((request) => handler(request), { overrideGlobalObjects: false });
+export function createNodeListener(handler: FetchHandler): NodeListener {
+  const { exchange } = handler;
+  if (!exchange) {
+    const listener = getRequestListener((request) => handler(request), { overrideGlobalObjects: false });
+    return (incoming, outgoing) => void listener(incoming, outgoing);
+  }
+  return (incoming, outgoing) => {
+    const view = new NodeRequestView(incoming, outgoing);
+    exchange(view).then(
+      (reply) => writeReply(reply ?? NOT_FOUND(), view, outgoing),
+      (error: unknown) => {
+        // The handlers answer 500 themselves; this is a bug in a custom exchange handler.
+        process.emitWarning(`mcpwire: the HTTP handler failed: ${String(error)}`);
+        if (outgoing.headersSent) outgoing.destroy();
+        else writeReply({ status: 500, headers: {}, body: null }, view, outgoing);
+      },
+    );
+  };
+}
+
+const NOT_FOUND = (): HttpReply => ({ status: 404, headers: {}, body: null });
+
+/** Case-insensitive lookup on node:http's lowercase header object (repeated headers are already joined). */
+class NodeHeaders implements HeaderReader {
+  readonly #raw: IncomingMessage['headers'];
+  constructor(raw: IncomingMessage['headers']) {
+    this.#raw = raw;
+  }
+  get(name: string): string | null {
+    const value = this.#raw[name] ?? this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+}
+
+/** The request view of one node:http exchange. */
+class NodeRequestView implements HttpRequestView {
+  readonly method: string;
+  readonly pathname: string;
+  readonly headers: HeaderReader;
+  /** A body refused half-read: the connection cannot be reused. */
+  isBodyAbandoned = false;
+  readonly #incoming: IncomingMessage;
+  readonly #outgoing: ServerResponse;
+  readonly #query: string;
+  #signal: AbortSignal | undefined;
+
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse) {
+    this.#incoming = incoming;
+    this.#outgoing = outgoing;
+    this.method = incoming.method ?? 'GET';
+    this.headers = new NodeHeaders(incoming.headers);
+    const target = incoming.url ?? '/';
+    if (target.startsWith('/')) {
+      const query = target.indexOf('?');
+      this.pathname = query === -1 ? target : target.slice(0, query);
+      this.#query = query === -1 ? '' : target.slice(query);
+    } else {
+      // Absolute-form (a proxy's request line) or `*`.
+      const url = URL.canParse(target) ? new URL(target) : undefined;
+      this.pathname = url?.pathname ?? target;
+      this.#query = url?.search ?? '';
+    }
+  }
+
+  get host(): string {
+    return this.#incoming.headers.host ?? '';
+  }
+
+  get searchParams(): URLSearchParams {
+    return new URLSearchParams(this.#query);
+  }
+
+  readBody(limit: number): Promise<{ text: string } | { tooLarge: true }> {
+    const incoming = this.#incoming;
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      this.isBodyAbandoned = true;
+      return Promise.resolve({ tooLarge: true });
+    }
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > limit) {
+          cleanup();
+          incoming.pause();
+          this.isBodyAbandoned = true;
+          resolve({ tooLarge: true });
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        cleanup();
+        // Invalid UTF-8 becomes U+FFFD and then, at worst, a JSON parse error (-32700).
+        const text =
+          chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        resolve({ text });
+      };
+      const onClose = (): void => {
+        cleanup();
+        reject(new Error('The client closed the connection before the body ended'));
+      };
+      const cleanup = (): void => {
+        incoming.off('data', onData);
+        incoming.off('end', onEnd);
+        incoming.off('error', onClose);
+        incoming.off('close', onClose);
+      };
+      incoming.on('data', onData);
+      incoming.once('end', onEnd);
+      incoming.once('error', onClose);
+      incoming.once('close', onClose);
+    });
+  }
+
+  onGone(listener: () => void): () => void {
+    const outgoing = this.#outgoing;
+    if (outgoing.writableFinished) return () => {};
+    if (outgoing.destroyed) {
+      queueMicrotask(listener);
+      return () => {};
+    }
+    const onClose = (): void => {
+      if (!outgoing.writableFinished) listener();
+    };
+    outgoing.once('close', onClose);
+    return () => outgoing.off('close', onClose);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      const controller = new AbortController();
+      this.onGone(() => controller.abort());
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
+  }
+
+  toRequest(): Request {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(this.#incoming.headers)) {
+      if (value === undefined) continue;
+      if (typeof value === 'string') headers.set(name, value);
+      else for (const item of value) headers.append(name, item);
+    }
+    const authority = this.host === '' ? 'localhost' : this.host;
+    return new Request(`http://${authority}${this.pathname}${this.#query}`, {
+      method: this.method,
+      headers,
+      signal: this.signal,
+    });
+  }
+}
+
+/** Writes `reply` (consumed: its headers object is completed in place). */
+function writeReply(reply: HttpReply, view: NodeRequestView, outgoing: ServerResponse): void {
+  const { status, headers, body } = reply;
+  // A body left half-read cannot be skipped safely: answer, then close the connection.
+  if (view.isBodyAbandoned) headers.Connection = 'close';
+  if (typeof body === 'string') {
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+    outgoing.writeHead(status, headers);
+    outgoing.end(body);
+  } else if (body === null) {
+    outgoing.writeHead(status, headers);
+    outgoing.end();
+  } else {
+    outgoing.writeHead(status, headers);
+    outgoing.flushHeaders();
+    void pump(body, outgoing);
+  }
+}
+
+/** Copies a streamed body to the socket, respecting backpressure; cancels it when the client leaves. */
+async function pump(body: ReadableStream<Uint8Array>, outgoing: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => {});
+  outgoing.once('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!outgoing.write(value)) {
+        await new Promise<void>((resolve) => {
+          const go = (): void => {
+            outgoing.off('drain', go);
+            outgoing.off('close', go);
+            resolve();
+          };
+          outgoing.once('drain', go);
+          outgoing.once('close', go);
+        });
+      }
+      if (outgoing.destroyed) return;
+    }
+    outgoing.end();
+  } catch {
+    outgoing.destroy();
+  } finally {
+    outgoing.off('close', cancel);
+  }
 }
 
 /** Where `serveHttp` listens. */
@@ -45,8 +256,7 @@ export interface HttpServerHandle {
 /** Serves `handler` on node:http and resolves once listening; rejects if the port cannot be bound. */
 export async function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
-  const listener = createNodeListener(handler);
-  const server = createServer((incoming, outgoing) => void listener(incoming, outgoing));
+  const server = createServer(createNodeListener(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

@@ -2,6 +2,7 @@
 // `"x-mcp-header": "<Name>"`; the client mirrors the argument into `Mcp-Param-<Name>`, and the
 // server checks the mirror against the body before serving the call.
 
+import type { HeaderReader } from './exchange.ts';
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { decodeHeaderValue } from './request-headers.ts';
 
@@ -43,7 +44,7 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 export function checkParamHeaders(
   params: readonly HeaderParam[],
   args: unknown,
-  headers: Headers,
+  headers: HeaderReader,
 ): string | undefined {
   for (const param of params) {
     const value = valueAt(args, param.path);

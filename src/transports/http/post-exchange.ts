@@ -4,7 +4,8 @@
 
 import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
-import { jsonResponse } from './json-response.ts';
+import { emptyReply, type HttpReply } from './exchange.ts';
+import { jsonReply } from './json-response.ts';
 import type { ResumableStream } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
@@ -32,13 +33,13 @@ export interface PostExchangeOptions {
 
 /** The state of one POST of requests. `response` settles once: JSON, or the start of an SSE stream. */
 export class PostExchange {
-  readonly response: Promise<Response>;
+  readonly response: Promise<HttpReply>;
   #options: PostExchangeOptions;
   #waiting: Set<RequestId>;
   #collected: JsonRpcResponse[] = [];
   #stream: ResumableStream | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
-  #resolve!: (response: Response) => void;
+  #resolve!: (response: HttpReply) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ids: readonly RequestId[], options: PostExchangeOptions) {
@@ -102,13 +103,13 @@ export class PostExchange {
 
   /** The session ended: a pending POST gets 404, an open stream ends. */
   abort(): void {
-    if (this.#state === 'pending') this.#resolve(new Response(null, { status: 404 }));
+    if (this.#state === 'pending') this.#resolve(emptyReply(404));
     this.#end();
   }
 
   #answerJson(): void {
     const body = this.#options.isBatch ? this.#collected : this.#collected[0];
-    if (body !== undefined) this.#resolve(jsonResponse(body, 200, this.#options.headers));
+    if (body !== undefined) this.#resolve(jsonReply(body, 200, this.#options.headers));
     this.#end();
   }
 
@@ -118,9 +119,11 @@ export class PostExchange {
     stream.open(connection, this.#options.priming);
     this.#stream = stream;
     this.#state = 'streaming';
-    this.#resolve(
-      new Response(connection.body, { status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers } }),
-    );
+    this.#resolve({
+      status: 200,
+      headers: { ...SSE_HEADERS, ...this.#options.headers },
+      body: connection.body,
+    });
     // Responses that came before the switch (a partial batch) go first.
     if (this.#collected.length > 0) void stream.send(this.#collected.splice(0));
   }

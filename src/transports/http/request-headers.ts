@@ -1,6 +1,7 @@
 // The stateless era's standard request headers checked against the body (S26-HTTP-11..14):
 // MCP-Protocol-Version, Mcp-Method and Mcp-Name, with the `=?base64?...?=` sentinel (S26-HDR-4/5).
 
+import type { HeaderReader } from './exchange.ts';
 import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { methodMismatch } from './classify.ts';
 import { decodeHeaderValue, NAME_PARAM } from './mcp-headers.ts';
@@ -15,7 +16,7 @@ export { decodeHeaderValue };
 export function checkStandardHeaders(
   message: JsonRpcRequest,
   claimedVersion: unknown,
-  headers: Headers,
+  headers: HeaderReader,
 ): string | undefined {
   const version = headers.get('mcp-protocol-version');
   if (version === null) return 'Header mismatch: the MCP-Protocol-Version header is required';

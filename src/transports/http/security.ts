@@ -1,6 +1,8 @@
 // The handler's first gate: Host validation against DNS rebinding, Origin validation (HTTP-2,
 // S26-HTTP-2), and the CORS headers a browser client needs (section 2.11, checklist section 5 item 15).
 
+import { emptyReply, type HeaderReader, type HttpReply } from './exchange.ts';
+
 /** The hostnames of this machine's loopback interface: the defaults for hosts and origins. */
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -16,16 +18,27 @@ export interface SecurityPolicy {
  * True if the request's Host (or, without one, its URL's host) is allowed. A local server that
  * answers any Host can be reached from a web page through DNS rebinding (GHSA-w48q-cv73-mx4w).
  */
-export function isHostAllowed(request: Request, policy: SecurityPolicy): boolean {
+export function isHostAllowed(host: string, policy: SecurityPolicy): boolean {
   if (policy.allowedHosts.includes('*')) return true;
-  const host = request.headers.get('host') ?? new URL(request.url).host;
+  // Parsing an authority costs a URL per request; a client sends the same Host every time.
+  let known = hostDecisions.get(policy);
+  if (!known) hostDecisions.set(policy, (known = new Map()));
+  const cached = known.get(host);
+  if (cached !== undefined) return cached;
   const parsed = parseAuthority(host);
-  if (!parsed) return false;
-  return policy.allowedHosts.some((entry) => {
-    const allowed = entry.toLowerCase();
-    return allowed === parsed.hostname || allowed === parsed.host;
-  });
+  const isAllowed =
+    parsed !== undefined &&
+    policy.allowedHosts.some((entry) => {
+      const allowed = entry.toLowerCase();
+      return allowed === parsed.hostname || allowed === parsed.host;
+    });
+  // Bounded: a stream of made-up Host values only ever evicts the cache, never grows it.
+  if (known.size >= 64) known.clear();
+  known.set(host, isAllowed);
+  return isAllowed;
 }
+
+const hostDecisions = new WeakMap<SecurityPolicy, Map<string, boolean>>();
 
 /**
  * True if the request may proceed as far as Origin goes: no Origin (not a browser), a loopback
@@ -63,16 +76,15 @@ export function corsHeaders(origin: string | null): Record<string, string> {
  * The answer to a CORS preflight from an allowed origin: the methods the endpoint has, and the
  * headers asked for (which covers any `Mcp-Param-<Name>`), else the standard MCP ones.
  */
-export function preflightResponse(request: Request, origin: string | null): Response {
-  const asked = request.headers.get('access-control-request-headers');
-  const headers: Record<string, string> = {
+export function preflightResponse(headers: HeaderReader, origin: string | null): HttpReply {
+  const asked = headers.get('access-control-request-headers');
+  return emptyReply(204, {
     ...corsHeaders(origin),
     'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
     'Access-Control-Allow-Headers': asked !== null && asked.trim() !== '' ? asked : ALLOWED_HEADERS,
     'Access-Control-Max-Age': '600',
-  };
-  headers.Vary = 'Origin, Access-Control-Request-Headers';
-  return new Response(null, { status: 204, headers });
+    Vary: 'Origin, Access-Control-Request-Headers',
+  });
 }
 
 function parseAuthority(host: string): { host: string; hostname: string } | undefined {

@@ -9,7 +9,12 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { createEverythingServer } from '../../../src/cli/servers/everything.ts';
-import { createHttpHandler, createLegacySseHandler, decodeSse } from '../../../src/transports/http/index.ts';
+import {
+  chainHandlers,
+  createHttpHandler,
+  createLegacySseHandler,
+  decodeSse,
+} from '../../../src/transports/http/index.ts';
 import { serveHttp } from '../../../src/transports/http/node.ts';
 import { REPO_ROOT, StderrTail } from '../stdio-peers.ts';
 
@@ -27,13 +32,7 @@ export async function startOurHttpServer(): Promise<OurHttpServer> {
   const server = createEverythingServer();
   const streamable = createHttpHandler(server);
   const legacy = createLegacySseHandler(server);
-  const handler = Object.assign(async (request: Request) => (await legacy(request)) ?? streamable(request), {
-    close: async () => {
-      await legacy.close();
-      await streamable.close();
-    },
-  });
-  const handle = await serveHttp(handler, { port: 0 });
+  const handle = await serveHttp(chainHandlers(legacy, streamable), { port: 0 });
   return { url: handle.url, sseUrl: new URL('/sse', handle.url).href, close: () => handle.close() };
 }
 

@@ -1,0 +1,115 @@
+// The server handlers' runtime-neutral core works on an exchange, not on web Request/Response
+// objects: a read-only view of the request and a plain reply. The web-standard handler wraps a Request
+// in a view and turns the reply into a Response; the Node adapter builds the view straight from
+// node:http's request and writes the reply to its response, so no Request, Headers, Response or web
+// stream is made for a JSON exchange (they cost more than the MCP work itself).
+
+import { readBody as readWebBody } from './read-body.ts';
+
+/** Case-insensitive header lookup. `Headers` fits. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** What a handler reads of one HTTP request. */
+export interface HttpRequestView {
+  readonly method: string;
+  /** The path without query, e.g. `/mcp`. */
+  readonly pathname: string;
+  /** The query string's parameters. */
+  readonly searchParams: URLSearchParams;
+  /** The Host header, or the URL's host when the request has none (a Request made by hand). */
+  readonly host: string;
+  readonly headers: HeaderReader;
+  /** The body text, or `tooLarge` once it passes `limit` bytes (read no further). Call once. */
+  readBody(limit: number): Promise<{ text: string } | { tooLarge: true }>;
+  /**
+   * Runs `listener` once if the client goes away before the response has ended (on a microtask when
+   * it already has); returns a function that removes it. Cheaper than `signal` where only the event
+   * matters.
+   */
+  onGone(listener: () => void): () => void;
+  /** Aborts when the client goes away (made on first use). */
+  readonly signal: AbortSignal;
+  /** The request as a web Request, without its body: for hooks typed on Request (`authenticate`). */
+  toRequest(): Request;
+}
+
+/** A response to write: a text body, none, or a byte stream (SSE). Header names as the spec spells them. */
+export interface HttpReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | ReadableStream<Uint8Array> | null;
+}
+
+/** A reply with no body. */
+export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
+  return { status, headers, body: null };
+}
+
+/** The core of a handler: a reply, or undefined when the request is not for it (another may answer). */
+export type ExchangeHandler = (view: HttpRequestView) => Promise<HttpReply | undefined>;
+
+/** The view of a web Request. */
+export function viewOfRequest(request: Request): HttpRequestView {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    pathname: url.pathname,
+    searchParams: url.searchParams,
+    host: request.headers.get('host') ?? url.host,
+    headers: request.headers,
+    readBody: (limit) => readWebBody(request, limit),
+    onGone(listener) {
+      const signal = request.signal;
+      if (signal.aborted) {
+        queueMicrotask(listener);
+        return () => {};
+      }
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
+    get signal() {
+      return request.signal;
+    },
+    toRequest: () => request,
+  };
+}
+
+/** The web Response of a reply. */
+export function toResponse(reply: HttpReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** A handler `chainHandlers` can take: any mcpwire handler. */
+export interface ChainableHandler {
+  readonly exchange: ExchangeHandler;
+  close?(): Promise<void>;
+}
+
+/** Handlers chained into one: fetch-style, with the chained core and a `close` for all of them. */
+export interface ChainedHandler {
+  (request: Request): Promise<Response>;
+  readonly exchange: ExchangeHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * One handler from several: the first that answers a request serves it, 404 when none does (e.g.
+ * the deprecated HTTP+SSE paths before the Streamable HTTP endpoint). `close` closes them all.
+ */
+export function chainHandlers(...handlers: readonly ChainableHandler[]): ChainedHandler {
+  const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
+    for (const handler of handlers) {
+      const reply = await handler.exchange(view);
+      if (reply !== undefined) return reply;
+    }
+    return emptyReply(404);
+  };
+  const fetch = async (request: Request): Promise<Response> =>
+    toResponse(await exchange(viewOfRequest(request)));
+  const close = async (): Promise<void> => {
+    await Promise.all(handlers.map((handler) => handler.close?.() ?? Promise.resolve()));
+  };
+  return Object.assign(fetch, { exchange, close });
+}
