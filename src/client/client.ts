@@ -440,7 +440,15 @@ export class Client {
     params: JsonObject,
     signal: AbortSignal | undefined,
   ): Promise<JsonObject> {
-    const request = { id: `input:${method}`, method, params, signal: signal ?? new AbortController().signal };
+    const request = {
+      id: `input:${method}`,
+      method,
+      params,
+      signal: signal ?? new AbortController().signal,
+      get isCancelled() {
+        return this.signal.aborted;
+      },
+    };
     return this.#handleServerRequest(session, request);
   }
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { decodeFrame } from './codec.ts';
 import { ConnectionClosedError } from './errors.ts';
 import type { JsonObject, JsonRpcRequest, Message } from './message.ts';
-import { Peer, type PeerHandler } from './peer.ts';
+import { type Cancellation, Peer, type PeerHandler } from './peer.ts';
 import { RpcError } from './rpc-error.ts';
 
 function harness(handler: Partial<PeerHandler> = {}, canBatch = false) {
@@ -66,16 +66,27 @@ test('a throwing handler becomes -32603, an RpcError keeps its code and data', a
 
 test('a cancelled inbound request fires its signal and gets no response', async () => {
   let seen: AbortSignal | undefined;
+  let lazy: Cancellation | undefined;
   let release!: (value: JsonObject) => void;
   const { peer, sent, feed } = harness({
-    handleRequest: (_request, signal) => {
-      seen = signal;
+    handleRequest: (request, cancellation) => {
+      if (request.id === 5) seen = cancellation.signal;
+      else lazy = cancellation;
       return new Promise<JsonObject>((resolve) => (release = resolve));
     },
   });
   feed('{"jsonrpc":"2.0","id":5,"method":"slow"}');
   assert.equal(peer.abortInbound(5, 'user'), true);
   assert.equal(seen?.aborted, true);
+  assert.equal(seen?.reason, 'user');
+  release({});
+  // A signal asked for only after the cancellation is born aborted, with the reason.
+  feed('{"jsonrpc":"2.0","id":6,"method":"slow"}');
+  assert.equal(lazy?.aborted, false);
+  assert.equal(peer.abortInbound(6, 'later'), true);
+  assert.equal(lazy?.aborted, true);
+  assert.equal(lazy?.signal.aborted, true);
+  assert.equal(lazy?.signal.reason, 'later');
   release({});
   await tick();
   assert.deepEqual(sent, []);

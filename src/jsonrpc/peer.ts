@@ -16,8 +16,8 @@ import { ErrorCode, RpcError } from './rpc-error.ts';
 
 /** The upper layer's inbound side. Handlers may throw RpcError for a protocol error. */
 export interface PeerHandler {
-  /** Answers one request; `signal` fires when the peer cancels it (the response is then dropped). */
-  handleRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> | JsonObject;
+  /** Answers one request; `cancellation` fires when the peer cancels it (the response is then dropped). */
+  handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject;
   /** Receives one notification. Throwing is reported to `onError`, never to the peer. */
   handleNotification(notification: JsonRpcNotification): void;
   /** Called once when the connection ends; pending requests have already been rejected. */
@@ -51,7 +51,7 @@ export class Peer {
   #options: PeerOptions;
   #nextId = 0;
   #pending = new Map<RequestId, Pending>();
-  #inbound = new Map<RequestId, AbortController>();
+  #inbound = new Map<RequestId, Cancellation>();
   #closed: Error | undefined;
 
   constructor(options: PeerOptions) {
@@ -183,7 +183,7 @@ export class Peer {
       );
       return;
     }
-    const controller = new AbortController();
+    const controller = new Cancellation();
     this.#inbound.set(id, controller);
     const finish = (response: JsonRpcResponse): void => {
       // A cancelled request gets no response (CANCEL-5): abortInbound removed it from the map.
@@ -193,7 +193,7 @@ export class Peer {
     };
     let outcome: Promise<JsonObject> | JsonObject;
     try {
-      outcome = this.#options.handler.handleRequest(request, controller.signal);
+      outcome = this.#options.handler.handleRequest(request, controller);
     } catch (error) {
       finish(this.#toErrorResponse(id, request.method, error));
       return;
@@ -206,7 +206,7 @@ export class Peer {
       (result) => finish({ jsonrpc: '2.0', id, result }),
       (error: unknown) => {
         // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
-        if (controller.signal.aborted)
+        if (controller.aborted)
           return finish({
             jsonrpc: '2.0',
             id,
@@ -301,4 +301,35 @@ function errorResponse(id: RequestId, error: RpcError): JsonRpcErrorResponse {
 
 function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
+}
+
+/**
+ * The cancellation of one inbound request: `aborted` is a plain flag; the AbortSignal is made only
+ * when someone asks for it (most requests finish without anyone listening, and a signal is the
+ * costliest object a request would otherwise allocate).
+ */
+export class Cancellation {
+  #controller: AbortController | undefined;
+  #isAborted = false;
+  #reason: unknown;
+
+  get aborted(): boolean {
+    return this.#isAborted;
+  }
+
+  /** Aborts when the request is cancelled; made on first use (already aborted if it has been). */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#isAborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.#isAborted) return;
+    this.#isAborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
 }

@@ -11,7 +11,7 @@ import type {
   RequestId,
   SendOptions,
 } from '../jsonrpc/message.ts';
-import { Peer } from '../jsonrpc/peer.ts';
+import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
 import {
@@ -40,7 +40,10 @@ export interface InboundRequest {
   id: RequestId;
   method: string;
   params: JsonObject;
-  signal: AbortSignal;
+  /** Aborts when the request is cancelled or the session closes (made on first use). */
+  readonly signal: AbortSignal;
+  /** True once cancelled: the cheap check, no signal made. */
+  readonly isCancelled: boolean;
 }
 
 /** The session's owner: its role, its method handlers and its negotiated facts. */
@@ -108,7 +111,7 @@ export class Session {
         return options.channel.send(message, sendOptions);
       },
       handler: {
-        handleRequest: (request, signal) => this.#handleRequest(request, signal),
+        handleRequest: (request, cancellation) => this.#handleRequest(request, cancellation),
         handleNotification: (notification) => this.#handleNotification(notification),
         handleClose: (error) => this.#handleClose(error),
       },
@@ -256,9 +259,19 @@ export class Session {
     if (problem) throw new TypeError(`Cannot send: ${problem}`);
   }
 
-  #handleRequest(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> | JsonObject {
+  #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
     const params = request.params ?? {};
-    const inbound: InboundRequest = { id: request.id, method: request.method, params, signal };
+    const inbound: InboundRequest = {
+      id: request.id,
+      method: request.method,
+      params,
+      get signal() {
+        return cancellation.signal;
+      },
+      get isCancelled() {
+        return cancellation.aborted;
+      },
+    };
     const spec = lookupMethod(request.method);
     const claimed = this.#options.intercept?.(inbound);
     if (claimed) return claimed;

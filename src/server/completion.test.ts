@@ -23,6 +23,7 @@ function fakeContext(): RequestContext {
     requestId: 1,
     method: 'completion/complete',
     signal: new AbortController().signal,
+    isCancelled: false,
     meta: {},
     sendProgress: () => Promise.resolve(),
     log: () => Promise.resolve(),

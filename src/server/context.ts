@@ -30,6 +30,8 @@ export interface RequestContext {
   readonly method: string;
   /** Fires when the client cancels the request or the connection closes. */
   readonly signal: AbortSignal;
+  /** True once the request is cancelled: `signal.aborted` without making the signal (cheap to poll). */
+  readonly isCancelled: boolean;
   /** The request's `params._meta`, as received. */
   readonly meta: JsonObject;
   /**

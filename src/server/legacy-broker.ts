@@ -13,9 +13,9 @@ import type { InputBroker, InputMethod } from './context.ts';
  */
 export function createLegacyBroker(
   session: Session,
-  origin: { signal: AbortSignal; relatedRequestId: RequestId },
+  origin: { readonly signal: AbortSignal; relatedRequestId: RequestId },
 ): InputBroker {
-  const { signal, relatedRequestId } = origin;
+  const { relatedRequestId } = origin;
   return {
     request(method: InputMethod, params: JsonObject | undefined, options) {
       checkSubFlags(method, params, session.peerCapabilities);
@@ -27,7 +27,7 @@ export function createLegacyBroker(
             ? adaptSamplingForRevision(params, version)
             : params;
       return session.request(method, shaped, {
-        signal,
+        signal: origin.signal,
         relatedRequestId,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });

@@ -33,7 +33,9 @@ export interface ModernRequest {
   id: RequestId;
   method: string;
   params: JsonObject;
-  signal: AbortSignal;
+  /** Made on first use; `isCancelled` is the cheap check. */
+  readonly signal: AbortSignal;
+  readonly isCancelled: boolean;
 }
 
 /** Where notifications scoped to the request go (its response stream; on stdio, the shared channel). */

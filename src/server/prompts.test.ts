@@ -21,6 +21,7 @@ function fakeContext(era: Era = 'legacy'): RequestContext {
     requestId: 1,
     method: 'prompts/get',
     signal: new AbortController().signal,
+    isCancelled: false,
     meta: {},
     sendProgress: () => Promise.resolve(),
     log: () => Promise.resolve(),

@@ -14,7 +14,14 @@ function facts(signal: AbortSignal): ContextFacts {
     protocolVersion: '2025-11-25',
     clientCapabilities: {},
     clientInfo: undefined,
-    request: { id: 1, method: 'tools/call', signal },
+    request: {
+      id: 1,
+      method: 'tools/call',
+      signal,
+      get isCancelled() {
+        return signal.aborted;
+      },
+    },
     meta: {},
   };
 }

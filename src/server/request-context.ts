@@ -11,7 +11,7 @@ export interface ContextFacts {
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
-  request: { id: RequestId; method: string; signal: AbortSignal };
+  request: { id: RequestId; method: string; readonly signal: AbortSignal; readonly isCancelled: boolean };
   meta: JsonObject;
 }
 
@@ -43,16 +43,22 @@ export function createRequestContext(facts: ContextFacts, output: ContextOutput)
     clientInfo: facts.clientInfo,
     requestId: request.id,
     method: request.method,
-    signal: request.signal,
+    // A getter: the signal is made only for handlers that use it.
+    get signal() {
+      return request.signal;
+    },
+    get isCancelled() {
+      return request.isCancelled;
+    },
     meta: facts.meta,
     sendProgress: (progress, options = {}) => {
       const hasToken = typeof token === 'string' || typeof token === 'number';
-      if (!hasToken || !(progress > lastProgress) || request.signal.aborted) return Promise.resolve();
+      if (!hasToken || !(progress > lastProgress) || request.isCancelled) return Promise.resolve();
       lastProgress = progress;
       return output.notify('notifications/progress', { progressToken: token, progress, ...options }, related);
     },
     log: (level, data, logger) => {
-      if (request.signal.aborted || !output.isLogEnabled(level)) return Promise.resolve();
+      if (request.isCancelled || !output.isLogEnabled(level)) return Promise.resolve();
       const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
       return output.notify('notifications/message', params, related).catch(() => {});
     },
@@ -61,6 +67,6 @@ export function createRequestContext(facts: ContextFacts, output: ContextOutput)
     sample: (params, options = {}) =>
       broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
     listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
-    closeSseStream: () => (request.signal.aborted ? false : (output.closeStream?.() ?? false)),
+    closeSseStream: () => (request.isCancelled ? false : (output.closeStream?.() ?? false)),
   };
 }

@@ -21,6 +21,7 @@ function fakeContext(era: Era = 'legacy'): RequestContext {
     requestId: 1,
     method: 'resources/read',
     signal: new AbortController().signal,
+    isCancelled: false,
     meta: {},
     sendProgress: () => Promise.resolve(),
     log: () => Promise.resolve(),

@@ -217,7 +217,12 @@ export class ServerSession {
       {
         notify: (method, params, options) => session.notify(method, params, options),
         isLogEnabled: (level) => isLevelEnabled(level, this.#logLevel),
-        broker: createLegacyBroker(session, { signal: request.signal, relatedRequestId: request.id }),
+        broker: createLegacyBroker(session, {
+          get signal() {
+            return request.signal;
+          },
+          relatedRequestId: request.id,
+        }),
         closeStream: () => this.#channel.info?.closeStream?.(request.id) ?? false,
       },
     );

@@ -86,12 +86,12 @@ export class Tools {
     const checked = await validateWith(input, params.arguments ?? {}, this.#validator);
     if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
     // Cancelled while the arguments were checked: no response will be sent, so do no work (CANCEL-5).
-    ctx.signal.throwIfAborted();
+    if (ctx.isCancelled) ctx.signal.throwIfAborted();
     let returned: ToolReturn;
     try {
       returned = await handler(checked.value as Record<string, unknown>, ctx);
     } catch (error) {
-      if (error instanceof RpcError || ctx.signal.aborted) throw error;
+      if (error instanceof RpcError || ctx.isCancelled) throw error;
       return errorResult(error instanceof Error ? error.message : String(error));
     }
     const result = toResult(returned);
