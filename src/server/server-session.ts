@@ -7,7 +7,7 @@ import { Session, type InboundRequest } from '../protocol/session.ts';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
-import type { MethodHandler, RequestContext } from './context.ts';
+import type { RequestContext } from './context.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
@@ -18,12 +18,22 @@ import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
-/** What a session needs of its server definition (the Server class provides it). */
+/**
+ * What a session needs of its server definition (the Server class provides it). List changes and
+ * resource updates reach a session through `listChanged` / `resourceUpdated`, called by the server
+ * for each of its sessions: no per-session subscription to keep.
+ */
 export interface SessionHost extends ModernHost {
-  onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void;
-  onResourceUpdated(listener: (uri: string) => void): () => void;
   reportError(error: Error): void;
 }
+
+/** The requests a handshake-era session answers itself, before the server's handlers. */
+const OWN_METHODS: Readonly<Record<string, (session: ServerSession, params: JsonObject) => JsonObject>> = {
+  initialize: (session, params) => session.initialize(params),
+  'logging/setLevel': (session, params) => session.setLevel(params),
+  'resources/subscribe': (session, params) => session.subscribe(params, true),
+  'resources/unsubscribe': (session, params) => session.subscribe(params, false),
+};
 
 /** A live handshake-era connection of a Server. Created by `Server.connect`. */
 export class ServerSession {
@@ -38,16 +48,10 @@ export class ServerSession {
     notify: (method, params, options) => this.session.notifyUnchecked(method, params, options),
   };
   #logLevel: LoggingLevel | undefined;
-  #subscriptions = new Set<string>();
-  #pendingLists = new Set<ListKind>();
-  #unsubscribe: Array<() => void> = [];
+  /** Made on first subscription / first list change: most sessions never need them. */
+  #subscriptions: Set<string> | undefined;
+  #pendingLists: Set<ListKind> | undefined;
   #onClose: () => void;
-  #own: Record<string, MethodHandler> = {
-    initialize: (params) => Promise.resolve(this.#initialize(params)),
-    'logging/setLevel': (params) => Promise.resolve(this.#setLevel(params)),
-    'resources/subscribe': (params) => Promise.resolve(this.#subscribe(params, true)),
-    'resources/unsubscribe': (params) => Promise.resolve(this.#subscribe(params, false)),
-  };
 
   constructor(server: SessionHost, channel: Channel, onClose: () => void) {
     this.#server = server;
@@ -62,10 +66,6 @@ export class ServerSession {
       handleClose: () => this.#handleClose(),
       onError: (error) => server.reportError(error),
     });
-    this.#unsubscribe.push(
-      server.onListChanged((kind) => this.#listChanged(kind)),
-      server.onResourceUpdated((uri) => this.#sendResourceUpdated(uri)),
-    );
   }
 
   /** Starts receiving. */
@@ -79,8 +79,8 @@ export class ServerSession {
   }
 
   /** Sends `notifications/resources/updated` if the client subscribed to `uri` or a parent of it (RES-5). */
-  #sendResourceUpdated(uri: string): void {
-    if (this.session.state !== 'operating') return;
+  resourceUpdated(uri: string): void {
+    if (this.session.state !== 'operating' || !this.#subscriptions) return;
     for (const subscribed of this.#subscriptions) {
       if (uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)) {
         this.session
@@ -93,11 +93,12 @@ export class ServerSession {
 
   async #handleRequest(request: InboundRequest): Promise<JsonObject> {
     const ctx = this.#context(request);
+    const own = Object.hasOwn(OWN_METHODS, request.method) ? OWN_METHODS[request.method] : undefined;
     const result = await this.#server.dispatch(
       request.method,
       request.params,
       ctx,
-      this.#own[request.method],
+      own && ((params) => Promise.resolve(own(this, params))),
     );
     return adaptResultForRevision(request.method, result, ctx.protocolVersion);
   }
@@ -135,7 +136,8 @@ export class ServerSession {
     return undefined;
   }
 
-  #initialize(params: JsonObject): JsonObject {
+  /** `initialize` (answered by the session itself). */
+  initialize(params: JsonObject): JsonObject {
     this.#era = 'legacy';
     const requested = params.protocolVersion as string;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
@@ -164,7 +166,8 @@ export class ServerSession {
     return result;
   }
 
-  #setLevel(params: JsonObject): JsonObject {
+  /** `logging/setLevel`. */
+  setLevel(params: JsonObject): JsonObject {
     if (!isLoggingLevel(params.level)) {
       throw new RpcError(
         ErrorCode.InvalidParams,
@@ -175,10 +178,11 @@ export class ServerSession {
     return {};
   }
 
-  #subscribe(params: JsonObject, isSubscribe: boolean): JsonObject {
+  /** `resources/subscribe` and `resources/unsubscribe`. */
+  subscribe(params: JsonObject, isSubscribe: boolean): JsonObject {
     const uri = params.uri as string;
-    if (isSubscribe) this.#subscriptions.add(uri);
-    else this.#subscriptions.delete(uri);
+    if (isSubscribe) (this.#subscriptions ??= new Set()).add(uri);
+    else this.#subscriptions?.delete(uri);
     return {};
   }
 
@@ -187,12 +191,15 @@ export class ServerSession {
       this.session.setState('operating');
   }
 
-  #listChanged(kind: ListKind): void {
+  /** A list of the server changed: tell the client once per tick and kind (if it is operating). */
+  listChanged(kind: ListKind): void {
+    if (this.session.state !== 'operating' && this.session.state !== 'initializing') return;
     // Coalesce: many registrations in one tick become one notification (per kind).
-    if (this.#pendingLists.has(kind)) return;
-    this.#pendingLists.add(kind);
+    const pending = (this.#pendingLists ??= new Set());
+    if (pending.has(kind)) return;
+    pending.add(kind);
     setTimeout(() => {
-      this.#pendingLists.delete(kind);
+      pending.delete(kind);
       const session = this.session;
       if (session.state !== 'operating') return;
       const method = `notifications/${kind}/list_changed`;
@@ -229,7 +236,6 @@ export class ServerSession {
   }
 
   #handleClose(): void {
-    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#onClose();
   }
 }

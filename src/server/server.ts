@@ -79,7 +79,10 @@ export class Server {
     this.resources = new Resources();
     this.prompts = new Prompts();
     this.pageSize = options.pageSize ?? 100;
-    this.onListChanged(() => (this.#capabilities = undefined));
+    this.onListChanged((kind) => {
+      this.#capabilities = undefined;
+      for (const session of this.#sessions) session.listChanged(kind);
+    });
     this.sealer = options.requestState
       ? new RequestStateSealer(options.requestState)
       : RequestStateSealer.random();
@@ -139,6 +142,7 @@ export class Server {
 
   /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
   notifyResourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
     for (const listener of this.#updateListeners) listener(uri);
   }
 
