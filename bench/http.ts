@@ -2,10 +2,11 @@
 // 127.0.0.1, in interleaved rounds with a fresh server process per measurement. Three scenarios:
 //   stateless  2026-07-28 `tools/call echo` (per-request `_meta` envelope + MCP headers), 16 keep-alive connections
 //   stateful   2025-11-25 sessions: initialize once per connection, then `tools/call echo` with Mcp-Session-Id
-//   memory     RSS and heap+external per idle handshake-era session (N sessions opened, post-GC delta / N)
+//   memory     RSS and heap+external per idle handshake-era session: W warm-up sessions first (one-time
+//              costs: JIT, heap growth), then N more; post-GC delta / N, the marginal cost of a session
 // Prints medians and ratios and writes bench/results/http-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
-// (default 500), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
+// (default 1000), BENCH_WARMUP_SESSIONS=<w> (default 300), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
 // scenario keys and/or server names: run only those, for development; the report then holds only them).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,8 +41,8 @@ const config = {
     maxCalls: 2_000_000,
   } satisfies LoadConfig,
   memory: {
-    warmup: 20,
-    count: positiveInt('BENCH_SESSIONS', isQuick ? 100 : 500),
+    warmup: positiveInt('BENCH_WARMUP_SESSIONS', isQuick ? 50 : 300),
+    count: positiveInt('BENCH_SESSIONS', isQuick ? 100 : 1000),
     parallel: 8,
     settleMs: 500,
   },

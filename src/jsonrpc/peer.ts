@@ -50,8 +50,9 @@ interface Pending {
 export class Peer {
   #options: PeerOptions;
   #nextId = 0;
-  #pending = new Map<RequestId, Pending>();
-  #inbound = new Map<RequestId, Cancellation>();
+  // Made on first use and dropped when empty: an idle connection holds neither.
+  #pending: Map<RequestId, Pending> | undefined;
+  #inbound: Map<RequestId, Cancellation> | undefined;
   #closed: Error | undefined;
 
   constructor(options: PeerOptions) {
@@ -81,11 +82,11 @@ export class Peer {
     if (this.#closed)
       return Promise.reject(new ConnectionClosedError(`Cannot send "${method}": connection closed`));
     return new Promise<JsonObject>((resolve, reject) => {
-      this.#pending.set(id, { method, resolve, reject });
+      (this.#pending ??= new Map()).set(id, { method, resolve, reject });
       const message: JsonRpcRequest =
         params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
       this.#options.send(message, options).catch((error: unknown) => {
-        if (this.#pending.delete(id)) reject(asError(error));
+        if (this.#dropPending(id)) reject(asError(error));
       });
     });
   }
@@ -101,25 +102,25 @@ export class Peer {
 
   /** Stops waiting for an outbound request: it rejects with `error`, and a late response is dropped. */
   abandon(id: RequestId, error: Error): boolean {
-    const pending = this.#pending.get(id);
+    const pending = this.#pending?.get(id);
     if (!pending) return false;
-    this.#pending.delete(id);
+    this.#dropPending(id);
     pending.reject(error);
     return true;
   }
 
   /** Cancels an inbound request being handled: its signal fires and no response will be sent. */
   abortInbound(id: RequestId, reason?: unknown): boolean {
-    const controller = this.#inbound.get(id);
+    const controller = this.#inbound?.get(id);
     if (!controller) return false;
-    this.#inbound.delete(id);
+    this.#dropInbound(id);
     controller.abort(reason);
     return true;
   }
 
   /** The method of a pending outbound request, if it is still pending. */
   pendingMethod(id: RequestId): string | undefined {
-    return this.#pending.get(id)?.method;
+    return this.#pending?.get(id)?.method;
   }
 
   /** Channel receiver: one decoded frame. */
@@ -143,20 +144,18 @@ export class Peer {
     if (this.#closed) return;
     // Errors are built only when someone will see them (a closed short-lived channel is the common case).
     this.#closed = error ?? CLOSED;
-    const hasWaiters = this.#pending.size > 0 || this.#inbound.size > 0;
+    const pendingOnes = this.#pending;
+    const inboundOnes = this.#inbound;
+    this.#pending = undefined;
+    this.#inbound = undefined;
+    const hasWaiters = pendingOnes !== undefined || inboundOnes !== undefined;
     const closed = hasWaiters
       ? new ConnectionClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', {
           cause: error,
         })
       : CLOSED;
-    for (const [id, pending] of this.#pending) {
-      this.#pending.delete(id);
-      pending.reject(closed);
-    }
-    for (const [id, controller] of this.#inbound) {
-      this.#inbound.delete(id);
-      controller.abort(closed);
-    }
+    for (const pending of pendingOnes?.values() ?? []) pending.reject(closed);
+    for (const controller of inboundOnes?.values() ?? []) controller.abort(closed);
     this.#options.handler.handleClose?.(error);
   }
 
@@ -171,7 +170,7 @@ export class Peer {
 
   #handleRequest(request: JsonRpcRequest, reply: (response: JsonRpcResponse) => void): void {
     const { id } = request;
-    if (this.#inbound.has(id)) {
+    if (this.#inbound?.has(id)) {
       reply(
         errorResponse(
           id,
@@ -184,11 +183,11 @@ export class Peer {
       return;
     }
     const controller = new Cancellation();
-    this.#inbound.set(id, controller);
+    (this.#inbound ??= new Map()).set(id, controller);
     const finish = (response: JsonRpcResponse): void => {
       // A cancelled request gets no response (CANCEL-5): abortInbound removed it from the map.
-      if (this.#inbound.get(id) !== controller) return;
-      this.#inbound.delete(id);
+      if (this.#inbound?.get(id) !== controller) return;
+      this.#dropInbound(id);
       reply(response);
     };
     let outcome: Promise<JsonObject> | JsonObject;
@@ -227,15 +226,27 @@ export class Peer {
 
   #handleResponse(response: JsonRpcResponse): void {
     const id = response.id;
-    const pending = id === undefined ? undefined : this.#pending.get(id);
+    const pending = id === undefined ? undefined : this.#pending?.get(id);
     if (id === undefined || !pending) {
       // Late (after cancel or timeout) or unknown: dropped (CANCEL-6); id-less errors are only reported.
       if ('error' in response) this.#report(RpcError.fromErrorObject(response.error));
       return;
     }
-    this.#pending.delete(id);
+    this.#dropPending(id);
     if ('error' in response) pending.reject(RpcError.fromErrorObject(response.error));
     else pending.resolve(response.result);
+  }
+
+  #dropPending(id: RequestId): boolean {
+    const pending = this.#pending;
+    if (!pending?.delete(id)) return false;
+    if (pending.size === 0) this.#pending = undefined;
+    return true;
+  }
+
+  #dropInbound(id: RequestId): void {
+    const inbound = this.#inbound;
+    if (inbound?.delete(id) && inbound.size === 0) this.#inbound = undefined;
   }
 
   #handleBatch(items: ReadonlyArray<Exclude<Frame, { type: 'batch' }>>): void {

@@ -100,7 +100,8 @@ export class Session {
   #state: SessionState = 'new';
   #options: SessionOptions;
   #peer: Peer;
-  #progress = new ProgressTracker();
+  /** Made for the first request that wants progress. */
+  #progress: ProgressTracker | undefined;
 
   constructor(options: SessionOptions) {
     this.role = options.role;
@@ -174,7 +175,8 @@ export class Session {
     const id = this.#peer.nextId();
     options.onRequestId?.(id);
     let outbound = params;
-    if (options.onProgress) outbound = this.#progress.attach(id, params, options.onProgress);
+    if (options.onProgress)
+      outbound = (this.#progress ??= new ProgressTracker()).attach(id, params, options.onProgress);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = Date.now();
     const maxTotal = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS;
@@ -195,7 +197,7 @@ export class Session {
         Math.max(0, remaining),
       );
     };
-    if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress.onActivity(id, arm);
+    if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress?.onActivity(id, arm);
     const onAbort = (): void =>
       cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -207,7 +209,7 @@ export class Session {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.#progress.detach(id);
+      this.#progress?.detach(id);
     }
   }
 
@@ -359,7 +361,7 @@ export class Session {
           this.#peer.abortInbound(params.requestId as RequestId, params.reason);
         return;
       case 'notifications/progress':
-        this.#progress.handle(params);
+        this.#progress?.handle(params);
         return;
     }
     this.#options.handleNotification?.(method, params);
@@ -367,7 +369,7 @@ export class Session {
 
   #handleClose(error?: Error): void {
     this.#state = 'closed';
-    this.#progress.clear();
+    this.#progress?.clear();
     this.#options.handleClose?.(error);
   }
 }

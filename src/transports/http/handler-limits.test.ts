@@ -200,7 +200,7 @@ describe('session limits', () => {
   });
 
   test('an idle session expires after sessionIdleTimeoutMs; one with an open stream does not', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'] });
     const handler = setup({ sessionIdleTimeoutMs: 60_000 });
     const init = async () => {
       const response = await handler(post(INITIALIZE));

@@ -13,6 +13,11 @@ import { PostExchange, type Accepts } from './post-exchange.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
+/** Told when a session closes (the registry that holds it). */
+export interface SessionOwner {
+  forget(session: HttpSession): void;
+}
+
 /** How sessions behave; shared by every session of one handler. */
 export interface HttpSessionSettings {
   store: EventStore;
@@ -29,44 +34,55 @@ export interface HttpSessionSettings {
 export class HttpSession implements Channel {
   readonly id = crypto.randomUUID();
   readonly principal: string | undefined;
-  readonly info: ChannelInfo;
   /** The negotiated revision, once the initialize response has gone out. */
   protocolVersion: string | undefined;
+  /** When traffic last touched the session (`Date.now()`), for idle expiry. */
+  lastActiveAt = Date.now();
+  // An idle session is small: what only some sessions need is made on first use (and maps of
+  // in-flight work are dropped when empty).
   #settings: HttpSessionSettings;
-  #onClosed: () => void;
+  #owner: SessionOwner;
   #receiver: ChannelReceiver | undefined;
-  #backlog: Frame[] = [];
-  #exchanges = new Map<RequestId, PostExchange>();
-  #initializeIds = new Set<RequestId>();
+  #backlog: Frame[] | undefined;
+  #exchanges: Map<RequestId, PostExchange> | undefined;
+  #initializeId: RequestId | undefined;
   #standalone: ResumableStream | undefined;
-  #live = new Map<string, ResumableStream>();
-  #streamIds = new Set<string>();
+  #live: Map<string, ResumableStream> | undefined;
+  #streamIds: Set<string> | undefined;
+  #info: ChannelInfo | undefined;
   #isClosed = false;
 
-  constructor(principal: string | undefined, settings: HttpSessionSettings, onClosed: () => void) {
+  constructor(principal: string | undefined, settings: HttpSessionSettings, owner: SessionOwner) {
     this.principal = principal;
-    this.info = {
+    this.#settings = settings;
+    this.#owner = owner;
+  }
+
+  get info(): ChannelInfo {
+    return (this.#info ??= {
       kind: 'http',
       sessionId: this.id,
-      closeStream: (relatedRequestId) => this.#exchanges.get(relatedRequestId)?.poll() ?? false,
-    };
-    this.#settings = settings;
-    this.#onClosed = onClosed;
+      closeStream: (relatedRequestId) => this.#exchanges?.get(relatedRequestId)?.poll() ?? false,
+    });
   }
 
   /** True while a POST awaits its responses or a stream has a client attached. */
   get isBusy(): boolean {
-    return this.#exchanges.size > 0 || [...this.#live.values()].some((stream) => stream.isAttached);
+    if (this.#exchanges !== undefined) return true;
+    for (const stream of this.#live?.values() ?? []) if (stream.isAttached) return true;
+    return false;
   }
 
   /** True if a request with this id is still waiting for its response (ids are per session). */
   isInFlight(id: RequestId): boolean {
-    return this.#exchanges.has(id);
+    return this.#exchanges?.has(id) ?? false;
   }
 
   open(receiver: ChannelReceiver): void {
     this.#receiver = receiver;
-    for (const frame of this.#backlog.splice(0)) receiver.handleFrame(frame);
+    const backlog = this.#backlog ?? [];
+    this.#backlog = undefined;
+    for (const frame of backlog) receiver.handleFrame(frame);
   }
 
   /** Delivers a POST body. With requests in it, resolves with their response (JSON or SSE). */
@@ -92,13 +108,14 @@ export class HttpSession implements Channel {
           closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
         },
       );
+      const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {
-        this.#exchanges.set(request.id, exchange);
-        if (request.method === 'initialize') this.#initializeIds.add(request.id);
+        exchanges.set(request.id, exchange);
+        if (request.method === 'initialize') this.#initializeId = request.id;
       }
     }
     if (this.#receiver) this.#receiver.handleFrame(frame);
-    else this.#backlog.push(frame);
+    else (this.#backlog ??= []).push(frame);
     return exchange?.response;
   }
 
@@ -122,9 +139,9 @@ export class HttpSession implements Channel {
    */
   async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const replay = await this.#settings.store.replayAfter(lastEventId);
-    if (!replay || !this.#streamIds.has(replay.streamId)) return undefined;
+    if (!replay || !this.#streamIds?.has(replay.streamId)) return undefined;
     const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
-    const live = this.#live.get(replay.streamId);
+    const live = this.#live?.get(replay.streamId);
     if (live) live.resume(connection, lastEventId);
     else {
       for (const event of replay.events) writeStored(connection, event);
@@ -137,10 +154,14 @@ export class HttpSession implements Channel {
     if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
-      const exchange = this.#exchanges.get(key);
+      const exchanges = this.#exchanges;
+      const exchange = exchanges?.get(key);
       this.#noteNegotiated(key, message);
-      for (const item of Array.isArray(message) ? message : [message as Message]) {
-        if (isResponse(item) && item.id !== undefined) this.#exchanges.delete(item.id);
+      if (exchanges) {
+        for (const item of Array.isArray(message) ? message : [message as Message]) {
+          if (isResponse(item) && item.id !== undefined) exchanges.delete(item.id);
+        }
+        if (exchanges.size === 0) this.#exchanges = undefined;
       }
       if (exchange) return exchange.handle(message);
     }
@@ -155,28 +176,30 @@ export class HttpSession implements Channel {
   close(): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
     this.#isClosed = true;
-    for (const exchange of new Set(this.#exchanges.values())) exchange.abort();
-    this.#exchanges.clear();
-    for (const stream of this.#live.values()) stream.finish();
-    for (const streamId of this.#streamIds) {
+    for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
+    this.#exchanges = undefined;
+    for (const stream of this.#live?.values() ?? []) stream.finish();
+    for (const streamId of this.#streamIds ?? []) {
       this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
     }
     this.#receiver?.handleClose();
-    this.#onClosed();
+    this.#owner.forget(this);
     return Promise.resolve();
   }
 
   #newStream(): ResumableStream {
-    for (const [id, live] of this.#live) if (live.isFinished) this.#live.delete(id);
+    const live = (this.#live ??= new Map());
+    for (const [id, stream] of live) if (stream.isFinished) live.delete(id);
     const stream = new ResumableStream(crypto.randomUUID(), this.#settings.store, this.#settings.onError);
-    this.#streamIds.add(stream.id);
-    this.#live.set(stream.id, stream);
+    (this.#streamIds ??= new Set()).add(stream.id);
+    live.set(stream.id, stream);
     return stream;
   }
 
   /** Reads the negotiated revision from the initialize response (HTTP-33 compares headers with it). */
   #noteNegotiated(key: RequestId, message: Message | readonly Message[]): void {
-    if (Array.isArray(message) || !isResponse(message as Message) || !this.#initializeIds.delete(key)) return;
+    if (Array.isArray(message) || !isResponse(message as Message) || this.#initializeId !== key) return;
+    this.#initializeId = undefined;
     const result = (message as { result?: { protocolVersion?: unknown } }).result;
     if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
   }

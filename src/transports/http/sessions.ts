@@ -1,7 +1,7 @@
 // The live handshake-era sessions of one handler: created by `initialize` up to a cap, found by id
 // and principal, closed on DELETE, on idle expiry, or when the handler closes.
 
-import { HttpSession, type HttpSessionSettings } from './http-session.ts';
+import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
 import type { ChannelServer } from './options.ts';
 
 /** Limits of the registry. */
@@ -12,14 +12,16 @@ export interface SessionLimits {
 
 /**
  * Sessions by id. A session is bound to the principal that created it: looking it up as anyone
- * else finds nothing (SEC-7). Each has an idle timer, restarted by `touch`; when it fires while the
- * session has no request in flight and no stream attached, the session closes, which also closes its
- * server session.
+ * else finds nothing (SEC-7). Idle expiry is one sweep, not a timer per session: `touch` stamps the
+ * session, and a timer that runs while sessions exist closes those untouched for `idleTimeoutMs`
+ * (checked every 1/60 of it, so a session lives at most that much longer) unless a request is in
+ * flight or a stream attached; closing a session also closes its server session.
  */
-export class SessionRegistry {
-  #sessions = new Map<string, { session: HttpSession; timer: ReturnType<typeof setTimeout> | undefined }>();
+export class SessionRegistry implements SessionOwner {
+  #sessions = new Map<string, HttpSession>();
   #limits: SessionLimits;
   #settings: HttpSessionSettings;
+  #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(limits: SessionLimits, settings: HttpSessionSettings) {
     this.#limits = limits;
@@ -34,39 +36,52 @@ export class SessionRegistry {
   /** Creates a session served by `server`, or undefined when the cap is reached. */
   create(server: ChannelServer, principal: string | undefined): HttpSession | undefined {
     if (this.#sessions.size >= this.#limits.maxSessions) return undefined;
-    const session = new HttpSession(principal, this.#settings, () => this.#forget(session.id));
-    this.#sessions.set(session.id, { session, timer: undefined });
-    this.touch(session);
+    const session = new HttpSession(principal, this.#settings, this);
+    this.#sessions.set(session.id, session);
+    this.#sweeper ??= this.#startSweeper();
     server.connect(session);
     return session;
   }
 
   /** The session with this id if `principal` owns it. */
   get(id: string, principal: string | undefined): HttpSession | undefined {
-    const entry = this.#sessions.get(id);
-    return entry && entry.session.principal === principal ? entry.session : undefined;
+    const session = this.#sessions.get(id);
+    return session && session.principal === principal ? session : undefined;
   }
 
-  /** Restarts the session's idle timer (any traffic counts). */
+  /** Restarts the session's idle time (any traffic counts). */
   touch(session: HttpSession): void {
-    const entry = this.#sessions.get(session.id);
-    if (!entry) return;
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
-      if (session.isBusy) this.touch(session);
-      else void session.close();
-    }, this.#limits.idleTimeoutMs);
-    (entry.timer as { unref?: () => void }).unref?.();
+    session.lastActiveAt = Date.now();
   }
 
   /** Closes every session. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.#sessions.values()].map(({ session }) => session.close()));
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
   }
 
-  #forget(id: string): void {
-    const entry = this.#sessions.get(id);
-    if (entry) clearTimeout(entry.timer);
-    this.#sessions.delete(id);
+  /** A session closed: it is no longer found. */
+  forget(session: HttpSession): void {
+    this.#sessions.delete(session.id);
+    if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+    }
+  }
+
+  #startSweeper(): ReturnType<typeof setInterval> {
+    const idleMs = this.#limits.idleTimeoutMs;
+    const timer = setInterval(() => this.#sweep(), Math.max(1, Math.floor(idleMs / 60)));
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const session of this.#sessions.values()) {
+      if (now - session.lastActiveAt < this.#limits.idleTimeoutMs) continue;
+      // Busy (a request in flight, a stream attached) counts as activity.
+      if (session.isBusy) session.lastActiveAt = now;
+      else void session.close();
+    }
   }
 }
