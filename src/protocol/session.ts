@@ -263,17 +263,7 @@ export class Session {
 
   #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
     const params = request.params ?? {};
-    const inbound: InboundRequest = {
-      id: request.id,
-      method: request.method,
-      params,
-      get signal() {
-        return cancellation.signal;
-      },
-      get isCancelled() {
-        return cancellation.aborted;
-      },
-    };
+    const inbound: InboundRequest = new Inbound(request.id, request.method, params, cancellation);
     const spec = lookupMethod(request.method);
     const claimed = this.#options.intercept?.(inbound);
     if (claimed) return claimed;
@@ -379,4 +369,28 @@ function abortReason(signal: AbortSignal | undefined): string {
   if (typeof reason === 'string') return reason;
   if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
   return 'Cancelled by the caller';
+}
+
+/** An InboundRequest whose signal is the cancellation's (made on first use). A class: an object
+ * literal with accessors costs a closure pair per request. */
+class Inbound implements InboundRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly #cancellation: Cancellation;
+
+  constructor(id: RequestId, method: string, params: JsonObject, cancellation: Cancellation) {
+    this.id = id;
+    this.method = method;
+    this.params = params;
+    this.#cancellation = cancellation;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
+
+  get isCancelled(): boolean {
+    return this.#cancellation.aborted;
+  }
 }

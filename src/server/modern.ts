@@ -118,19 +118,22 @@ async function runRounds(
     isMrtr && params.requestState !== undefined
       ? (await host.sealer.open(await bindingOf(method, params), params.requestState)).answers
       : undefined;
-  const { inputResponses: _r, requestState: _s, ...handlerParams } = params;
-  if (!isMrtr) {
-    const ctx = modernContext(request, envelope, stream, undefined);
-    return { resultType: 'complete', ...(await host.dispatch(method, handlerParams, ctx)) };
-  }
+  // The handler sees its params without the round's bookkeeping (copied only when there is some).
+  const handlerParams =
+    responses === undefined && params.requestState === undefined ? params : withoutRoundKeys(params);
+  // A complete result gets its `resultType` from `decorate`.
+  if (!isMrtr)
+    return host.dispatch(method, handlerParams, modernContext(request, envelope, stream, undefined));
   const answers = earlier || responses ? { ...earlier, ...(responses as JsonObject | undefined) } : {};
-  const round = new InputRound(answers, envelope.capabilities as JsonObject);
-  const ctx = modernContext(request, envelope, stream, round);
-  const outcome = await Promise.race([
-    host.dispatch(method, handlerParams, ctx).then((value) => ({ value })),
-    round.needed.then(() => undefined),
-  ]);
-  if (outcome) return { resultType: 'complete', ...outcome.value };
+  let round!: InputRound;
+  // Settles with the handler's result, or undefined when the round ends needing input first.
+  const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
+    round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
+    host
+      .dispatch(method, handlerParams, modernContext(request, envelope, stream, round))
+      .then(resolve, reject);
+  });
+  if (outcome) return outcome;
   return {
     resultType: 'input_required',
     inputRequests: round.requested,
@@ -139,6 +142,11 @@ async function runRounds(
 }
 
 /** The method and a digest of the params that identify the request (S26-MRTR-4: bind the state to it). */
+function withoutRoundKeys(params: JsonObject): JsonObject {
+  const { inputResponses: _r, requestState: _s, ...rest } = params;
+  return rest;
+}
+
 async function bindingOf(method: string, params: JsonObject): Promise<string> {
   const key = toCanonicalJson({ name: params.name, uri: params.uri, arguments: params.arguments });
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));

@@ -17,18 +17,17 @@ export class InputRound {
   readonly requested: Record<string, { method: InputMethod; params?: JsonObject }> = {};
   /** Answers the handler consumed this round, by key (sealed into the next requestState). */
   readonly consumed: JsonObject = {};
-  /** Resolves when the round needs input and should end. */
-  readonly needed: Promise<void>;
   #answers: JsonObject;
   #capabilities: JsonObject;
   #count = 0;
-  #signalNeeded!: () => void;
+  /** Called (once, a macrotask after the first missing input) when the round should end. */
+  #onNeeded: () => void;
   #isNeeded = false;
 
-  constructor(answers: JsonObject, clientCapabilities: JsonObject) {
+  constructor(answers: JsonObject, clientCapabilities: JsonObject, onNeeded: () => void) {
     this.#answers = answers;
     this.#capabilities = clientCapabilities;
-    this.needed = new Promise((resolve) => (this.#signalNeeded = resolve));
+    this.#onNeeded = onNeeded;
   }
 
   /** The broker handed to the handler's context. */
@@ -48,7 +47,7 @@ export class InputRound {
     this.requested[key] = params === undefined ? { method } : { method, params };
     if (!this.#isNeeded) {
       this.#isNeeded = true;
-      setTimeout(this.#signalNeeded, 0);
+      setTimeout(this.#onNeeded, 0);
     }
     return new Promise<JsonObject>(() => {});
   }
