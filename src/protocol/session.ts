@@ -11,7 +11,7 @@ import type {
   RequestId,
   SendOptions,
 } from '../jsonrpc/message.ts';
-import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
+import { type Cancellation, Peer, type PeerHandler, type PeerOptions } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
 import {
@@ -28,9 +28,15 @@ import { isWireObserved, observeWire } from './wire-observer.ts';
 /** Where a session is in the handshake-era lifecycle. */
 export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
 
+/** What a channel delivers to: frames, then its close. */
+interface ChannelReceiver {
+  handleFrame(frame: Frame): void;
+  handleClose(error?: Error): void;
+}
+
 /** The structural channel a session needs (transports' Channel satisfies it). */
 export interface SessionChannel {
-  open(receiver: { handleFrame(frame: Frame): void; handleClose(error?: Error): void }): void;
+  open(receiver: ChannelReceiver): void;
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   close(): Promise<void>;
 }
@@ -84,6 +90,20 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 600_000;
 
+/** Session's private steps, for the two bridge classes below (assigned in Session's static block). */
+let internals: {
+  send(session: Session, message: Message | readonly Message[], options?: SendOptions): Promise<void>;
+  handleRequest(
+    session: Session,
+    request: JsonRpcRequest,
+    cancellation: Cancellation,
+  ): Promise<JsonObject> | JsonObject;
+  handleNotification(session: Session, notification: JsonRpcNotification): void;
+  handleClose(session: Session, error?: Error): void;
+  received(session: Session, frame: Frame): void;
+  closed(session: Session, error?: Error): void;
+};
+
 /**
  * One handshake-era MCP connection. Inbound messages are checked against the method table in
  * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
@@ -103,23 +123,27 @@ export class Session {
   /** Made for the first request that wants progress. */
   #progress: ProgressTracker | undefined;
 
+  static {
+    internals = {
+      send: (session, message, options) => {
+        if (isWireObserved()) session.#observe('sent', message);
+        return session.#options.channel.send(message, options);
+      },
+      handleRequest: (session, request, cancellation) => session.#handleRequest(request, cancellation),
+      handleNotification: (session, notification) => session.#handleNotification(notification),
+      handleClose: (session, error) => session.#handleClose(error),
+      received: (session, frame) => {
+        if (isWireObserved()) session.#observe('received', frame);
+        session.#peer.handleFrame(frame);
+      },
+      closed: (session, error) => session.#peer.handleClose(error),
+    };
+  }
+
   constructor(options: SessionOptions) {
     this.role = options.role;
     this.#options = options;
-    this.#peer = new Peer({
-      send: (message, sendOptions) => {
-        if (isWireObserved()) this.#observe('sent', message);
-        return options.channel.send(message, sendOptions);
-      },
-      handler: {
-        handleRequest: (request, cancellation) => this.#handleRequest(request, cancellation),
-        handleNotification: (notification) => this.#handleNotification(notification),
-        handleClose: (error) => this.#handleClose(error),
-      },
-      canBatch: () => this.protocolVersion === '2025-03-26',
-      shouldAnswerInvalid: options.role === 'server',
-      ...(options.onError ? { onError: options.onError } : {}),
-    });
+    this.#peer = new Peer(new PeerBridge(this, options));
   }
 
   /** The lifecycle state. */
@@ -129,14 +153,7 @@ export class Session {
 
   /** Starts receiving from the channel. Call once, after wiring. */
   start(): void {
-    const peer = this.#peer;
-    this.#options.channel.open({
-      handleFrame: (frame) => {
-        if (isWireObserved()) this.#observe('received', frame);
-        peer.handleFrame(frame);
-      },
-      handleClose: (error) => peer.handleClose(error),
-    });
+    this.#options.channel.open(new SessionReceiver(this));
   }
 
   #observe(direction: 'sent' | 'received', message: Message | readonly Message[] | Frame): void {
@@ -392,5 +409,63 @@ class Inbound implements InboundRequest {
 
   get isCancelled(): boolean {
     return this.#cancellation.aborted;
+  }
+}
+
+// A session talks to its Peer and its channel through one object each, with prototype methods:
+// per-session closures were most of an idle session's memory and of a stateless request's garbage.
+
+/** The Peer's options and handler in one object. */
+class PeerBridge implements PeerOptions, PeerHandler {
+  readonly handler: PeerHandler = this;
+  readonly shouldAnswerInvalid: boolean;
+  readonly #session: Session;
+  readonly #options: SessionOptions;
+
+  constructor(session: Session, options: SessionOptions) {
+    this.#session = session;
+    this.#options = options;
+    this.shouldAnswerInvalid = options.role === 'server';
+  }
+
+  onError(error: Error): void {
+    this.#options.onError?.(error);
+  }
+
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
+    return internals.send(this.#session, message, options);
+  }
+
+  canBatch(): boolean {
+    return this.#session.protocolVersion === '2025-03-26';
+  }
+
+  handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
+    return internals.handleRequest(this.#session, request, cancellation);
+  }
+
+  handleNotification(notification: JsonRpcNotification): void {
+    internals.handleNotification(this.#session, notification);
+  }
+
+  handleClose(error?: Error): void {
+    internals.handleClose(this.#session, error);
+  }
+}
+
+/** The channel's receiver. */
+class SessionReceiver implements ChannelReceiver {
+  readonly #session: Session;
+
+  constructor(session: Session) {
+    this.#session = session;
+  }
+
+  handleFrame(frame: Frame): void {
+    internals.received(this.#session, frame);
+  }
+
+  handleClose(error?: Error): void {
+    internals.closed(this.#session, error);
   }
 }

@@ -16,7 +16,7 @@ import type {
 export type Era = 'legacy' | 'modern';
 
 /**
- * Everything a handler may know and do while serving one request. In the handshake era the
+ * Everything a handler may know and do while serving one request (its functions may be destructured). In the handshake era the
  * client facts come from `initialize`; in the stateless era from the request's own `_meta`.
  * Input requests (elicit, sample, listRoots) are real server->client requests in the handshake
  * era and multi-round-trip `inputRequests` in the stateless era; the handler cannot tell.
@@ -38,15 +38,18 @@ export interface RequestContext {
    * Reports progress when the client asked for it (`_meta.progressToken`); a no-op otherwise.
    * Values must increase (PROG-3): a non-increasing value is dropped.
    */
-  sendProgress(progress: number, options?: { total?: number; message?: string }): Promise<void>;
+  readonly sendProgress: (progress: number, options?: { total?: number; message?: string }) => Promise<void>;
   /** Sends `notifications/message` if `level` passes the client's chosen level; a no-op otherwise. */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  readonly log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>;
   /** Asks the user through the client (form or URL mode). Rejects if the client lacks the capability. */
-  elicit(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  readonly elicit: (params: ElicitRequestParams, options?: InputOptions) => Promise<ElicitResult>;
   /** Asks the client's model for a completion. Rejects if the client lacks the capability. */
-  sample(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
+  readonly sample: (
+    params: CreateMessageRequestParams,
+    options?: InputOptions,
+  ) => Promise<CreateMessageResult>;
   /** Lists the client's roots. Rejects if the client lacks the capability. */
-  listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  readonly listRoots: (options?: InputOptions) => Promise<ListRootsResult>;
   /**
    * Asks the transport to close the SSE connection carrying this request's messages without ending
    * the stream (Streamable HTTP polling, 2025-11-25, SEP-1699): the client reconnects with GET and
@@ -55,7 +58,7 @@ export interface RequestContext {
    * false, doing nothing, where the client could not resume: other transports, revisions before
    * 2025-11-25, a client that accepts JSON only, and the stateless era.
    */
-  closeSseStream(): boolean;
+  readonly closeSseStream: () => boolean;
 }
 
 /** Options for one input request. */

@@ -8,11 +8,11 @@ import { hasCapability } from '../protocol/capabilities.ts';
 import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
-import { MetaKey, type Implementation } from '../protocol/types/index.ts';
-import type { MethodHandler, RequestContext } from './context.ts';
+import { MetaKey, type Implementation, type LoggingLevel } from '../protocol/types/index.ts';
+import type { InputBroker, MethodHandler, RequestContext } from './context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 import { InputRound } from './mrtr-broker.ts';
-import { createRequestContext } from './request-context.ts';
+import { createRequestContext, type ContextOutput } from './request-context.ts';
 import type { RequestStateSealer } from './request-state.ts';
 import { cacheHints, type CacheDefaults } from './cache-hints.ts';
 import { toCanonicalJson } from '../validation/index.ts';
@@ -159,15 +159,6 @@ function modernContext(
   stream: ModernStream,
   round: InputRound | undefined,
 ): RequestContext {
-  const level = envelope.meta[MetaKey.logLevel] as Parameters<typeof isLevelEnabled>[1];
-  const broker = round?.broker ?? {
-    request: () =>
-      Promise.reject(
-        new Error(
-          `"${request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
-        ),
-      ),
-  };
   return createRequestContext(
     {
       era: 'modern',
@@ -177,13 +168,55 @@ function modernContext(
       request,
       meta: envelope.meta,
     },
-    {
-      notify: (method, params, options) => stream.notify(method, params, options),
-      // S26-LOG-1: no messages unless this request asked for a level.
-      isLogEnabled: (messageLevel) => level !== undefined && isLevelEnabled(messageLevel, level),
-      broker,
-    },
+    new ModernOutput(
+      stream,
+      envelope.meta[MetaKey.logLevel] as LoggingLevel | undefined,
+      round,
+      request.method,
+    ),
   );
+}
+
+/** Where a stateless request's context sends things: its stream, its own log level, its round. */
+class ModernOutput implements ContextOutput {
+  readonly #stream: ModernStream;
+  readonly #level: LoggingLevel | undefined;
+  readonly #round: InputRound | undefined;
+  readonly #method: string;
+
+  constructor(
+    stream: ModernStream,
+    level: LoggingLevel | undefined,
+    round: InputRound | undefined,
+    method: string,
+  ) {
+    this.#stream = stream;
+    this.#level = level;
+    this.#round = round;
+    this.#method = method;
+  }
+
+  notify(method: string, params: JsonObject, options: SendOptions): Promise<void> {
+    return this.#stream.notify(method, params, options);
+  }
+
+  /** S26-LOG-1: no messages unless this request asked for a level. */
+  isLogEnabled(level: LoggingLevel): boolean {
+    return this.#level !== undefined && isLevelEnabled(level, this.#level);
+  }
+
+  get broker(): InputBroker {
+    return (
+      this.#round ?? {
+        request: () =>
+          Promise.reject(
+            new Error(
+              `"${this.#method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
+            ),
+          ),
+      }
+    );
+  }
 }
 
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */

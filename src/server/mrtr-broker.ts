@@ -12,7 +12,7 @@ import type { InputBroker, InputMethod, InputOptions } from './context.ts';
  * has resolve at once; the first missing one marks the round as needing input, and every input
  * asked for before the round closes (the same macrotask, so parallel asks are gathered) is listed.
  */
-export class InputRound {
+export class InputRound implements InputBroker {
   /** Input requests of this round that have no answer yet, by key. */
   readonly requested: Record<string, { method: InputMethod; params?: JsonObject }> = {};
   /** Answers the handler consumed this round, by key (sealed into the next requestState). */
@@ -30,12 +30,8 @@ export class InputRound {
     this.#onNeeded = onNeeded;
   }
 
-  /** The broker handed to the handler's context. */
-  get broker(): InputBroker {
-    return { request: (method, params, options) => this.#request(method, params, options) };
-  }
-
-  #request(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject> {
+  /** The round is the broker handed to the handler's context. */
+  request(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject> {
     const key = options.key ?? `input-${this.#count}`;
     this.#count++;
     requireCapability(method, params, this.#capabilities);

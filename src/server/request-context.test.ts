@@ -62,3 +62,34 @@ describe('RequestContext.closeSseStream', () => {
     assert.equal(calls, 0);
   });
 });
+
+describe('RequestContext methods', () => {
+  test('work destructured, and are the same function on every access', async () => {
+    const sent: Array<{ method: string; params: unknown; related: unknown }> = [];
+    const ctx = createRequestContext(
+      { ...facts(new AbortController().signal), meta: { progressToken: 't' } },
+      {
+        notify: (method, params, options) => {
+          sent.push({ method, params, related: options.relatedRequestId });
+          return Promise.resolve();
+        },
+        isLogEnabled: (level) => level !== 'debug',
+        broker,
+      },
+    );
+    const { log, sendProgress } = ctx;
+    assert.equal(ctx.log, log);
+    await sendProgress(1, { total: 2 });
+    await sendProgress(1);
+    await log('info', 'hello', 'test');
+    await log('debug', 'filtered');
+    assert.deepEqual(sent, [
+      { method: 'notifications/progress', params: { progressToken: 't', progress: 1, total: 2 }, related: 1 },
+      {
+        method: 'notifications/message',
+        params: { level: 'info', logger: 'test', data: 'hello' },
+        related: 1,
+      },
+    ]);
+  });
+});

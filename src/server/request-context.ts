@@ -31,42 +31,98 @@ export interface ContextOutput {
  * every message names the request it belongs to.
  */
 export function createRequestContext(facts: ContextFacts, output: ContextOutput): RequestContext {
-  const { request } = facts;
-  const token = facts.meta.progressToken;
-  const related = { relatedRequestId: request.id };
-  let lastProgress = -Infinity;
-  const { broker } = output;
-  return {
-    era: facts.era,
-    protocolVersion: facts.protocolVersion,
-    clientCapabilities: facts.clientCapabilities,
-    clientInfo: facts.clientInfo,
-    requestId: request.id,
-    method: request.method,
-    // A getter: the signal is made only for handlers that use it.
-    get signal() {
-      return request.signal;
-    },
-    get isCancelled() {
-      return request.isCancelled;
-    },
-    meta: facts.meta,
-    sendProgress: (progress, options = {}) => {
+  return new Context(facts, output);
+}
+
+/**
+ * One request's context. Its methods are closures made on first access and kept (so
+ * `const { log } = ctx` works), not per request: most handlers use one or two of them, and a
+ * context with ten eager closures was the largest allocation of a stateless request.
+ */
+class Context implements RequestContext {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly meta: JsonObject;
+  readonly #request: ContextFacts['request'];
+  readonly #output: ContextOutput;
+  #lastProgress = -Infinity;
+  #sendProgress: RequestContext['sendProgress'] | undefined;
+  #log: RequestContext['log'] | undefined;
+  #elicit: RequestContext['elicit'] | undefined;
+  #sample: RequestContext['sample'] | undefined;
+  #listRoots: RequestContext['listRoots'] | undefined;
+  #closeSseStream: RequestContext['closeSseStream'] | undefined;
+
+  constructor(facts: ContextFacts, output: ContextOutput) {
+    this.era = facts.era;
+    this.protocolVersion = facts.protocolVersion;
+    this.clientCapabilities = facts.clientCapabilities;
+    this.clientInfo = facts.clientInfo;
+    this.requestId = facts.request.id;
+    this.method = facts.request.method;
+    this.meta = facts.meta;
+    this.#request = facts.request;
+    this.#output = output;
+  }
+
+  /** Made only for handlers that use it. */
+  get signal(): AbortSignal {
+    return this.#request.signal;
+  }
+
+  get isCancelled(): boolean {
+    return this.#request.isCancelled;
+  }
+
+  get sendProgress(): RequestContext['sendProgress'] {
+    return (this.#sendProgress ??= (progress, options = {}) => {
+      const token = this.meta.progressToken;
       const hasToken = typeof token === 'string' || typeof token === 'number';
-      if (!hasToken || !(progress > lastProgress) || request.isCancelled) return Promise.resolve();
-      lastProgress = progress;
-      return output.notify('notifications/progress', { progressToken: token, progress, ...options }, related);
-    },
-    log: (level, data, logger) => {
-      if (request.isCancelled || !output.isLogEnabled(level)) return Promise.resolve();
+      if (!hasToken || !(progress > this.#lastProgress) || this.isCancelled) return Promise.resolve();
+      this.#lastProgress = progress;
+      return this.#output.notify(
+        'notifications/progress',
+        { progressToken: token, progress, ...options },
+        { relatedRequestId: this.requestId },
+      );
+    });
+  }
+
+  get log(): RequestContext['log'] {
+    return (this.#log ??= (level, data, logger) => {
+      if (this.isCancelled || !this.#output.isLogEnabled(level)) return Promise.resolve();
       const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-      return output.notify('notifications/message', params, related).catch(() => {});
-    },
-    elicit: (params, options = {}) =>
-      broker.request('elicitation/create', params as unknown as JsonObject, options) as never,
-    sample: (params, options = {}) =>
-      broker.request('sampling/createMessage', params as unknown as JsonObject, options) as never,
-    listRoots: (options = {}) => broker.request('roots/list', undefined, options) as never,
-    closeSseStream: () => (request.isCancelled ? false : (output.closeStream?.() ?? false)),
-  };
+      return this.#output
+        .notify('notifications/message', params, { relatedRequestId: this.requestId })
+        .catch(() => {});
+    });
+  }
+
+  get elicit(): RequestContext['elicit'] {
+    return (this.#elicit ??= (params, options = {}) =>
+      this.#output.broker.request('elicitation/create', params as unknown as JsonObject, options) as never);
+  }
+
+  get sample(): RequestContext['sample'] {
+    return (this.#sample ??= (params, options = {}) =>
+      this.#output.broker.request(
+        'sampling/createMessage',
+        params as unknown as JsonObject,
+        options,
+      ) as never);
+  }
+
+  get listRoots(): RequestContext['listRoots'] {
+    return (this.#listRoots ??= (options = {}) =>
+      this.#output.broker.request('roots/list', undefined, options) as never);
+  }
+
+  get closeSseStream(): RequestContext['closeSseStream'] {
+    return (this.#closeSseStream ??= () =>
+      this.isCancelled ? false : (this.#output.closeStream?.() ?? false));
+  }
 }

@@ -1,9 +1,9 @@
 // One handshake-era connection of a Server: initialize and negotiation, per-session logging level,
 // resource subscriptions, coalesced list_changed notifications, and the legacy request context.
 
-import type { JsonObject } from '../jsonrpc/message.ts';
+import type { JsonObject, SendOptions } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import { Session, type InboundRequest } from '../protocol/session.ts';
+import { Session, type InboundRequest, type SessionOptions } from '../protocol/session.ts';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
@@ -35,6 +35,15 @@ const OWN_METHODS: Readonly<Record<string, (session: ServerSession, params: Json
   'resources/unsubscribe': (session, params) => session.subscribe(params, false),
 };
 
+/** ServerSession's private steps, for SessionHooks (assigned in ServerSession's static block). */
+let internals: {
+  handleRequest(owner: ServerSession, request: InboundRequest): Promise<JsonObject>;
+  intercept(owner: ServerSession, request: InboundRequest): Promise<JsonObject> | undefined;
+  handleNotification(owner: ServerSession, method: string): void;
+  handleClose(owner: ServerSession): void;
+  reportError(owner: ServerSession, error: Error): void;
+};
+
 /** A live handshake-era connection of a Server. Created by `Server.connect`. */
 export class ServerSession {
   readonly session: Session;
@@ -44,9 +53,8 @@ export class ServerSession {
   #channel: Channel;
   /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
   #era: 'legacy' | 'modern' | undefined;
-  #modernStream: ModernStream = {
-    notify: (method, params, options) => this.session.notifyUnchecked(method, params, options),
-  };
+  /** Where stateless-era notifications go on this connection (made on first use). */
+  #modern: ModernStream | undefined;
   #logLevel: LoggingLevel | undefined;
   /** Made on first subscription / first list change: most sessions never need them. */
   #subscriptions: Set<string> | undefined;
@@ -57,15 +65,21 @@ export class ServerSession {
     this.#server = server;
     this.#channel = channel;
     this.#onClose = onClose;
-    this.session = new Session({
-      role: 'server',
-      channel,
-      handleRequest: (request) => this.#handleRequest(request),
-      intercept: (request) => this.#intercept(request),
-      handleNotification: (method) => this.#handleNotification(method),
-      handleClose: () => this.#handleClose(),
-      onError: (error) => server.reportError(error),
-    });
+    this.session = new Session(new SessionHooks(this, channel));
+  }
+
+  static {
+    internals = {
+      handleRequest: (owner, request) => owner.#handleRequest(request),
+      intercept: (owner, request) => owner.#intercept(request),
+      handleNotification: (owner, method) => owner.#handleNotification(method),
+      handleClose: (owner) => owner.#handleClose(),
+      reportError: (owner, error) => owner.#server.reportError(error),
+    };
+  }
+
+  get #modernStream(): ModernStream {
+    return (this.#modern ??= new SessionStream(this.session));
   }
 
   /** Starts receiving. */
@@ -237,5 +251,50 @@ export class ServerSession {
 
   #handleClose(): void {
     this.#onClose();
+  }
+}
+
+/** The Session's options as one object with prototype methods (no closures per connection). */
+class SessionHooks implements SessionOptions {
+  readonly role = 'server';
+  readonly channel: Channel;
+  readonly #owner: ServerSession;
+
+  constructor(owner: ServerSession, channel: Channel) {
+    this.#owner = owner;
+    this.channel = channel;
+  }
+
+  handleRequest(request: InboundRequest): Promise<JsonObject> {
+    return internals.handleRequest(this.#owner, request);
+  }
+
+  intercept(request: InboundRequest): Promise<JsonObject> | undefined {
+    return internals.intercept(this.#owner, request);
+  }
+
+  handleNotification(method: string): void {
+    internals.handleNotification(this.#owner, method);
+  }
+
+  handleClose(): void {
+    internals.handleClose(this.#owner);
+  }
+
+  onError(error: Error): void {
+    internals.reportError(this.#owner, error);
+  }
+}
+
+/** Stateless-era notifications on a dual-era connection: unchecked against the handshake-era table. */
+class SessionStream implements ModernStream {
+  readonly #session: Session;
+
+  constructor(session: Session) {
+    this.#session = session;
+  }
+
+  notify(method: string, params: JsonObject, options?: SendOptions): Promise<void> {
+    return this.#session.notifyUnchecked(method, params, options);
   }
 }
