@@ -1,11 +1,11 @@
-// The MCP client: connects over any Channel or Transport, negotiates, and offers one typed call per
-// server method. Server requests go to ./server-requests.ts, notifications to ./events.ts.
+// The MCP client: one typed call per server method. Connecting and the era live in
+// ./client-connection.ts, server requests in ./server-requests.ts, notifications in ./events.ts.
 
 import { ConnectionClosedError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { hasCapability, ProtocolStateError } from '../protocol/capabilities.ts';
-import { isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
-import { Session, type InboundRequest, type RequestOptions } from '../protocol/session.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
+import type { InboundRequest, RequestOptions, Session } from '../protocol/session.ts';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -16,7 +16,6 @@ import type {
   GetPromptRequestParams,
   GetPromptResult,
   Implementation,
-  InitializeResult,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
@@ -38,17 +37,14 @@ import type {
 import type { Channel, Transport } from '../transports/channel.ts';
 import { createDefaultValidator } from '../validation/index.ts';
 import { createClientCapabilities } from './client-capabilities.ts';
-import { NotConnectedError } from './errors.ts';
+import { ClientConnection } from './client-connection.ts';
+import type { ClientOptions, ListAllOptions } from './client-options.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
-import { negotiate } from './negotiate.ts';
-import { defaultEraCache } from './era-probe.ts';
-import { establish, type Established } from './establish.ts';
-import { sendModern, withEnvelope, type ModernLink } from './modern-request.ts';
-import { Subscription, type SubscriptionFilter } from './subscription.ts';
+import { withEnvelope } from './modern-request.ts';
 import { collectList, readPage } from './pagination.ts';
 import { findRootProblem, ServerRequests, type ClientRequestContext } from './server-requests.ts';
-import type { ClientOptions, ListAllOptions } from './client-options.ts';
+import { Subscription, type SubscriptionFilter } from './subscription.ts';
 import { ToolOutputSchemas } from './tool-output.ts';
 
 /**
@@ -63,13 +59,8 @@ export class Client {
   #middleware: ClientMiddleware[] = [];
   #outputSchemas: ToolOutputSchemas;
   #serverRequests: ServerRequests;
-  #session: Session | undefined;
-  #initialized: InitializeResult | undefined;
-  /** Set while connected in the stateless era. */
-  #link: ModernLink | undefined;
+  #connection: ClientConnection;
   #subscriptions = new Map<string | number, Subscription>();
-  #reinitializing: Promise<void> | undefined;
-  #isConnecting = false;
   #roots: readonly Root[] | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
@@ -92,33 +83,50 @@ export class Client {
     this.#serverRequests = new ServerRequests({
       handlers: options.handlers ?? {},
       roots: () => this.#roots ?? [],
-      capabilities: () => this.#session?.ownCapabilities ?? {},
+      capabilities: () => this.#connection.session?.ownCapabilities ?? {},
+    });
+    this.#connection = new ClientConnection({
+      info,
+      options,
+      middleware: this.#middleware,
+      capabilities: (version) => this.#capabilities(version),
+      handleConnecting: () => this.#outputSchemas.invalidate(),
+      handleRequest: (session, request) => this.#handleServerRequest(session, request),
+      handleNotification: (method, params) => this.#handleNotification(method, params),
+      handleClose: (error) => this.#handleClose(error),
+      report: (error) => this.#report(error),
     });
   }
 
   /** The server's `serverInfo`, once connected. */
   get serverInfo(): Implementation | undefined {
-    return this.#initialized?.serverInfo;
+    return this.#connection.initialized?.serverInfo;
   }
 
   /** The server's declared capabilities, once connected. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#initialized?.capabilities;
+    return this.#connection.initialized?.capabilities;
   }
 
   /** The negotiated protocol revision, once connected. */
   get protocolVersion(): string | undefined {
-    return this.#initialized?.protocolVersion;
+    return this.#connection.initialized?.protocolVersion;
   }
 
   /** The server's usage hints for the model (`instructions`), if it gave any. */
   get instructions(): string | undefined {
-    return this.#initialized?.instructions;
+    return this.#connection.initialized?.instructions;
   }
 
   /** True while a negotiated connection is open. */
   get isConnected(): boolean {
-    return this.#session?.state === 'operating';
+    return this.#connection.session?.state === 'operating';
+  }
+
+  /** The era of the current connection, once connected. */
+  get era(): 'legacy' | 'modern' | undefined {
+    if (!this.#connection.initialized) return undefined;
+    return this.#connection.link ? 'modern' : 'legacy';
   }
 
   /**
@@ -127,24 +135,13 @@ export class Client {
    * answers a revision this client does not speak, RequestCancelledError when `signal` aborts,
    * RequestTimeoutError, or the server's RpcError. One connection at a time: close() before reconnecting.
    */
-  async connect(target: Transport | Channel, options: { signal?: AbortSignal } = {}): Promise<void> {
-    if (this.#isConnecting || (this.#session && this.#session.state !== 'closed')) {
-      throw new ProtocolStateError(
-        'connect: the client is already connected or connecting; close() it first',
-      );
-    }
-    this.#isConnecting = true;
-    try {
-      options.signal?.throwIfAborted();
-      await this.#start(target, options.signal);
-    } finally {
-      this.#isConnecting = false;
-    }
+  connect(target: Transport | Channel, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.#connection.connect(target, options);
   }
 
   /** Closes the connection: pending requests reject with ConnectionClosedError. Idempotent. */
-  async close(): Promise<void> {
-    await this.#session?.close();
+  close(): Promise<void> {
+    return this.#connection.close();
   }
 
   /** Adds middleware around every outbound request and every inbound request handler, outermost first. */
@@ -174,9 +171,9 @@ export class Client {
    * roots your roots handler serves change.
    */
   sendRootsListChanged(): Promise<void> {
-    const session = this.#session;
+    const session = this.#connection.session;
     // The stateless era has no roots notification: the next request's input rounds ask again.
-    if (this.#link) return Promise.resolve();
+    if (this.#connection.link) return Promise.resolve();
     if (session?.state !== 'operating' || !hasCapability(session.ownCapabilities, ['roots', 'listChanged']))
       return Promise.resolve();
     return session.notify('notifications/roots/list_changed');
@@ -294,17 +291,12 @@ export class Client {
    * stateless era the level travels on every later request instead (S26-LOG-1); nothing is sent.
    */
   setLoggingLevel(params: SetLevelRequestParams, options?: RequestOptions): Promise<EmptyResult> {
-    if (this.#link) {
-      this.#link.logLevel = params.level;
+    const link = this.#connection.link;
+    if (link) {
+      link.logLevel = params.level;
       return Promise.resolve({});
     }
     return this.#call('logging/setLevel', params, options);
-  }
-
-  /** The era of the current connection, once connected. */
-  get era(): 'legacy' | 'modern' | undefined {
-    if (!this.#initialized) return undefined;
-    return this.#link ? 'modern' : 'legacy';
   }
 
   /**
@@ -313,8 +305,8 @@ export class Client {
    * changes arrive without asking and resources use `subscribeResource`, so this throws.
    */
   listen(filter: SubscriptionFilter): Subscription {
-    const link = this.#link;
-    const session = this.#session;
+    const link = this.#connection.link;
+    const session = this.#connection.session;
     if (!link || !session)
       throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
     const controller = new AbortController();
@@ -344,114 +336,6 @@ export class Client {
     return subscription;
   }
 
-  async #start(target: Transport | Channel, signal: AbortSignal | undefined): Promise<void> {
-    this.#initialized = undefined;
-    this.#link = undefined;
-    this.#outputSchemas.invalidate();
-    const pinned = this.#options.protocolVersion;
-    const era =
-      pinned === undefined ? (this.#options.era ?? 'auto') : isModernVersion(pinned) ? 'modern' : 'legacy';
-    const modernVersion = pinned !== undefined && isModernVersion(pinned) ? pinned : MODERN_VERSIONS[0];
-    const cache = this.#options.eraCache === false ? undefined : (this.#options.eraCache ?? defaultEraCache);
-    let established: Established;
-    try {
-      established = await establish(target, {
-        era,
-        modernVersion,
-        cache,
-        probeTimeoutMs: this.#options.probeTimeoutMs ?? 5000,
-        ...(signal ? { signal } : {}),
-        open: (channel) => this.#open(channel),
-        discover: (session, { version, timeoutMs }) => {
-          session.ownCapabilities = this.#capabilities(version) as JsonObject;
-          const link = this.#modernLink(session, version);
-          return session.request('server/discover', withEnvelope(link, undefined), {
-            timeoutMs,
-            ...(signal ? { signal } : {}),
-          });
-        },
-        initialize: (session) => this.#negotiate(session, signal),
-      });
-    } catch (error) {
-      await this.#session?.close().catch(() => {});
-      throw error;
-    }
-    if (established.era === 'legacy') {
-      this.#initialized = established.initialized;
-      return;
-    }
-    const { discover, version } = established;
-    const capabilities = this.#capabilities(version);
-    established.session.ownCapabilities = capabilities as JsonObject;
-    established.session.peerCapabilities = (discover.capabilities as JsonObject | undefined) ?? {};
-    this.#link = this.#modernLink(established.session, version);
-    const meta = (discover._meta as JsonObject | undefined) ?? {};
-    // S26-DISC-2: identity is in _meta; older drafts put it in the body, so read both.
-    const serverInfo = (meta['io.modelcontextprotocol/serverInfo'] ??
-      discover.serverInfo ?? { name: 'unknown', version: '0' }) as Implementation;
-    this.#initialized = {
-      protocolVersion: version,
-      capabilities: established.session.peerCapabilities as ServerCapabilities,
-      serverInfo,
-      ...(typeof discover.instructions === 'string' ? { instructions: discover.instructions } : {}),
-    };
-  }
-
-  #open(channel: Channel): Session {
-    const session: Session = new Session({
-      role: 'client',
-      channel,
-      handleRequest: (request) => this.#handleServerRequest(session, request),
-      handleNotification: (method, params) => this.#handleNotification(method, params),
-      handleClose: (error) => this.#handleClose(session, error),
-      onError: (error) => this.#report(error),
-    });
-    this.#session = session;
-    session.start();
-    return session;
-  }
-
-  #negotiate(session: Session, signal: AbortSignal | undefined): Promise<InitializeResult> {
-    const requested = this.#options.protocolVersion ?? LEGACY_VERSIONS[0];
-    return negotiate(session, {
-      clientInfo: this.info,
-      capabilities: this.#capabilities(requested),
-      protocolVersion: requested,
-      supportedVersions: this.#options.protocolVersion === undefined ? LEGACY_VERSIONS : [requested],
-      sendInitialize: (params) => this.#request('initialize', params, signal ? { signal } : {}),
-    });
-  }
-
-  #modernLink(session: Session, version: string): ModernLink {
-    return {
-      version,
-      capabilities: this.#capabilities(version),
-      clientInfo: this.info,
-      maxRounds: this.#options.maxInputRounds ?? 10,
-      send: (method, params, options) => session.request(method, params, options),
-      answer: (method, params, signal) => this.#answerInput(session, method, params, signal),
-    };
-  }
-
-  /** Answers one embedded input request (S26-MRTR) through the same handlers as server requests. */
-  #answerInput(
-    session: Session,
-    method: string,
-    params: JsonObject,
-    signal: AbortSignal | undefined,
-  ): Promise<JsonObject> {
-    const request = {
-      id: `input:${method}`,
-      method,
-      params,
-      signal: signal ?? new AbortController().signal,
-      get isCancelled() {
-        return this.signal.aborted;
-      },
-    };
-    return this.#handleServerRequest(session, request);
-  }
-
   #capabilities(version: string): ClientCapabilities {
     const handlers = this.#options.handlers ?? {};
     return createClientCapabilities({
@@ -464,56 +348,12 @@ export class Client {
     });
   }
 
-  /**
-   * Sends one request of the handshake era through the middleware chain. The one place that
-   * knows how a request travels, so another era can branch here.
-   */
-  #request(method: string, params: object | undefined, options: RequestOptions = {}): Promise<JsonObject> {
-    const session = this.#session;
-    if (!session) return Promise.reject(new NotConnectedError(method));
-    const timeoutMs = options.timeoutMs ?? this.#options.requestTimeoutMs;
-    const effective: RequestOptions = timeoutMs === undefined ? options : { ...options, timeoutMs };
-    const request = { direction: 'outbound' as const, method, params: params as JsonObject | undefined };
-    const link = this.#link;
-    const handler = link
-      ? (outbound: JsonObject | undefined) => sendModern(link, method, outbound, effective)
-      : (outbound: JsonObject | undefined) => this.#sendLegacy(session, method, outbound, effective);
-    return runClientMiddleware(request, { chain: this.#middleware, handler });
-  }
-
-  /**
-   * A handshake-era request. When an HTTP server has forgotten the session (404, HTTP-31), the
-   * client initializes again on the same channel (once for all requests that failed together) and
-   * re-sends the request once: the server never processed it.
-   */
-  async #sendLegacy(
-    session: Session,
-    method: string,
-    params: JsonObject | undefined,
-    options: RequestOptions,
-  ): Promise<JsonObject> {
-    try {
-      return await session.request(method, params, options);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SESSION_EXPIRED' || method === 'initialize') throw error;
-      this.#reinitializing ??= this.#reinitialize(session).finally(() => (this.#reinitializing = undefined));
-      await this.#reinitializing;
-      return session.request(method, params, options);
-    }
-  }
-
-  async #reinitialize(session: Session): Promise<void> {
-    session.protocolVersion = undefined;
-    session.setState('new');
-    this.#initialized = await this.#negotiate(session, undefined);
-  }
-
   async #call<R>(
     method: string,
     params: object | undefined,
     options: RequestOptions | undefined,
   ): Promise<R> {
-    return (await this.#request(method, params, options)) as unknown as R;
+    return (await this.#connection.request(method, params, options)) as unknown as R;
   }
 
   #handleServerRequest(session: Session, request: InboundRequest): Promise<JsonObject> {
@@ -551,8 +391,7 @@ export class Client {
     this.#events.emitNotification(method, params);
   }
 
-  #handleClose(session: Session, error: Error | undefined): void {
-    if (this.#session !== session) return;
+  #handleClose(error: Error | undefined): void {
     this.#serverRequests.clear();
     this.#events.emit('close', error ? { error } : {});
   }

@@ -1,35 +1,27 @@
-// The client's end of a Streamable HTTP connection (2025-11-25 section 2.8, 2026-07-28 section 2.7):
-// each message its own POST, answers as JSON or SSE, the handshake-era session and GET stream, the
-// stateless-era request headers, and the fall back to the 2024-11-05 HTTP+SSE transport (COMPAT-2).
+// The client's end of a Streamable HTTP connection (2025-11-25 section 2.8, 2026-07-28 section 2.7): the
+// era of each message and its headers, the frames received, closing, and the fall back to the 2024-11-05
+// HTTP+SSE transport (COMPAT-2). POSTs are sent by ./client-post.ts, GETs by ./client-get-stream.ts.
 
-import { decodeFrame, encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
+import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import {
   isNotification,
   isRequest,
-  type JsonRpcErrorResponse,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type Message,
-  type RequestId,
 } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { Inbox } from '../inbox.ts';
+import { GetStreams } from './client-get-stream.ts';
+import { createExchange, errorResponseIn, PostSender, type Exchange, type Refusal } from './client-post.ts';
 import { HttpClientSession } from './client-session.ts';
-import { HttpError, ResponseStreamLostError, SessionExpiredError } from './http-errors.ts';
-import {
-  discardBody,
-  mediaTypeOf,
-  readErrorBody,
-  type ErrorBody,
-  type FetchCall,
-  type Fetcher,
-} from './http-fetcher.ts';
-import { claimOf, isBatch, isModernErrorBody } from './http-messages.ts';
+import { discardBody, type FetchCall, type Fetcher } from './http-fetcher.ts';
+import { claimOf, isBatch } from './http-messages.ts';
 import { LegacySseConnection } from './legacy-sse-client.ts';
-import { McpHeader, setModernHeaders } from './mcp-headers.ts';
+import { setModernHeaders } from './mcp-headers.ts';
 import { PendingRequests, type PendingRequest, type SingleFrame } from './pending-requests.ts';
-import { followStream, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
+import type { ReconnectionOptions } from './response-stream.ts';
 import { ToolHeaderRegistry } from './tool-header-annotations.ts';
 
 /** What a channel needs from its transport. */
@@ -43,19 +35,6 @@ export interface StreamableHttpChannelOptions {
 
 /** How long `close` waits for the session's DELETE, in ms. */
 const DELETE_TIMEOUT_MS = 2000;
-
-/** One POST and what its answer is expected to carry. */
-interface Exchange {
-  body: Message | readonly Message[];
-  headers: Headers;
-  rpcMethod?: string;
-  /** Requests whose responses this POST's answer carries. */
-  ids: RequestId[];
-  isModern: boolean;
-  controller: AbortController;
-  /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
-  mayFallBack: boolean;
-}
 
 /**
  * A channel to one Streamable HTTP endpoint, in whichever era each message speaks: a request whose
@@ -72,12 +51,11 @@ export class StreamableHttpClientChannel implements Channel {
   readonly #pending = new PendingRequests();
   readonly #session = new HttpClientSession();
   readonly #tools: ToolHeaderRegistry;
-  /** Controllers of every POST in flight. */
-  readonly #live = new Set<AbortController>();
+  readonly #streams: GetStreams;
+  readonly #posts: PostSender;
   /** The protocol version of the latest stateless-era request; undefined in the handshake era. */
   #modernVersion: string | undefined;
   #hasSentInitialize = false;
-  #getStream: AbortController | undefined;
   #legacy: LegacySseConnection | undefined;
   #legacyReady: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -85,6 +63,18 @@ export class StreamableHttpClientChannel implements Channel {
   constructor(options: StreamableHttpChannelOptions) {
     this.#options = options;
     this.#tools = new ToolHeaderRegistry((error) => options.onError(error));
+    const receive = (frame: Frame) => this.#receive(frame);
+    const session = this.#session;
+    this.#streams = new GetStreams({ ...options, session, deliver: (data) => receive(decodeFrame(data)) });
+    this.#posts = new PostSender({
+      ...options,
+      session,
+      streams: this.#streams,
+      pending: this.#pending,
+      receive,
+      isClosed: () => this.#inbox.isClosed,
+      fallBack: (exchange, refusal) => this.#fallBack(exchange, refusal),
+    });
   }
 
   /** `http` with the session id once assigned; `sse` after falling back to HTTP+SSE. */
@@ -108,7 +98,7 @@ export class StreamableHttpClientChannel implements Channel {
     if (isBatch(message)) return this.#sendBatch(message);
     if (isRequest(message)) return this.#sendRequest(message);
     if (isNotification(message)) return this.#sendNotification(message);
-    return this.#post(this.#exchange(message, this.#session.headers(), []));
+    return this.#posts.send(createExchange(message, { headers: this.#session.headers(), ids: [] }));
   }
 
   close(): Promise<void> {
@@ -138,14 +128,15 @@ export class StreamableHttpClientChannel implements Channel {
       if (request.method === 'initialize') mayFallBack = this.#beginSession();
       headers = this.#session.headers();
     }
-    const exchange = { ...this.#exchange(request, headers, [request.id], claim !== undefined), mayFallBack };
+    const ids = [request.id];
+    const exchange = createExchange(request, { headers, ids, isModern: claim !== undefined, mayFallBack });
     this.#pending.add(request.id, {
       method: request.method,
       isModern: exchange.isModern,
       controller: exchange.controller,
     });
     try {
-      await this.#post(exchange);
+      await this.#posts.send(exchange);
     } catch (error) {
       this.#pending.delete(request.id);
       throw error;
@@ -159,132 +150,37 @@ export class StreamableHttpClientChannel implements Channel {
     const version = this.#modernVersion;
     const headers = version === undefined ? this.#session.headers() : new Headers();
     if (version !== undefined) setModernHeaders(headers, notification, { version });
-    await this.#post(this.#exchange(notification, headers, [], version !== undefined));
+    await this.#posts.send(
+      createExchange(notification, { headers, ids: [], isModern: version !== undefined }),
+    );
     // The server will not answer a cancelled request: stop reading its stream.
     if (pending !== undefined) this.#pending.forget(pending);
-    if (version === undefined && notification.method === 'notifications/initialized') this.#openGetStream();
+    // HTTP-17: the server's own stream, once initialized.
+    if (version === undefined && notification.method === 'notifications/initialized' && !this.#inbox.isClosed)
+      this.#streams.openStandalone();
   }
 
   async #sendBatch(batch: readonly Message[]): Promise<void> {
     const ids = this.#pending.addAll(batch);
     try {
-      await this.#post(this.#exchange(batch, this.#session.headers(), ids));
+      await this.#posts.send(createExchange(batch, { headers: this.#session.headers(), ids }));
     } catch (error) {
       for (const id of ids) this.#pending.delete(id);
       throw error;
     }
   }
 
-  #exchange(body: Exchange['body'], headers: Headers, ids: RequestId[], isModern = false): Exchange {
-    const controller = new AbortController();
-    const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
-    const exchange: Exchange = { body, headers, ids, isModern, controller, mayFallBack: false };
-    if (rpcMethod !== undefined) exchange.rpcMethod = rpcMethod;
-    return exchange;
-  }
-
   /** Starts a handshake-era session; true for the channel's first initialize. */
   #beginSession(): boolean {
     this.#modernVersion = undefined;
-    this.#endSession();
+    this.#streams.endSession();
     const isFirst = !this.#hasSentInitialize;
     this.#hasSentInitialize = true;
     return isFirst;
   }
 
-  #endSession(): void {
-    this.#session.reset();
-    this.#getStream?.abort();
-    this.#getStream = undefined;
-  }
-
-  async #post(exchange: Exchange): Promise<void> {
-    const { controller } = exchange;
-    const headers = new Headers(exchange.headers);
-    headers.set('Accept', 'application/json, text/event-stream');
-    headers.set('Content-Type', 'application/json');
-    const call: FetchCall = {
-      method: 'POST',
-      url: this.#options.url,
-      headers,
-      body: encodeMessage(exchange.body),
-      signal: controller.signal,
-      ...(exchange.rpcMethod === undefined ? {} : { rpcMethod: exchange.rpcMethod }),
-    };
-    this.#live.add(controller);
-    try {
-      const response = await this.#options.fetcher.send(call);
-      if (response.ok) await this.#handleAccepted(response, exchange);
-      else await this.#handleRefused(response, exchange, call);
-    } catch (error) {
-      // Aborted on purpose: a cancellation (nothing to report) or close (below).
-      if (!controller.signal.aborted) throw error;
-    } finally {
-      this.#live.delete(controller);
-    }
-    if (controller.signal.aborted && this.#inbox.isClosed)
-      throw new ConnectionClosedError(
-        `The HTTP channel closed before "${call.rpcMethod ?? 'a batch'}" was answered`,
-      );
-  }
-
-  async #handleAccepted(response: Response, exchange: Exchange): Promise<void> {
-    if (exchange.rpcMethod === 'initialize' && !exchange.isModern) this.#session.learn(response);
-    const type = mediaTypeOf(response);
-    if (type === 'text/event-stream') {
-      const following = followStream(response, this.#plan(exchange));
-      // Nothing is owed to a notification: its send resolves now, the stream is read on the side.
-      if (exchange.ids.length > 0) return following;
-      following.catch((error: Error) => this.#options.onError(error));
-      return;
-    }
-    if (type === 'application/json') {
-      const text = await response.text();
-      if (text.trim() !== '') this.#receive(decodeFrame(text));
-    } else {
-      discardBody(response);
-    }
-    // 202 to a request: the response may still come on the GET stream.
-    if (response.status !== 202 && this.#pending.isOwed(exchange.ids))
-      throw new ResponseStreamLostError(
-        exchange.rpcMethod ?? 'a batch',
-        `the server answered ${response.status} ${type || 'with no body'} without the response`,
-      );
-  }
-
-  async #handleRefused(response: Response, exchange: Exchange, call: FetchCall): Promise<void> {
-    const sentSession = exchange.headers.get(McpHeader.sessionId);
-    if (response.status === 404 && sentSession !== null) {
-      discardBody(response);
-      if (this.#session.id === sentSession) this.#endSession();
-      throw new SessionExpiredError(sentSession, exchange.rpcMethod);
-    }
-    const body = await readErrorBody(response);
-    if (
-      exchange.mayFallBack &&
-      [400, 404, 405].includes(response.status) &&
-      !isModernErrorBody(response.status, body.response?.error)
-    )
-      return this.#fallBack(response, exchange, { call, body });
-    if (this.#deliverErrorBody(response.status, body, exchange.ids)) return;
-    throw await this.#options.fetcher.toHttpError(response, call, body);
-  }
-
-  /** Delivers a 4xx body that is a JSON-RPC error for one of `ids` (not 401/403: authorization). */
-  #deliverErrorBody(status: number, body: ErrorBody, ids: RequestId[]): boolean {
-    const error: JsonRpcErrorResponse | undefined = body.response;
-    if (status < 400 || status > 499 || status === 401 || status === 403) return false;
-    if (error?.id === undefined || !ids.includes(error.id)) return false;
-    this.#receive({ type: 'message', message: error });
-    return true;
-  }
-
   /** COMPAT-2: switch to HTTP+SSE, then re-send the initialize there. */
-  async #fallBack(
-    response: Response,
-    exchange: Exchange,
-    failed: { call: FetchCall; body: ErrorBody },
-  ): Promise<void> {
+  async #fallBack(exchange: Exchange, refusal: Refusal): Promise<void> {
     const legacy = new LegacySseConnection({
       fetcher: this.#options.fetcher,
       url: this.#options.url,
@@ -298,66 +194,12 @@ export class StreamableHttpClientChannel implements Channel {
     } catch (cause) {
       this.#legacy = undefined;
       legacy.close();
-      if (this.#deliverErrorBody(response.status, failed.body, exchange.ids)) return;
-      throw await this.#options.fetcher.toHttpError(response, failed.call, failed.body, cause);
+      const { response, call, body } = refusal;
+      const error = errorResponseIn(response.status, { body, ids: exchange.ids });
+      if (error !== undefined) return this.#receive({ type: 'message', message: error });
+      throw await this.#options.fetcher.toHttpError(response, call, body, cause);
     }
     await legacy.send(exchange.body);
-  }
-
-  #plan(exchange: Exchange): StreamPlan {
-    return {
-      name: exchange.rpcMethod ?? 'a batch',
-      canResume: !exchange.isModern,
-      isStandalone: false,
-      signal: exchange.controller.signal,
-      reconnection: this.#options.reconnection,
-      deliver: (data) => this.#receive(decodeFrame(data)),
-      isOwed: () => this.#pending.isOwed(exchange.ids),
-      resume: (lastEventId, signal) => this.#resume(lastEventId, signal),
-    };
-  }
-
-  /** GET with `Last-Event-ID` (HTTP-23), or a fresh GET stream when `lastEventId` is empty. */
-  async #resume(lastEventId: string, signal: AbortSignal): Promise<Response> {
-    const headers = this.#session.headers();
-    headers.set('Accept', 'text/event-stream');
-    if (lastEventId !== '') headers.set(McpHeader.lastEventId, lastEventId);
-    const call: FetchCall = { method: 'GET', url: this.#options.url, headers, signal };
-    const response = await this.#options.fetcher.send(call);
-    if (response.ok && mediaTypeOf(response) === 'text/event-stream') return response;
-    const sentSession = headers.get(McpHeader.sessionId);
-    if (response.status === 404 && sentSession !== null) {
-      discardBody(response);
-      if (this.#session.id === sentSession) this.#endSession();
-      throw new SessionExpiredError(sentSession);
-    }
-    throw await this.#options.fetcher.toHttpError(response, call);
-  }
-
-  /** HTTP-17: the server's own stream, once initialized; a 405 means it offers none (HTTP-18). */
-  #openGetStream(): void {
-    if (this.#getStream !== undefined || this.#inbox.isClosed) return;
-    const controller = new AbortController();
-    this.#getStream = controller;
-    const plan: StreamPlan = {
-      name: 'the GET stream',
-      canResume: true,
-      isStandalone: true,
-      signal: controller.signal,
-      reconnection: this.#options.reconnection,
-      deliver: (data) => this.#receive(decodeFrame(data)),
-      isOwed: () => false,
-      resume: (lastEventId, signal) => this.#resume(lastEventId, signal),
-    };
-    this.#resume('', controller.signal)
-      .then((response) => followStream(response, plan))
-      .catch((error: Error) => {
-        if (controller.signal.aborted || (error instanceof HttpError && error.status === 405)) return;
-        this.#options.onError(error);
-      })
-      .finally(() => {
-        if (this.#getStream === controller) this.#getStream = undefined;
-      });
   }
 
   /** The pending request a `notifications/cancelled` names, if any. */
@@ -389,9 +231,9 @@ export class StreamableHttpClientChannel implements Channel {
   /** Ends the channel: aborts every exchange and stream, then tells the receiver (once). */
   #finish(error?: Error): void {
     if (this.#inbox.isClosed) return;
-    for (const controller of this.#live) controller.abort();
+    this.#posts.abortAll();
     this.#pending.abortAll();
-    this.#getStream?.abort();
+    this.#streams.close();
     this.#legacy?.close();
     this.#inbox.close(error);
   }

@@ -1,0 +1,188 @@
+// The POST path of the Streamable HTTP client (2025-11-25 section 2.8.1, 2026-07-28 section 2.7): one
+// POST per message or batch, its answer read as JSON, as an SSE stream, or as a refusal.
+
+import { decodeFrame, encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
+import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
+import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
+import type { GetStreams } from './client-get-stream.ts';
+import type { HttpClientSession } from './client-session.ts';
+import { ResponseStreamLostError, SessionExpiredError } from './http-errors.ts';
+import {
+  discardBody,
+  mediaTypeOf,
+  readErrorBody,
+  type ErrorBody,
+  type FetchCall,
+  type Fetcher,
+} from './http-fetcher.ts';
+import { isBatch, isModernErrorBody } from './http-messages.ts';
+import { McpHeader } from './mcp-headers.ts';
+import type { PendingRequests } from './pending-requests.ts';
+import { followStream, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
+
+/** One POST and what its answer is expected to carry. */
+export interface Exchange {
+  body: Message | readonly Message[];
+  headers: Headers;
+  rpcMethod?: string;
+  /** Requests whose responses this POST's answer carries. */
+  ids: RequestId[];
+  isModern: boolean;
+  controller: AbortController;
+  /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
+  mayFallBack: boolean;
+}
+
+/** Creates the exchange for `body`, with a controller of its own. */
+export function createExchange(
+  body: Exchange['body'],
+  options: { headers: Headers; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
+): Exchange {
+  const controller = new AbortController();
+  const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
+  const { headers, ids, isModern = false, mayFallBack = false } = options;
+  const exchange: Exchange = { body, headers, ids, isModern, controller, mayFallBack };
+  if (rpcMethod !== undefined) exchange.rpcMethod = rpcMethod;
+  return exchange;
+}
+
+/** A refused POST, kept for the HTTP error a failed fall back throws. */
+export interface Refusal {
+  response: Response;
+  call: FetchCall;
+  body: ErrorBody;
+}
+
+/** The JSON-RPC error to deliver for a 4xx whose body answers one of `ids` (not 401/403: authorization). */
+export function errorResponseIn(
+  status: number,
+  failed: { body: ErrorBody; ids: RequestId[] },
+): JsonRpcErrorResponse | undefined {
+  const error = failed.body.response;
+  if (status < 400 || status > 499 || status === 401 || status === 403) return undefined;
+  if (error?.id === undefined || !failed.ids.includes(error.id)) return undefined;
+  return error;
+}
+
+/** What the POST path needs from its channel. */
+export interface PostSenderOptions {
+  url: URL;
+  fetcher: Fetcher;
+  reconnection: ReconnectionOptions;
+  /** A notification's response stream that failed. Must not throw. */
+  onError(error: Error): void;
+  /** The handshake-era session: learned from the initialize answer, ended by a 404. */
+  session: HttpClientSession;
+  streams: GetStreams;
+  pending: PendingRequests;
+  /** Every frame of every answer goes here. */
+  receive(frame: Frame): void;
+  isClosed(): boolean;
+  /** COMPAT-2: switches the channel to HTTP+SSE and re-sends the exchange there. */
+  fallBack(exchange: Exchange, refusal: Refusal): Promise<void>;
+}
+
+/**
+ * Sends a channel's POSTs. `send` resolves once the answer is read (for a notification's SSE
+ * answer: once it starts) and rejects as StreamableHttpClientChannel.send describes; a POST aborted
+ * on purpose resolves, unless the channel closed first. `abortAll` aborts every POST in flight.
+ */
+export class PostSender {
+  readonly #options: PostSenderOptions;
+  /** Controllers of every POST in flight. */
+  readonly #live = new Set<AbortController>();
+
+  constructor(options: PostSenderOptions) {
+    this.#options = options;
+  }
+
+  async send(exchange: Exchange): Promise<void> {
+    const { controller } = exchange;
+    const headers = new Headers(exchange.headers);
+    headers.set('Accept', 'application/json, text/event-stream');
+    headers.set('Content-Type', 'application/json');
+    const call: FetchCall = {
+      method: 'POST',
+      url: this.#options.url,
+      headers,
+      body: encodeMessage(exchange.body),
+      signal: controller.signal,
+      ...(exchange.rpcMethod === undefined ? {} : { rpcMethod: exchange.rpcMethod }),
+    };
+    this.#live.add(controller);
+    try {
+      const response = await this.#options.fetcher.send(call);
+      if (response.ok) await this.#handleAccepted(response, exchange);
+      else await this.#handleRefused(response, exchange, call);
+    } catch (error) {
+      // Aborted on purpose: a cancellation (nothing to report) or close (below).
+      if (!controller.signal.aborted) throw error;
+    } finally {
+      this.#live.delete(controller);
+    }
+    if (controller.signal.aborted && this.#options.isClosed())
+      throw new ConnectionClosedError(
+        `The HTTP channel closed before "${call.rpcMethod ?? 'a batch'}" was answered`,
+      );
+  }
+
+  abortAll(): void {
+    for (const controller of this.#live) controller.abort();
+  }
+
+  async #handleAccepted(response: Response, exchange: Exchange): Promise<void> {
+    if (exchange.rpcMethod === 'initialize' && !exchange.isModern) this.#options.session.learn(response);
+    const type = mediaTypeOf(response);
+    if (type === 'text/event-stream') {
+      const following = followStream(response, this.#plan(exchange));
+      // Nothing is owed to a notification: its send resolves now, the stream is read on the side.
+      if (exchange.ids.length > 0) return following;
+      following.catch((error: Error) => this.#options.onError(error));
+      return;
+    }
+    if (type === 'application/json') {
+      const text = await response.text();
+      if (text.trim() !== '') this.#options.receive(decodeFrame(text));
+    } else {
+      discardBody(response);
+    }
+    // 202 to a request: the response may still come on the GET stream.
+    if (response.status !== 202 && this.#options.pending.isOwed(exchange.ids))
+      throw new ResponseStreamLostError(
+        exchange.rpcMethod ?? 'a batch',
+        `the server answered ${response.status} ${type || 'with no body'} without the response`,
+      );
+  }
+
+  async #handleRefused(response: Response, exchange: Exchange, call: FetchCall): Promise<void> {
+    const sentSession = exchange.headers.get(McpHeader.sessionId);
+    if (response.status === 404 && sentSession !== null) {
+      discardBody(response);
+      if (this.#options.session.id === sentSession) this.#options.streams.endSession();
+      throw new SessionExpiredError(sentSession, exchange.rpcMethod);
+    }
+    const body = await readErrorBody(response);
+    if (
+      exchange.mayFallBack &&
+      [400, 404, 405].includes(response.status) &&
+      !isModernErrorBody(response.status, body.response?.error)
+    )
+      return this.#options.fallBack(exchange, { response, call, body });
+    const error = errorResponseIn(response.status, { body, ids: exchange.ids });
+    if (error !== undefined) return this.#options.receive({ type: 'message', message: error });
+    throw await this.#options.fetcher.toHttpError(response, call, body);
+  }
+
+  #plan(exchange: Exchange): StreamPlan {
+    return {
+      name: exchange.rpcMethod ?? 'a batch',
+      canResume: !exchange.isModern,
+      isStandalone: false,
+      signal: exchange.controller.signal,
+      reconnection: this.#options.reconnection,
+      deliver: (data) => this.#options.receive(decodeFrame(data)),
+      isOwed: () => this.#options.pending.isOwed(exchange.ids),
+      resume: (lastEventId, signal) => this.#options.streams.resume(lastEventId, signal),
+    };
+  }
+}
