@@ -229,6 +229,16 @@ describe('session limits', () => {
     await handler.close();
   });
 
+  test('sessionIdleTimeoutMs: Infinity keeps sessions forever (no sweep)', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'] });
+    const handler = setup({ sessionIdleTimeoutMs: Infinity });
+    const id = (await handler(post(INITIALIZE))).headers.get('mcp-session-id')!;
+    t.mock.timers.tick(365 * 24 * 60 * 60 * 1000);
+    const ping = await handler(post({ jsonrpc: '2.0', id: 5, method: 'ping' }, { 'Mcp-Session-Id': id }));
+    assert.equal(ping.status, 200);
+    await handler.close();
+  });
+
   test('close() ends every session and its streams', async () => {
     const handler = setup();
     const init = await handler(post(INITIALIZE));

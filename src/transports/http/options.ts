@@ -23,7 +23,7 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Live handshake-era sessions at most; `initialize` beyond it gets 503. Default 10,000. */
   maxSessions?: number;
-  /** A session with no traffic and no open stream this long is closed. Default 30 minutes. */
+  /** A session with no traffic and no open stream this long is closed (Infinity: never). Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
   /** Where handshake-era SSE events are kept for Last-Event-ID replay. Default in memory. */
   eventStore?: EventStore;

@@ -38,7 +38,7 @@ export class SessionRegistry implements SessionOwner {
     if (this.#sessions.size >= this.#limits.maxSessions) return undefined;
     const session = new HttpSession(principal, this.#settings, this);
     this.#sessions.set(session.id, session);
-    this.#sweeper ??= this.#startSweeper();
+    if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
     server.connect(session);
     return session;
   }
@@ -70,7 +70,9 @@ export class SessionRegistry implements SessionOwner {
 
   #startSweeper(): ReturnType<typeof setInterval> {
     const idleMs = this.#limits.idleTimeoutMs;
-    const timer = setInterval(() => this.#sweep(), Math.max(1, Math.floor(idleMs / 60)));
+    // Within setInterval's range (a larger delay would become 1 ms).
+    const every = Math.min(Math.max(1, Math.floor(idleMs / 60)), 2 ** 31 - 1);
+    const timer = setInterval(() => this.#sweep(), every);
     (timer as { unref?: () => void }).unref?.();
     return timer;
   }
