@@ -83,7 +83,8 @@ export class Tools {
     if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
     const { definition, handler } = entry;
     const input = definition.inputSchema ?? { type: 'object' };
-    const checked = await validateWith(input, params.arguments ?? {}, this.#validator);
+    const validated = validateWith(input, params.arguments ?? {}, this.#validator);
+    const checked = validated instanceof Promise ? await validated : validated;
     if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
     // Cancelled while the arguments were checked: no response will be sent, so do no work (CANCEL-5).
     if (ctx.isCancelled) ctx.signal.throwIfAborted();

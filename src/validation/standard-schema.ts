@@ -2,7 +2,7 @@
 
 import { formatErrorLine, toJsonPointer } from './error-line.ts';
 import type { PathSegment } from './error-line.ts';
-import type { JsonSchemaValidator } from './json-schema-validator.ts';
+import type { JsonSchemaValidator, ValidateResult } from './json-schema-validator.ts';
 
 /**
  * A Standard Schema v1 (zod, valibot, arktype, ...), optionally with the Standard JSON Schema converter.
@@ -117,18 +117,36 @@ export function toJsonSchema(schema: SchemaInput, io: 'input' | 'output'): Recor
  * transformed, e.g. defaults applied); a raw JSON Schema goes through `validator` and the value is returned
  * unchanged. Errors are `<JSON Pointer>: <message>` lines. Rejects only if the Standard Schema itself throws.
  */
-export async function validateWith<S extends SchemaInput>(
+export function validateWith<S extends SchemaInput>(
   schema: S,
   value: unknown,
   validator: JsonSchemaValidator,
-): Promise<ValidateWithResult<InferSchemaOutput<S>>> {
+): ValidateWithResult<InferSchemaOutput<S>> | Promise<ValidateWithResult<InferSchemaOutput<S>>> {
   if (!isStandardSchema(schema)) {
-    const result = await validator.compile(schema)(value);
-    return result.valid
-      ? { ok: true, value: value as InferSchemaOutput<S> }
-      : { ok: false, errors: result.errors };
+    const result = validator.compile(schema)(value);
+    // A synchronous validator (Ajv once loaded) answers without a promise.
+    return result instanceof Promise
+      ? result.then((settled) => fromJsonSchemaResult<S>(settled, value))
+      : fromJsonSchemaResult<S>(result, value);
   }
-  const result = await schema['~standard'].validate(value);
+  const result = schema['~standard'].validate(value);
+  return result instanceof Promise
+    ? result.then((settled) => fromStandardResult<S>(settled))
+    : fromStandardResult<S>(result);
+}
+
+function fromJsonSchemaResult<S extends SchemaInput>(
+  result: ValidateResult,
+  value: unknown,
+): ValidateWithResult<InferSchemaOutput<S>> {
+  return result.valid
+    ? { ok: true, value: value as InferSchemaOutput<S> }
+    : { ok: false, errors: result.errors };
+}
+
+function fromStandardResult<S extends SchemaInput>(
+  result: StandardSchemaV1.Result<unknown>,
+): ValidateWithResult<InferSchemaOutput<S>> {
   if (result.issues === undefined) return { ok: true, value: result.value as InferSchemaOutput<S> };
   const errors = result.issues.map((issue) =>
     formatErrorLine(toJsonPointer(issue.path ?? []), issue.message),

@@ -68,9 +68,9 @@ export function createHttpHandler(server: ChannelServer, options: HttpHandlerOpt
   // A server that can name a tool's schema directly spares a tools/list round per tools/call.
   const direct = server.toolInputSchema?.bind(server);
   const toolSchema: ToolSchemaLookup = custom
-    ? (name) => Promise.resolve(custom(name))
+    ? (name) => custom(name)
     : direct
-      ? (name) => Promise.resolve(direct(name))
+      ? (name) => direct(name)
       : createToolSchemaLookup(server);
   const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
   const context: Context = { config, server, sessions, toolSchema, policy };
@@ -163,7 +163,8 @@ async function handlePost(
     case 'modern-notification':
       return emptyReply(202);
     case 'modern-request': {
-      const refused = await checkModernRequest(routed.message, request.headers, context.toolSchema);
+      const checked = checkModernRequest(routed.message, request.headers, context.toolSchema);
+      const refused = checked instanceof Promise ? await checked : checked;
       if (refused) return errorReply(refused);
       return serveModernRequest(context.server, routed.message, request, {
         keepAliveMs: context.config.keepAliveMs,

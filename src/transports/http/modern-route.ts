@@ -8,21 +8,24 @@ import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { readEnvelope } from '../../protocol/envelope.ts';
 import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
 import type { HttpError } from './json-response.ts';
-import { checkParamHeaders, findHeaderParams } from './param-headers.ts';
+import { checkParamHeaders, findHeaderParams, type HeaderParam } from './param-headers.ts';
 import { checkStandardHeaders } from './request-headers.ts';
 
 /** Finds a tool's inputSchema for the `Mcp-Param-*` check; `meta` is the request's `_meta`. */
-export type ToolSchemaLookup = (name: string, meta: JsonObject) => Promise<object | undefined>;
+export type ToolSchemaLookup = (
+  name: string,
+  meta: JsonObject,
+) => object | undefined | Promise<object | undefined>;
 
 /**
  * The HTTP error for a stateless request that fails the ladder, or undefined when it may be served.
- * Errors echo the request id (S26-HTTP-17).
+ * Errors echo the request id (S26-HTTP-17). Synchronous unless the tool schema lookup is not.
  */
-export async function checkModernRequest(
+export function checkModernRequest(
   message: JsonRpcRequest,
   headers: HeaderReader,
   toolSchema: ToolSchemaLookup,
-): Promise<HttpError | undefined> {
+): HttpError | undefined | Promise<HttpError | undefined> {
   const { id } = message;
   let versionError: RpcError | undefined;
   try {
@@ -39,14 +42,33 @@ export async function checkModernRequest(
   if (versionError) return fromRpcError(versionError, id);
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
   // An unknown tool has no headers to check; the server answers it (-32602, in-band).
-  const schema = await toolSchema(message.params.name, meta);
-  const params = schema === undefined ? [] : findHeaderParams(schema);
+  const schema = toolSchema(message.params.name, meta);
+  return schema instanceof Promise
+    ? schema.then((found) => checkParams(message, found, headers))
+    : checkParams(message, schema, headers);
+}
+
+function checkParams(
+  message: JsonRpcRequest,
+  schema: object | undefined,
+  headers: HeaderReader,
+): HttpError | undefined {
+  const params = schema === undefined ? [] : headerParamsOf(schema);
   if (params.length === 0) return undefined;
-  const paramMismatch = checkParamHeaders(params, message.params.arguments, headers);
+  const paramMismatch = checkParamHeaders(params, message.params?.arguments, headers);
   return paramMismatch === undefined
     ? undefined
-    : { status: 400, code: ModernErrorCode.HeaderMismatch, message: paramMismatch, id };
+    : { status: 400, code: ModernErrorCode.HeaderMismatch, message: paramMismatch, id: message.id };
 }
+
+/** A schema's annotations, found once per schema object (a server's tool schemas are stable objects). */
+function headerParamsOf(schema: object): readonly HeaderParam[] {
+  let params = headerParamsCache.get(schema);
+  if (params === undefined) headerParamsCache.set(schema, (params = findHeaderParams(schema)));
+  return params;
+}
+
+const headerParamsCache = new WeakMap<object, readonly HeaderParam[]>();
 
 function fromRpcError(error: RpcError, id: JsonRpcRequest['id']): HttpError {
   const base = { status: 400, code: error.code, message: error.message, id };
