@@ -237,16 +237,20 @@ export class Peer {
     else pending.resolve(response.result);
   }
 
+  // The last entry drops the whole map (a delete can reallocate its table; an idle peer holds none).
   #dropPending(id: RequestId): boolean {
     const pending = this.#pending;
-    if (!pending?.delete(id)) return false;
-    if (pending.size === 0) this.#pending = undefined;
+    if (!pending?.has(id)) return false;
+    if (pending.size === 1) this.#pending = undefined;
+    else pending.delete(id);
     return true;
   }
 
   #dropInbound(id: RequestId): void {
     const inbound = this.#inbound;
-    if (inbound?.delete(id) && inbound.size === 0) this.#inbound = undefined;
+    if (!inbound?.has(id)) return;
+    if (inbound.size === 1) this.#inbound = undefined;
+    else inbound.delete(id);
   }
 
   #handleBatch(items: ReadonlyArray<Exclude<Frame, { type: 'batch' }>>): void {

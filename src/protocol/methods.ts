@@ -321,12 +321,10 @@ export function isGateRequired(method: string, version: string): boolean {
  * the field (for a -32602 message), or undefined when the params are acceptable.
  */
 export function checkParams(method: string, spec: MethodSpec, params: unknown): string | undefined {
-  const rules = spec.params;
-  if (!rules) return undefined;
+  const rules = compiledRules(spec);
+  if (rules.length === 0) return undefined;
   const record = (params ?? {}) as Record<string, unknown>;
-  for (const [key, rule] of Object.entries(rules)) {
-    const isOptional = rule.endsWith('?');
-    const type = (isOptional ? rule.slice(0, -1) : rule) as ParamRule;
+  for (const { key, type, isOptional } of rules) {
     const value = record[key];
     if (value === undefined) {
       if (isOptional) continue;
@@ -338,6 +336,27 @@ export function checkParams(method: string, spec: MethodSpec, params: unknown): 
   }
   return undefined;
 }
+
+interface CompiledRule {
+  key: string;
+  type: ParamRule;
+  isOptional: boolean;
+}
+
+/** A row's rules as a list, parsed once per row (every inbound and outbound message is checked). */
+function compiledRules(spec: MethodSpec): readonly CompiledRule[] {
+  let rules = compiled.get(spec);
+  if (rules === undefined) {
+    rules = Object.entries(spec.params ?? {}).map(([key, rule]) => {
+      const isOptional = rule.endsWith('?');
+      return { key, type: (isOptional ? rule.slice(0, -1) : rule) as ParamRule, isOptional };
+    });
+    compiled.set(spec, rules);
+  }
+  return rules;
+}
+
+const compiled = new WeakMap<MethodSpec, readonly CompiledRule[]>();
 
 function matchesRule(type: ParamRule, value: unknown): boolean {
   switch (type) {

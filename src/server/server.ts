@@ -70,6 +70,8 @@ export class Server {
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
   #sessions = new Set<ServerSession>();
+  /** The method table's handlers bound to this server, made once per method. */
+  #featureHandlers = new Map<string, MethodHandler>();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -189,7 +191,12 @@ export class Server {
     ctx: RequestContext,
     own?: MethodHandler,
   ): Promise<JsonObject> {
-    const handler = own ?? featureHandler(this, method);
+    let handler = own ?? this.#featureHandlers.get(method);
+    if (!handler) {
+      handler = featureHandler(this, method);
+      if (Object.hasOwn(FEATURE_METHODS, method)) this.#featureHandlers.set(method, handler);
+    }
+    if (this.#middleware.length === 0) return handler(params, ctx);
     return runMiddleware(this.#middleware, { method, params, ctx }, () => handler(params, ctx));
   }
 
