@@ -30,16 +30,17 @@ export function readEnvelope(params: JsonObject | undefined): Envelope {
     );
   }
   const record = meta as JsonObject;
-  const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter(
-    (key) => record[key] === undefined,
-  );
-  if (missing.length > 0)
+  const version = record[MetaKey.protocolVersion];
+  const capabilities = record[MetaKey.clientCapabilities];
+  if (version === undefined || capabilities === undefined) {
+    const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter(
+      (key) => record[key] === undefined,
+    );
     throw new RpcError(
       ErrorCode.InvalidParams,
       `Invalid params: _meta is missing ${missing.map((k) => `"${k}"`).join(' and ')}`,
     );
-  const version = record[MetaKey.protocolVersion];
-  const capabilities = record[MetaKey.clientCapabilities];
+  }
   if (typeof version !== 'string')
     throw new RpcError(
       ErrorCode.InvalidParams,
