@@ -123,7 +123,7 @@ async function runRounds(
     responses === undefined && params.requestState === undefined ? params : withoutRoundKeys(params);
   // A complete result gets its `resultType` from `decorate`.
   if (!isMrtr)
-    return host.dispatch(method, handlerParams, modernContext(request, envelope, stream, undefined));
+    return await host.dispatch(method, handlerParams, modernContext(request, envelope, stream, undefined));
   const answers = earlier || responses ? { ...earlier, ...(responses as JsonObject | undefined) } : {};
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.

@@ -7,13 +7,13 @@ import { Session, type InboundRequest, type SessionOptions } from '../protocol/s
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
-import type { RequestContext } from './context.ts';
+import type { InputBroker, RequestContext } from './context.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
-import { createRequestContext } from './request-context.ts';
+import { createRequestContext, type ContextOutput } from './request-context.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -235,18 +235,18 @@ export class ServerSession {
         request,
         meta,
       },
-      {
-        notify: (method, params, options) => session.notify(method, params, options),
-        isLogEnabled: (level) => isLevelEnabled(level, this.#logLevel),
-        broker: createLegacyBroker(session, {
-          get signal() {
-            return request.signal;
-          },
-          relatedRequestId: request.id,
-        }),
-        closeStream: () => this.#channel.info?.closeStream?.(request.id) ?? false,
-      },
+      new LegacyOutput(this, request),
     );
+  }
+
+  /** The client's chosen logging level (`logging/setLevel`), if any. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
+  }
+
+  /** The connection's channel (for closing a request's SSE stream). */
+  get channel(): Channel {
+    return this.#channel;
   }
 
   #handleClose(): void {
@@ -296,5 +296,36 @@ class SessionStream implements ModernStream {
 
   notify(method: string, params: JsonObject, options?: SendOptions): Promise<void> {
     return this.#session.notifyUnchecked(method, params, options);
+  }
+}
+
+/** Where a handshake-era request's context sends things: the session; input is made on first use. */
+class LegacyOutput implements ContextOutput {
+  readonly #owner: ServerSession;
+  readonly #request: InboundRequest;
+  #broker: InputBroker | undefined;
+
+  constructor(owner: ServerSession, request: InboundRequest) {
+    this.#owner = owner;
+    this.#request = request;
+  }
+
+  notify(method: string, params: JsonObject, options: SendOptions): Promise<void> {
+    return this.#owner.session.notify(method, params, options);
+  }
+
+  isLogEnabled(level: LoggingLevel): boolean {
+    return isLevelEnabled(level, this.#owner.logLevel);
+  }
+
+  get broker(): InputBroker {
+    return (this.#broker ??= createLegacyBroker(this.#owner.session, {
+      signal: this.#request.signal,
+      relatedRequestId: this.#request.id,
+    }));
+  }
+
+  closeStream(): boolean {
+    return this.#owner.channel.info?.closeStream?.(this.#request.id) ?? false;
   }
 }
