@@ -56,9 +56,10 @@ class NodeHeaders implements HeaderReader {
     this.#raw = raw;
   }
   get(name: string): string | null {
-    const value = this.#raw[name] ?? this.#raw[name.toLowerCase()];
-    if (value === undefined) return null;
-    return typeof value === 'string' ? value : value.join(', ');
+    const value: unknown = this.#raw[name] ?? this.#raw[name.toLowerCase()];
+    if (typeof value === 'string') return value;
+    // Only set-cookie is kept as an array; anything else (an inherited name) is no header.
+    return Array.isArray(value) ? value.join(', ') : null;
   }
 }
 
