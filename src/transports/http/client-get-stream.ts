@@ -5,7 +5,7 @@ import type { HttpClientSession } from './client-session.ts';
 import { HttpError, SessionExpiredError } from './http-errors.ts';
 import { discardBody, mediaTypeOf, type FetchCall, type Fetcher } from './http-fetcher.ts';
 import { McpHeader } from './mcp-headers.ts';
-import { followStream, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
+import { followStream, isRefusal, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
 
 /** What the GET streams need from their channel. */
 export interface GetStreamsOptions {
@@ -53,7 +53,8 @@ export class GetStreams {
 
   /**
    * HTTP-17: opens the server's own stream, once initialized, unless one is open; a 405 means it
-   * offers none (HTTP-18). Other failures go to `onError`.
+   * offers none (HTTP-18). A failed opening is retried like a dropped stream; what is given up goes
+   * to `onError`.
    */
   openStandalone(): void {
     if (this.#standalone !== undefined) return;
@@ -69,7 +70,13 @@ export class GetStreams {
       isOwed: () => false,
       resume: (lastEventId, signal) => this.resume(lastEventId, signal),
     };
+    // A first GET that fails before its headers (network error, 5xx) is retried like a dropped
+    // stream, with the same backoff and attempt limit; a refusal (405: no stream offered) is final.
     this.resume('', controller.signal)
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || isRefusal(error)) throw error;
+        return undefined;
+      })
       .then((response) => followStream(response, plan))
       .catch((error: Error) => {
         if (controller.signal.aborted || (error instanceof HttpError && error.status === 405)) return;

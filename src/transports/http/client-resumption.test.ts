@@ -236,6 +236,33 @@ describe('Streamable HTTP client resumability', () => {
     await channel.close();
   });
 
+  it('retries a GET stream whose first request fails before any headers (503, then a network error)', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { server, gets } = streamingServer();
+    const route = server.route;
+    let failures = 0;
+    server.route = (received) => {
+      if (received.method !== 'GET' || failures >= 2) return route(received);
+      failures++;
+      if (failures === 1) return new Response('busy', { status: 503 });
+      throw new TypeError('fetch failed');
+    };
+    const errors: Error[] = [];
+    const { channel, log } = await open(server, { initialDelayMs: 100 }, errors);
+    await channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await settle();
+    assert.equal(server.ofMethod('GET').length, 1);
+    await tick(t, 100);
+    assert.equal(server.ofMethod('GET').length, 2, 'retried after the initial delay');
+    await tick(t, 150);
+    assert.equal(server.ofMethod('GET').length, 3, 'and again, with backoff');
+    assert.equal(gets.length, 1);
+    gets[0]!.send({ id: 's-1', data: { jsonrpc: '2.0', method: 'notifications/tools/list_changed' } });
+    await log.waitForFrames(2);
+    assert.deepEqual(errors, []);
+    await channel.close();
+  });
+
   it('keeps the server GET stream going: resumes it after a drop, and ends the session cleanly on close', async (t) => {
     t.mock.timers.enable({ apis: ['setTimeout'] });
     const { server, gets } = streamingServer();

@@ -48,13 +48,14 @@ export interface StreamPlan {
 }
 
 /**
- * Reads `first` and its resumptions until the stream is done: it ended owing nothing, or the
+ * Reads `first` (undefined: the opening request failed, so start with a reconnection) and its
+ * resumptions until the stream is done: it ended owing nothing, or the
  * signal aborted (both resolve). When it breaks owing a response it waits the server's `retry`
  * (else the backoff), resumes with `Last-Event-ID`, and skips events whose id it has seen.
  * Rejects with ResponseStreamLostError when it cannot resume, or with a refusal that ends
  * resumption (SessionExpiredError, HttpError 401/403/405).
  */
-export async function followStream(first: Response, plan: StreamPlan): Promise<void> {
+export async function followStream(first: Response | undefined, plan: StreamPlan): Promise<void> {
   const cursor: Cursor = { lastEventId: '', retry: undefined, seen: new Set() };
   let response: Response | undefined = first;
   let failure: unknown;
@@ -146,7 +147,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-function isRefusal(error: unknown): boolean {
+/** True for an answer that ends resumption: the session is gone, or the server refuses the GET. */
+export function isRefusal(error: unknown): boolean {
   if (error instanceof SessionExpiredError) return true;
   return error instanceof HttpError && [401, 403, 405].includes(error.status);
 }
