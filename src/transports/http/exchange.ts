@@ -31,7 +31,10 @@ export interface HttpRequestView {
   onGone(listener: () => void): () => void;
   /** Aborts when the client goes away (made on first use). */
   readonly signal: AbortSignal;
-  /** The request as a web Request, without its body: for hooks typed on Request (`authenticate`). */
+  /**
+   * The request as a web Request, for hooks typed on Request (`authenticate`): the original one, or,
+   * from the Node adapter, one made on demand with the method, URL and headers but no body.
+   */
   toRequest(): Request;
 }
 
