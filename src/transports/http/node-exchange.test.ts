@@ -1,6 +1,6 @@
 // The Node adapter's direct path (no web Request/Response) over real sockets on 127.0.0.1: body
 // limits with the connection closed after a refused body, absolute-form targets,
-// a client that leaves mid-body, chained handlers, and plain fetch handlers (served through Hono).
+// a client that leaves mid-body, authentication, chained handlers, and plain fetch handlers (through Hono).
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -140,4 +140,41 @@ test('a plain fetch handler (no exchange core) is served through Hono', async ()
   assert.equal(response.headers.get('x-plain'), 'yes');
   assert.equal(await response.text(), 'plain');
   assert.deepEqual(seen, ['POST /mcp hello']);
+});
+
+test('authenticate sees the request over node:http too; a session is bound to its principal', async () => {
+  const handler = createHttpHandler(createEverythingServer(), {
+    ...QUIET,
+    authenticate: (request) => {
+      const token = request.headers.get('authorization');
+      return Promise.resolve(token?.startsWith('Bearer ') ? { principal: token.slice(7) } : undefined);
+    },
+  });
+  await using handle = await serveHttp(handler, { port: 0 });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'auth', version: '1' } },
+  });
+  const anonymous = await fetch(handle.url, { method: 'POST', headers: JSON_HEADERS, body: initialize });
+  assert.equal(anonymous.status, 401);
+  assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer');
+  const alice = { ...JSON_HEADERS, Authorization: 'Bearer alice' };
+  const opened = await fetch(handle.url, { method: 'POST', headers: alice, body: initialize });
+  assert.equal(opened.status, 200);
+  const session = opened.headers.get('mcp-session-id')!;
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+  const asAlice = await fetch(handle.url, {
+    method: 'POST',
+    headers: { ...alice, 'Mcp-Session-Id': session },
+    body: ping,
+  });
+  assert.equal(asAlice.status, 200);
+  const asBob = await fetch(handle.url, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, Authorization: 'Bearer bob', 'Mcp-Session-Id': session },
+    body: ping,
+  });
+  assert.equal(asBob.status, 404, "another principal cannot use alice's session");
 });
