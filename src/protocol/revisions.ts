@@ -20,7 +20,9 @@ const DATE_SHAPE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** True if `version` is a date-shaped revision identifier on or after 2026-07-28, known or not. */
 export function isModernVersion(version: string): boolean {
-  return DATE_SHAPE.test(version) && version >= FIRST_MODERN_VERSION;
+  // The common case first: a revision we know (no regular expression per request).
+  if (version === FIRST_MODERN_VERSION) return true;
+  return version > FIRST_MODERN_VERSION && DATE_SHAPE.test(version);
 }
 
 /** True if `version` is one of the revisions this SDK knows. */
