@@ -8,34 +8,10 @@ import { RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session } from '../protocol/session.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { complete, MAX_COMPLETION_VALUES } from './completion.ts';
-import type { RequestContext } from './context.ts';
 import { Prompts } from './prompts.ts';
 import { Resources } from './resources.ts';
 import { Server } from './server.ts';
-
-function fakeContext(): RequestContext {
-  const refuse = () => Promise.reject(new Error('not available in this test'));
-  return {
-    era: 'legacy',
-    protocolVersion: '2025-11-25',
-    clientCapabilities: {},
-    clientInfo: undefined,
-    requestId: 1,
-    method: 'completion/complete',
-    signal: new AbortController().signal,
-    isCancelled: false,
-    meta: {},
-    sendProgress: () => Promise.resolve(),
-    log: () => Promise.resolve(),
-    elicit: refuse,
-    sample: refuse,
-    listRoots: refuse,
-    closeSseStream: () => false,
-  };
-}
-
-const isRpcError = (code: number, pattern?: RegExp) => (error: unknown) =>
-  error instanceof RpcError && error.code === code && (pattern === undefined || pattern.test(error.message));
+import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
 
 const numbers = Array.from({ length: 150 }, (_, i) => String(i));
 
@@ -76,7 +52,7 @@ function features() {
 
 test('ref/prompt and ref/resource reach their completers with value and context.arguments', async () => {
   const { server, seen } = features();
-  const ctx = fakeContext();
+  const ctx = fakeContext('completion/complete');
   const prompt = await complete(
     {
       ref: { type: 'ref/prompt', name: 'pick' },
@@ -109,7 +85,7 @@ test('more than 100 values are cut to the first 100 with total and hasMore', asy
   const { server } = features();
   const result = (await complete(
     { ref: { type: 'ref/prompt', name: 'pick' }, argument: { name: 'number', value: '' } },
-    fakeContext(),
+    fakeContext('completion/complete'),
     server,
   )) as {
     completion: { values: string[]; total: number; hasMore: boolean };
@@ -122,7 +98,7 @@ test('more than 100 values are cut to the first 100 with total and hasMore', asy
 
 test('an argument or variable without a completer completes to nothing', async () => {
   const { server } = features();
-  const ctx = fakeContext();
+  const ctx = fakeContext('completion/complete');
   const empty = { completion: { values: [], total: 0, hasMore: false } };
   assert.deepEqual(
     await complete(
@@ -144,7 +120,7 @@ test('an argument or variable without a completer completes to nothing', async (
 
 test('unknown refs and arguments, and malformed params, are -32602', async () => {
   const { server } = features();
-  const ctx = fakeContext();
+  const ctx = fakeContext('completion/complete');
   const argument = { name: 'number', value: '' };
   const cases: Array<[JsonObject, RegExp]> = [
     [{ ref: { type: 'ref/prompt', name: 'nope' }, argument }, /unknown prompt "nope"/],
@@ -182,7 +158,7 @@ test('a completer that returns something other than strings is an internal (plai
   await assert.rejects(
     complete(
       { ref: { type: 'ref/prompt', name: 'pick' }, argument: { name: 'broken', value: '' } },
-      fakeContext(),
+      fakeContext('completion/complete'),
       server,
     ),
     (error: unknown) => !(error instanceof RpcError) && /array of strings/.test(String(error)),

@@ -7,33 +7,9 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session } from '../protocol/session.ts';
 import { createMemoryPair } from '../transports/memory.ts';
-import type { Era, RequestContext } from './context.ts';
 import { Prompts } from './prompts.ts';
 import { Server } from './server.ts';
-
-function fakeContext(era: Era = 'legacy'): RequestContext {
-  const refuse = () => Promise.reject(new Error('not available in this test'));
-  return {
-    era,
-    protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
-    clientCapabilities: {},
-    clientInfo: undefined,
-    requestId: 1,
-    method: 'prompts/get',
-    signal: new AbortController().signal,
-    isCancelled: false,
-    meta: {},
-    sendProgress: () => Promise.resolve(),
-    log: () => Promise.resolve(),
-    elicit: refuse,
-    sample: refuse,
-    listRoots: refuse,
-    closeSseStream: () => false,
-  };
-}
-
-const isRpcError = (code: number, pattern?: RegExp) => (error: unknown) =>
-  error instanceof RpcError && error.code === code && (pattern === undefined || pattern.test(error.message));
+import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
 
 const review = {
   name: 'review',
@@ -92,7 +68,7 @@ test('get turns a string into one user message and adds the definition descripti
   });
   const result = await prompts.get(
     { name: 'review', arguments: { code: 'x = 1', language: 'python' } },
-    fakeContext(),
+    fakeContext('prompts/get'),
   );
   assert.deepEqual(result, {
     description: 'Review some code',
@@ -115,7 +91,7 @@ test('get accepts messages or a full result; a result keeps its own description'
   }));
   prompts.add({ name: 'plain' }, () => messages);
   prompts.add({ name: 'broken' }, () => 42 as never);
-  const ctx = fakeContext();
+  const ctx = fakeContext('prompts/get');
   assert.deepEqual(await prompts.get({ name: 'messages' }, ctx), {
     description: 'From the definition',
     messages,
@@ -140,7 +116,7 @@ test('get: unknown prompt, missing required, non-string and undeclared arguments
     return 'x';
   });
   prompts.add({ name: 'off' }, () => 'x').disable();
-  const ctx = fakeContext();
+  const ctx = fakeContext('prompts/get');
   await assert.rejects(prompts.get({ name: 'nope' }, ctx), isRpcError(-32602, /Unknown prompt: "nope"/));
   await assert.rejects(prompts.get({ name: 'off' }, ctx), isRpcError(-32602, /Unknown prompt/));
   await assert.rejects(
@@ -172,9 +148,9 @@ test('get: handler RpcErrors pass through and other errors stay plain', async ()
     throw new RpcError(-32001, 'Denied');
   });
   prompts.add({ name: 'crash' }, () => Promise.reject(new Error('boom')));
-  await assert.rejects(prompts.get({ name: 'denied' }, fakeContext()), isRpcError(-32001));
+  await assert.rejects(prompts.get({ name: 'denied' }, fakeContext('prompts/get')), isRpcError(-32001));
   await assert.rejects(
-    prompts.get({ name: 'crash' }, fakeContext()),
+    prompts.get({ name: 'crash' }, fakeContext('prompts/get')),
     (error: unknown) => !(error instanceof RpcError) && /boom/.test(String(error)),
   );
 });
@@ -194,7 +170,7 @@ test('completeArgument uses the argument completer; undeclared arguments and unk
     },
     () => 'x',
   );
-  const ctx = fakeContext();
+  const ctx = fakeContext('prompts/get');
   const context = { arguments: { code: 'x' } };
   assert.deepEqual(await prompts.completeArgument('review', { name: 'language', value: 'p' }, context, ctx), [
     'python',

@@ -7,33 +7,9 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session } from '../protocol/session.ts';
 import { createMemoryPair } from '../transports/memory.ts';
-import type { Era, RequestContext } from './context.ts';
 import { createResourceNotFoundError, Resources } from './resources.ts';
 import { Server } from './server.ts';
-
-function fakeContext(era: Era = 'legacy'): RequestContext {
-  const refuse = () => Promise.reject(new Error('not available in this test'));
-  return {
-    era,
-    protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
-    clientCapabilities: {},
-    clientInfo: undefined,
-    requestId: 1,
-    method: 'resources/read',
-    signal: new AbortController().signal,
-    isCancelled: false,
-    meta: {},
-    sendProgress: () => Promise.resolve(),
-    log: () => Promise.resolve(),
-    elicit: refuse,
-    sample: refuse,
-    listRoots: refuse,
-    closeSseStream: () => false,
-  };
-}
-
-const isRpcError = (code: number, pattern?: RegExp) => (error: unknown) =>
-  error instanceof RpcError && error.code === code && (pattern === undefined || pattern.test(error.message));
+import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
 
 test('add refuses relative URIs, template-looking URIs, malformed templates and stray completers', () => {
   const resources = new Resources();
@@ -67,7 +43,7 @@ test('update may change metadata but not the URI or template', async () => {
   assert.throws(() => templateReg.update({ complete: { nope: () => [] } }), TypeError);
   staticReg.update({ description: 'Now described' });
   templateReg.update({ title: 'Users' });
-  const listed = await resources.list({}, 10, fakeContext());
+  const listed = await resources.list({}, 10, fakeContext('resources/read'));
   assert.deepEqual(listed, { resources: [{ uri: 'file:///a', name: 'a', description: 'Now described' }] });
   assert.deepEqual(resources.listTemplates({}, 10), {
     resourceTemplates: [{ uriTemplate: 'users://{id}', name: 'u', title: 'Users' }],
@@ -91,7 +67,7 @@ test('list gives statics in registration order, then template instances, paginat
     () => '{}',
   );
   resources.add({ uriTemplate: 'logs://{day}', name: 'log' }, () => '');
-  const ctx = fakeContext();
+  const ctx = fakeContext('resources/read');
   const first = await resources.list({}, 3, ctx);
   assert.deepEqual(first.resources, [
     { uri: 'file:///b', name: 'b' },
@@ -128,7 +104,7 @@ test('read prefers an exact static URI, then the first matching template, and sh
   );
   resources.add({ uriTemplate: 'files://docs/{name}', name: 'never reached' }, () => 'shadowed');
   resources.add({ uri: 'files://docs/readme', name: 'readme' }, () => new Uint8Array([0, 1, 254, 255]));
-  const ctx = fakeContext();
+  const ctx = fakeContext('resources/read');
   assert.deepEqual(await resources.read({ uri: 'files://docs/readme' }, ctx), {
     contents: [{ uri: 'files://docs/readme', blob: Buffer.from([0, 1, 254, 255]).toString('base64') }],
   });
@@ -152,7 +128,7 @@ test('read passes a full result through, and large byte arrays encode correctly'
   resources.add({ uri: 'big://x', name: 'big', mimeType: 'application/octet-stream' }, () =>
     Promise.resolve(bytes),
   );
-  const ctx = fakeContext();
+  const ctx = fakeContext('resources/read');
   assert.deepEqual(await resources.read({ uri: 'dir://x' }, ctx), full);
   const big = (await resources.read({ uri: 'big://x' }, ctx)) as {
     contents: Array<{ blob: string; mimeType: string }>;
@@ -166,19 +142,19 @@ test('not found is -32002 in the handshake era and -32602 in the stateless era, 
   const registration = resources.add({ uri: 'file:///gone', name: 'gone' }, () => 'x');
   registration.disable();
   const legacy = await resources
-    .read({ uri: 'file:///gone' }, fakeContext('legacy'))
+    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'legacy'))
     .catch((error: unknown) => error);
   assert.ok(legacy instanceof RpcError);
   assert.equal(legacy.code, -32002);
   assert.deepEqual(legacy.data, { uri: 'file:///gone' });
   const modern = await resources
-    .read({ uri: 'file:///gone' }, fakeContext('modern'))
+    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'modern'))
     .catch((error: unknown) => error);
   assert.ok(modern instanceof RpcError);
   assert.equal(modern.code, -32602);
   assert.deepEqual(modern.data, { uri: 'file:///gone' });
   registration.enable();
-  assert.deepEqual(await resources.read({ uri: 'file:///gone' }, fakeContext()), {
+  assert.deepEqual(await resources.read({ uri: 'file:///gone' }, fakeContext('resources/read')), {
     contents: [{ uri: 'file:///gone', text: 'x' }],
   });
 });
@@ -193,18 +169,21 @@ test('handler errors: RpcError passes through, anything else stays a plain Error
   });
   resources.add({ uri: 'bad://x', name: 'bad' }, () => ({ nope: true }) as never);
   await assert.rejects(
-    resources.read({ uri: 'users://7' }, fakeContext()),
+    resources.read({ uri: 'users://7' }, fakeContext('resources/read')),
     isRpcError(-32002, /users:\/\/7/),
   );
   await assert.rejects(
-    resources.read({ uri: 'crash://x' }, fakeContext()),
+    resources.read({ uri: 'crash://x' }, fakeContext('resources/read')),
     (error: unknown) => !(error instanceof RpcError) && /disk on fire/.test(String(error)),
   );
   await assert.rejects(
-    resources.read({ uri: 'bad://x' }, fakeContext()),
+    resources.read({ uri: 'bad://x' }, fakeContext('resources/read')),
     (error: unknown) => !(error instanceof RpcError) && /expected a ReadResourceResult/.test(String(error)),
   );
-  await assert.rejects(resources.read({ uri: 7 }, fakeContext()), isRpcError(-32602, /"uri"/));
+  await assert.rejects(
+    resources.read({ uri: 7 }, fakeContext('resources/read')),
+    isRpcError(-32602, /"uri"/),
+  );
 });
 
 test('completeArgument calls the variable completer with value, resolved arguments and context', async () => {
@@ -223,7 +202,7 @@ test('completeArgument calls the variable completer with value, resolved argumen
     },
     () => '',
   );
-  const ctx = fakeContext();
+  const ctx = fakeContext('resources/read');
   const context = { arguments: { owner: 'acme' } };
   assert.deepEqual(
     await resources.completeArgument('repos://{owner}/{repo}', { name: 'repo', value: 'mcpw' }, context, ctx),
@@ -252,7 +231,7 @@ test('a variable named like an Object.prototype member has no completer unless g
       'x://{constructor}',
       { name: 'constructor', value: '' },
       { arguments: {} },
-      fakeContext(),
+      fakeContext('resources/read'),
     ),
     [],
   );

@@ -1,0 +1,35 @@
+// A RequestContext for unit tests of the server's feature handlers: no session behind it; input
+// requests (elicit, sample, listRoots) reject, notifications go nowhere.
+
+import { RpcError } from '../../src/jsonrpc/rpc-error.ts';
+import type { Era, RequestContext } from '../../src/server/context.ts';
+
+/** A context for a request to `method` in `era` (the era's newest revision). */
+export function fakeContext(method: string, era: Era = 'legacy'): RequestContext {
+  const refuse = () => Promise.reject(new Error('not available in this test'));
+  return {
+    era,
+    protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+    clientCapabilities: {},
+    clientInfo: undefined,
+    requestId: 1,
+    method,
+    signal: new AbortController().signal,
+    isCancelled: false,
+    meta: {},
+    sendProgress: () => Promise.resolve(),
+    log: () => Promise.resolve(),
+    elicit: refuse,
+    sample: refuse,
+    listRoots: refuse,
+    closeSseStream: () => false,
+  };
+}
+
+/** An assert.rejects predicate: an RpcError with `code` (and a message matching `pattern`). */
+export const isRpcError =
+  (code: number, pattern?: RegExp) =>
+  (error: unknown): boolean =>
+    error instanceof RpcError &&
+    error.code === code &&
+    (pattern === undefined || pattern.test(error.message));
