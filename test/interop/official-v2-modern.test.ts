@@ -7,77 +7,26 @@
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
 
-import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import type { Progress } from '../../src/protocol/progress.ts';
-import type {
-  CallToolResult,
-  CompleteResult,
-  GetPromptResult,
-  LoggingMessageNotificationParams,
-  ReadResourceResult,
-} from '../../src/protocol/types/index.ts';
-import { Arrivals } from './arrivals.ts';
+import type { CompleteResult, GetPromptResult, ReadResourceResult } from '../../src/protocol/types/index.ts';
 import { metaOf } from './conversation-log.ts';
-import { assertInputRounds, toPlainResult } from './modern-results.ts';
+import { assertInputRounds } from './modern-results.ts';
 import {
-  answerElicitation,
-  answerSampling,
-  CLIENT_ROOTS,
   COMPLETION_CASES,
-  firstText,
   PROMPT_CASES,
   RESOURCE_CASES,
   TEMPLATE_CASE,
   textResult,
 } from './our-everything-expectations.ts';
-import { DEDICATED_TOOLS, TOOL_CASES } from './our-everything-tool-cases.ts';
-import { MODERN_REVISION, SdkModernWireTap } from './sdk-modern-wire-tap.ts';
+import { ModernV2Peer, SERVER_NAME } from './official-v2-modern-peer.ts';
+import { MODERN_REVISION } from './sdk-modern-wire-tap.ts';
 import { OUR_EVERYTHING_SERVER, StderrTail } from './stdio-peers.ts';
-import {
-  INPUT_FIXTURES,
-  KNOWN_PROGRESS_RACE,
-  LOG_LEVEL_KEY,
-  SUBSCRIPTION_ID_KEY,
-} from './modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from './modern-expectations.ts';
 
-const SERVER_NAME = 'mcpwire-everything';
-
-const tap = new SdkModernWireTap();
+const peer = new ModernV2Peer('interop-official-v2-modern');
+const { client, tap, logs, toolListChanges, promptListChanges, clientErrors, callTool } = peer;
 const stderr = new StderrTail();
-const logs = new Arrivals<LoggingMessageNotificationParams>();
-const toolListChanges = new Arrivals<true>();
-const promptListChanges = new Arrivals<true>();
-const elicitationMessages: string[] = [];
-const samplingPrompts: string[] = [];
-const clientErrors: Error[] = [];
-
-// `mode: 'auto'` probes with `server/discover` (on a short-lived sibling process, for the SDK's own stdio
-// transport) and speaks 2026-07-28 when the server offers it; otherwise it runs the 2025 handshake.
-const client = new Client(
-  { name: 'interop-official-v2-modern', version: '2.0.0' },
-  {
-    versionNegotiation: { mode: 'auto' },
-    capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} },
-  },
-);
-// In the stateless era the SDK answers `input_required` results through these same handlers, then retries.
-client.setRequestHandler('elicitation/create', (request) => {
-  elicitationMessages.push(request.params.message);
-  return answerElicitation(request.params);
-});
-client.setRequestHandler('sampling/createMessage', (request) => {
-  samplingPrompts.push(firstText(request.params.messages[0]?.content));
-  return answerSampling();
-});
-client.setRequestHandler('roots/list', () => ({ roots: CLIENT_ROOTS }));
-client.setNotificationHandler('notifications/message', (notification) =>
-  logs.push(notification.params as LoggingMessageNotificationParams),
-);
-client.setNotificationHandler('notifications/tools/list_changed', () => toolListChanges.push(true));
-client.setNotificationHandler('notifications/prompts/list_changed', () => promptListChanges.push(true));
-client.onerror = (error) => clientErrors.push(error);
 
 before(async () => {
   const transport = tap.attach(new StdioClientTransport({ ...OUR_EVERYTHING_SERVER, stderr: 'pipe' }));
@@ -88,20 +37,6 @@ before(async () => {
 after(async () => {
   await client.close();
 });
-
-/** One tool call with the per-request log level (S26-LOG-1), its result without the stateless-era envelope. */
-async function callTool(
-  name: string,
-  args: Record<string, unknown>,
-  options: { logLevel?: string; progress?: Progress[] } = {},
-): Promise<CallToolResult> {
-  const { logLevel, progress } = options;
-  const result = await client.callTool(
-    { name, arguments: args, ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_KEY]: logLevel } }) },
-    progress === undefined ? {} : { onprogress: (update) => progress.push(update as Progress) },
-  );
-  return toPlainResult(result as CallToolResult, SERVER_NAME);
-}
 
 test('v2 client, auto negotiation: the server/discover probe settles on 2026-07-28, no handshake', () => {
   assert.equal(client.getProtocolEra(), 'modern');
@@ -123,38 +58,11 @@ test('v2 client, auto negotiation: the server/discover probe settles on 2026-07-
 });
 
 test('v2 client: lists every tool and calls each with a meaningful result', async (t: TestContext) => {
-  const { tools } = await client.listTools();
-  const listed = tools.map((tool) => tool.name);
-  for (const name of listed) {
-    // State-changing tools have their own tests, the input fixtures too (below, with their rounds).
-    if (DEDICATED_TOOLS.includes(name) || name in INPUT_FIXTURES) continue;
-    await t.test(name, async () => {
-      const toolCase = TOOL_CASES[name];
-      assert.ok(toolCase, `no case in our-everything-tool-cases.ts for the listed tool "${name}"`);
-      logs.clear();
-      const progress: Progress[] = [];
-      // Every level, so the logging cases see their messages: only requests that ask get any (S26-LOG-1).
-      const result = await callTool(name, toolCase.arguments, { logLevel: 'debug', progress });
-      await toolCase.check(result, { progress, logs });
-    });
-  }
-  assert.deepEqual(
-    Object.keys(TOOL_CASES).filter((name) => !listed.includes(name)),
-    [],
-    'every case names a listed tool',
-  );
+  await peer.tourTools(t);
 });
 
 test('v2 client: input_required results are answered by its handlers and retried until complete', async (t) => {
-  for (const [name, { rounds, text }] of Object.entries(INPUT_FIXTURES)) {
-    await t.test(name, async () => {
-      const mark = tap.log.mark;
-      assert.deepEqual(await callTool(name, {}), textResult(text));
-      assertInputRounds(tap.log.callsOf(name, mark), rounds);
-    });
-  }
-  assert.ok(elicitationMessages.includes('Step 2: pick a size'), JSON.stringify(elicitationMessages));
-  assert.ok(samplingPrompts.includes('What is the capital of France?'), JSON.stringify(samplingPrompts));
+  await peer.tourInputRounds(t);
 });
 
 test('v2 client: the input_required prompt is fulfilled the same way', async () => {

@@ -6,74 +6,30 @@
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
 
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-import type { Progress } from '../../../src/protocol/progress.ts';
 import type {
-  CallToolResult,
   CompleteResult,
   GetPromptResult,
-  LoggingMessageNotificationParams,
   ReadResourceResult,
 } from '../../../src/protocol/types/index.ts';
-import { Arrivals } from '../arrivals.ts';
 import { metaOf } from '../conversation-log.ts';
-import { assertInputRounds, toPlainResult } from '../modern-results.ts';
 import {
-  answerElicitation,
-  answerSampling,
-  CLIENT_ROOTS,
   COMPLETION_CASES,
-  firstText,
   PROMPT_CASES,
   RESOURCE_CASES,
   TEMPLATE_CASE,
   textResult,
 } from '../our-everything-expectations.ts';
-import { DEDICATED_TOOLS, TOOL_CASES } from '../our-everything-tool-cases.ts';
-import { MODERN_REVISION, SdkModernWireTap } from '../sdk-modern-wire-tap.ts';
+import { ModernV2Peer, SERVER_NAME } from '../official-v2-modern-peer.ts';
+import { MODERN_REVISION } from '../sdk-modern-wire-tap.ts';
 import { HttpWireLog, startOurHttpServer, type OurHttpServer } from './http-hosts.ts';
-import {
-  INPUT_FIXTURES,
-  KNOWN_PROGRESS_RACE,
-  LOG_LEVEL_KEY,
-  SUBSCRIPTION_ID_KEY,
-} from '../modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from '../modern-expectations.ts';
 
-const SERVER_NAME = 'mcpwire-everything';
-
+const peer = new ModernV2Peer('interop-official-v2-modern-http');
+const { client, tap, toolListChanges, promptListChanges, clientErrors, callTool } = peer;
 const wire = new HttpWireLog();
-const tap = new SdkModernWireTap();
-const logs = new Arrivals<LoggingMessageNotificationParams>();
-const toolListChanges = new Arrivals<true>();
-const promptListChanges = new Arrivals<true>();
-const elicitationMessages: string[] = [];
-const samplingPrompts: string[] = [];
-const clientErrors: Error[] = [];
 let server: OurHttpServer;
-
-const client = new Client(
-  { name: 'interop-official-v2-modern-http', version: '2.0.0' },
-  {
-    versionNegotiation: { mode: 'auto' },
-    capabilities: { sampling: {}, elicitation: { form: {} }, roots: {} },
-  },
-);
-client.setRequestHandler('elicitation/create', (request) => {
-  elicitationMessages.push(request.params.message);
-  return answerElicitation(request.params);
-});
-client.setRequestHandler('sampling/createMessage', (request) => {
-  samplingPrompts.push(firstText(request.params.messages[0]?.content));
-  return answerSampling();
-});
-client.setRequestHandler('roots/list', () => ({ roots: CLIENT_ROOTS }));
-client.setNotificationHandler('notifications/message', (notification) =>
-  logs.push(notification.params as LoggingMessageNotificationParams),
-);
-client.setNotificationHandler('notifications/tools/list_changed', () => toolListChanges.push(true));
-client.setNotificationHandler('notifications/prompts/list_changed', () => promptListChanges.push(true));
-client.onerror = (error) => clientErrors.push(error);
 
 before(async () => {
   server = await startOurHttpServer();
@@ -86,20 +42,6 @@ after(async () => {
   await client.close();
   await server.close();
 });
-
-/** One tool call with the per-request log level (S26-LOG-1), its result without the stateless-era envelope. */
-async function callTool(
-  name: string,
-  args: Record<string, unknown>,
-  options: { logLevel?: string; progress?: Progress[] } = {},
-): Promise<CallToolResult> {
-  const { logLevel, progress } = options;
-  const result = await client.callTool(
-    { name, arguments: args, ...(logLevel === undefined ? {} : { _meta: { [LOG_LEVEL_KEY]: logLevel } }) },
-    progress === undefined ? {} : { onprogress: (update) => progress.push(update as Progress) },
-  );
-  return toPlainResult(result as CallToolResult, SERVER_NAME);
-}
 
 test('v2 over HTTP, auto negotiation: server/discover settles on 2026-07-28; no initialize, no session', async () => {
   assert.equal(client.getProtocolEra(), 'modern');
@@ -129,36 +71,11 @@ test('v2 over HTTP, auto negotiation: server/discover settles on 2026-07-28; no 
 });
 
 test('v2 over HTTP: lists every tool and calls each with a meaningful result', async (t: TestContext) => {
-  const { tools } = await client.listTools();
-  const listed = tools.map((tool) => tool.name);
-  for (const name of listed) {
-    if (DEDICATED_TOOLS.includes(name) || name in INPUT_FIXTURES) continue;
-    await t.test(name, async () => {
-      const toolCase = TOOL_CASES[name];
-      assert.ok(toolCase, `no case in our-everything-tool-cases.ts for the listed tool "${name}"`);
-      logs.clear();
-      const progress: Progress[] = [];
-      const result = await callTool(name, toolCase.arguments, { logLevel: 'debug', progress });
-      await toolCase.check(result, { progress, logs });
-    });
-  }
-  assert.deepEqual(
-    Object.keys(TOOL_CASES).filter((name) => !listed.includes(name)),
-    [],
-    'every case names a listed tool',
-  );
+  await peer.tourTools(t);
 });
 
 test('v2 over HTTP: input_required rounds are answered by its sampling, elicitation and roots handlers', async (t) => {
-  for (const [name, { rounds, text }] of Object.entries(INPUT_FIXTURES)) {
-    await t.test(name, async () => {
-      const mark = tap.log.mark;
-      assert.deepEqual(await callTool(name, {}), textResult(text));
-      assertInputRounds(tap.log.callsOf(name, mark), rounds);
-    });
-  }
-  assert.ok(elicitationMessages.includes('Step 2: pick a size'), JSON.stringify(elicitationMessages));
-  assert.ok(samplingPrompts.includes('What is the capital of France?'), JSON.stringify(samplingPrompts));
+  await peer.tourInputRounds(t);
 });
 
 test('v2 over HTTP: lists and reads every resource and the template; an unknown URI is -32602', async () => {
