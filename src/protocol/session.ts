@@ -11,7 +11,7 @@ import type {
   RequestId,
   SendOptions,
 } from '../jsonrpc/message.ts';
-import { type Cancellation, Peer, type PeerHandler, type PeerOptions } from '../jsonrpc/peer.ts';
+import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
 import {
@@ -23,33 +23,26 @@ import {
   type MethodSpec,
 } from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
+import {
+  bindSessionSteps,
+  type ChannelReceiver,
+  Inbound,
+  type InboundRequest,
+  PeerBridge,
+  SessionReceiver,
+} from './session-bridges.ts';
+
+export type { InboundRequest };
 import { isWireObserved, observeWire } from './wire-observer.ts';
 
 /** Where a session is in the handshake-era lifecycle. */
 export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
-
-/** What a channel delivers to: frames, then its close. */
-interface ChannelReceiver {
-  handleFrame(frame: Frame): void;
-  handleClose(error?: Error): void;
-}
 
 /** The structural channel a session needs (transports' Channel satisfies it). */
 export interface SessionChannel {
   open(receiver: ChannelReceiver): void;
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   close(): Promise<void>;
-}
-
-/** What the upper layer sees of one inbound request. */
-export interface InboundRequest {
-  id: RequestId;
-  method: string;
-  params: JsonObject;
-  /** Aborts when the request is cancelled or the session closes (made on first use). */
-  readonly signal: AbortSignal;
-  /** True once cancelled: the cheap check, no signal made. */
-  readonly isCancelled: boolean;
 }
 
 /** The session's owner: its role, its method handlers and its negotiated facts. */
@@ -90,20 +83,6 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 600_000;
 
-/** Session's private steps, for the two bridge classes below (assigned in Session's static block). */
-let internals: {
-  send(session: Session, message: Message | readonly Message[], options?: SendOptions): Promise<void>;
-  handleRequest(
-    session: Session,
-    request: JsonRpcRequest,
-    cancellation: Cancellation,
-  ): Promise<JsonObject> | JsonObject;
-  handleNotification(session: Session, notification: JsonRpcNotification): void;
-  handleClose(session: Session, error?: Error): void;
-  received(session: Session, frame: Frame): void;
-  closed(session: Session, error?: Error): void;
-};
-
 /**
  * One handshake-era MCP connection. Inbound messages are checked against the method table in
  * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
@@ -124,20 +103,22 @@ export class Session {
   #progress: ProgressTracker | undefined;
 
   static {
-    internals = {
-      send: (session, message, options) => {
+    bindSessionSteps({
+      send: (session: Session, message: Message | readonly Message[], options?: SendOptions) => {
         if (isWireObserved()) session.#observe('sent', message);
         return session.#options.channel.send(message, options);
       },
-      handleRequest: (session, request, cancellation) => session.#handleRequest(request, cancellation),
-      handleNotification: (session, notification) => session.#handleNotification(notification),
-      handleClose: (session, error) => session.#handleClose(error),
-      received: (session, frame) => {
+      handleRequest: (session: Session, request: JsonRpcRequest, cancellation: Cancellation) =>
+        session.#handleRequest(request, cancellation),
+      handleNotification: (session: Session, notification: JsonRpcNotification) =>
+        session.#handleNotification(notification),
+      handleClose: (session: Session, error?: Error) => session.#handleClose(error),
+      received: (session: Session, frame: Frame) => {
         if (isWireObserved()) session.#observe('received', frame);
         session.#peer.handleFrame(frame);
       },
-      closed: (session, error) => session.#peer.handleClose(error),
-    };
+      closed: (session: Session, error?: Error) => session.#peer.handleClose(error),
+    });
   }
 
   constructor(options: SessionOptions) {
@@ -386,86 +367,4 @@ function abortReason(signal: AbortSignal | undefined): string {
   if (typeof reason === 'string') return reason;
   if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
   return 'Cancelled by the caller';
-}
-
-/** An InboundRequest whose signal is the cancellation's (made on first use). A class: an object
- * literal with accessors costs a closure pair per request. */
-class Inbound implements InboundRequest {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly params: JsonObject;
-  readonly #cancellation: Cancellation;
-
-  constructor(id: RequestId, method: string, params: JsonObject, cancellation: Cancellation) {
-    this.id = id;
-    this.method = method;
-    this.params = params;
-    this.#cancellation = cancellation;
-  }
-
-  get signal(): AbortSignal {
-    return this.#cancellation.signal;
-  }
-
-  get isCancelled(): boolean {
-    return this.#cancellation.aborted;
-  }
-}
-
-// A session talks to its Peer and its channel through one object each, with prototype methods:
-// per-session closures were most of an idle session's memory and of a stateless request's garbage.
-
-/** The Peer's options and handler in one object. */
-class PeerBridge implements PeerOptions, PeerHandler {
-  readonly handler: PeerHandler = this;
-  readonly shouldAnswerInvalid: boolean;
-  readonly #session: Session;
-  readonly #options: SessionOptions;
-
-  constructor(session: Session, options: SessionOptions) {
-    this.#session = session;
-    this.#options = options;
-    this.shouldAnswerInvalid = options.role === 'server';
-  }
-
-  onError(error: Error): void {
-    this.#options.onError?.(error);
-  }
-
-  send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
-    return internals.send(this.#session, message, options);
-  }
-
-  canBatch(): boolean {
-    return this.#session.protocolVersion === '2025-03-26';
-  }
-
-  handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
-    return internals.handleRequest(this.#session, request, cancellation);
-  }
-
-  handleNotification(notification: JsonRpcNotification): void {
-    internals.handleNotification(this.#session, notification);
-  }
-
-  handleClose(error?: Error): void {
-    internals.handleClose(this.#session, error);
-  }
-}
-
-/** The channel's receiver. */
-class SessionReceiver implements ChannelReceiver {
-  readonly #session: Session;
-
-  constructor(session: Session) {
-    this.#session = session;
-  }
-
-  handleFrame(frame: Frame): void {
-    internals.received(this.#session, frame);
-  }
-
-  handleClose(error?: Error): void {
-    internals.closed(this.#session, error);
-  }
 }

@@ -141,12 +141,13 @@ async function runRounds(
   };
 }
 
-/** The method and a digest of the params that identify the request (S26-MRTR-4: bind the state to it). */
+/** The params without the round's bookkeeping (`inputResponses`, `requestState`). */
 function withoutRoundKeys(params: JsonObject): JsonObject {
   const { inputResponses: _r, requestState: _s, ...rest } = params;
   return rest;
 }
 
+/** The method and a digest of the params that identify the request (S26-MRTR-4: bind the state to it). */
 async function bindingOf(method: string, params: JsonObject): Promise<string> {
   const key = toCanonicalJson({ name: params.name, uri: params.uri, arguments: params.arguments });
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));

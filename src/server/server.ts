@@ -70,8 +70,6 @@ export class Server {
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
   #sessions = new Set<ServerSession>();
-  /** The method table's handlers bound to this server, made once per method. */
-  #featureHandlers = new Map<string, MethodHandler>();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -191,13 +189,10 @@ export class Server {
     ctx: RequestContext,
     own?: MethodHandler,
   ): Promise<JsonObject> {
-    let handler = own ?? this.#featureHandlers.get(method);
-    if (!handler) {
-      handler = featureHandler(this, method);
-      if (Object.hasOwn(FEATURE_METHODS, method)) this.#featureHandlers.set(method, handler);
-    }
-    if (this.#middleware.length === 0) return handler(params, ctx);
-    return runMiddleware(this.#middleware, { method, params, ctx }, () => handler(params, ctx));
+    const run = (): Promise<JsonObject> => (own ? own(params, ctx) : runFeature(this, method, params, ctx));
+    // No middleware, no runner: most servers have none, and this is every request's path.
+    if (this.#middleware.length === 0) return run();
+    return runMiddleware(this.#middleware, { method, params, ctx }, run);
   }
 
   /** Reports a local diagnostic. */
@@ -207,11 +202,15 @@ export class Server {
   }
 }
 
-function featureHandler(server: Server, method: string): MethodHandler {
+function runFeature(
+  server: Server,
+  method: string,
+  params: JsonObject,
+  ctx: RequestContext,
+): Promise<JsonObject> {
   const row = Object.hasOwn(FEATURE_METHODS, method)
     ? FEATURE_METHODS[method as keyof typeof FEATURE_METHODS]
     : undefined;
-  if (!row)
-    return () => Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
-  return (params, ctx) => row(server, params, ctx);
+  if (!row) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+  return row(server, params, ctx);
 }

@@ -44,11 +44,12 @@ export function checkModernRequest(
   // An unknown tool has no headers to check; the server answers it (-32602, in-band).
   const schema = toolSchema(message.params.name, meta);
   return schema instanceof Promise
-    ? schema.then((found) => checkParams(message, found, headers))
-    : checkParams(message, schema, headers);
+    ? schema.then((found) => paramHeaderError(message, found, headers))
+    : paramHeaderError(message, schema, headers);
 }
 
-function checkParams(
+/** The -32020 error for `Mcp-Param-*` headers that disagree with the arguments, if any. */
+function paramHeaderError(
   message: JsonRpcRequest,
   schema: object | undefined,
   headers: HeaderReader,
