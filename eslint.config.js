@@ -4,12 +4,14 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
       'dist-typecheck/**',
-      'node_modules/**',
+      '**/node_modules/**',
+      'spec/**',
+      'packages/mcpwire/types/**',
       'test/conformance/node_modules/**',
       'bench/servers/**',
-      'test/fixtures/**/*.mjs',
+      '**/test/fixtures/**/*.mjs',
       'bench/results/**',
     ],
   },
@@ -37,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**'],
+    files: ['**/*.test.ts', '**/test/**', 'bench/**', '**/scripts/**'],
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',

@@ -171,7 +171,7 @@ const stateful: HttpWorkload = {
 // ---------------------------------------------------------------------------------------------------------
 // Servers and scenarios
 
-const mcpwireArgs = ['dist/cli/main.js', 'serve', 'everything', '--http', '{port}'];
+const mcpwireArgs = ['packages/cli/dist/main.js', 'serve', 'everything', '--http', '{port}'];
 const v2 = (mode: string) => ['bench/servers/official-v2-http.mjs', mode, '{port}'];
 const v1 = (mode: string) => ['bench/servers/official-v1-http.mjs', mode, '{port}'];
 /** Preload for the memory scenario only: SIGUSR2 → two full GCs → `MEMPROBE {memoryUsage}` on stderr. */
@@ -437,8 +437,8 @@ function toJson(scenario: Scenario, results: readonly Result[]) {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(root, 'dist/cli/main.js')))
-    throw new Error('dist/cli/main.js missing: run npm run build');
+  if (!existsSync(join(root, 'packages/cli/dist/main.js')))
+    throw new Error('packages/cli/dist/main.js missing: run npm run build');
   const cpus = os.cpus();
   const env = {
     node: process.version,

@@ -30,7 +30,7 @@ interface BenchServer extends Omit<ServerSpec, 'args'> {
   eras: Record<Workload['era'], EraEntry>;
 }
 
-const mcpwireArgs = ['dist/cli/main.js', 'serve', 'everything'];
+const mcpwireArgs = ['packages/cli/dist/main.js', 'serve', 'everything'];
 
 const servers: readonly BenchServer[] = [
   {
@@ -39,7 +39,8 @@ const servers: readonly BenchServer[] = [
     cwd: root,
     // One dual-era server: the first message on stdin decides the era.
     eras: { legacy: { args: mcpwireArgs }, modern: { args: mcpwireArgs } },
-    unavailableReason: () => (existsSync(join(root, 'dist/cli/main.js')) ? undefined : 'not built yet'),
+    unavailableReason: () =>
+      existsSync(join(root, 'packages/cli/dist/main.js')) ? undefined : 'not built yet',
   },
   {
     name: 'official-v2',

@@ -33,7 +33,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SUITE_DIR = join(ROOT, 'test/conformance');
 const NODE22 = join(SUITE_DIR, 'node_modules/.bin/node');
 const SUITE_CLI = join(SUITE_DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const SERVER_CLI = join(ROOT, 'dist/cli/main.js');
+const SERVER_CLI = join(ROOT, 'packages/cli/dist/main.js');
 const FIXTURE_CLIENT = join(SUITE_DIR, 'client.ts');
 const MODERN = '2026-07-28';
 /** Client scenarios run two at a time: the machine has two cores and each run is mostly waiting. */
@@ -173,7 +173,7 @@ async function runClientScenario({ scenario, version, isExtension }) {
   const outDir = join(workDir, `client-${version}-${scenario}`);
   mkdirSync(outDir, { recursive: true });
   // The harness splits --command on spaces and appends the server URL.
-  const command = `${process.execPath} --import tsx ${FIXTURE_CLIENT}`;
+  const command = `${process.execPath} --conditions=@mcpwire/source --import tsx ${FIXTURE_CLIENT}`;
   const args = [
     'client',
     '--command',

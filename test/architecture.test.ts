@@ -1,129 +1,218 @@
-// The layering table of STYLE.md, enforced: a forbidden import, a node:* import outside the
-// allowed places, a banned file name or an import cycle fails this test.
+// The layering table and package rules of STYLE.md, enforced over the repository's files (sources and
+// tests of every package, the repository's tests, bench and scripts), and shown to fail, rule by rule,
+// on small in-memory trees that break them.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { checkTree, LIBRARY_DIR, type PackageInfo, type Tree } from './architecture/rules.ts';
 
-const SRC = resolve(import.meta.dirname, '../src');
+const ROOT = join(import.meta.dirname, '..');
+const SKIPPED = new Set(['node_modules', 'dist', 'dist-typecheck', '.git', 'spec']);
 
-/** Which top-level folders (or exact files) each layer may import. */
-const ALLOWED: Record<string, readonly string[]> = {
-  jsonrpc: ['jsonrpc'],
-  protocol: ['jsonrpc', 'protocol'],
-  validation: ['jsonrpc', 'validation'],
-  transports: ['jsonrpc', 'protocol', 'transports'],
-  server: ['jsonrpc', 'protocol', 'validation', 'server', 'transports/channel.ts'],
-  client: ['jsonrpc', 'protocol', 'validation', 'client', 'transports/channel.ts'],
-  auth: ['protocol', 'auth'],
-  cli: [
-    'cli',
-    'index.ts',
-    'server/index.ts',
-    'client/index.ts',
-    'transports/stdio/index.ts',
-    'transports/http/index.ts',
-    'transports/http/node.ts',
-    'transports/tap.ts',
-    'transports/channel.ts',
-  ],
-  'index.ts': ['jsonrpc', 'protocol', 'transports', 'validation'],
-};
-
-/** Where `node:*` may be imported. */
-const NODE_ALLOWED = ['transports/stdio/', 'transports/http/node', 'cli/'];
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
+function listFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
+    if (SKIPPED.has(name)) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
+    if (statSync(path).isDirectory()) listFiles(path, out);
+    else if (name.endsWith('.ts')) out.push(relative(ROOT, path).split('\\').join('/'));
   }
   return out;
 }
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specifiers: string[] = [];
-  for (const match of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm))
-    specifiers.push(match[1]!);
-  for (const match of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) specifiers.push(match[1]!);
-  return specifiers;
+function readPackages(): PackageInfo[] {
+  return readdirSync(join(ROOT, 'packages')).map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', folder, 'package.json'), 'utf8')) as {
+      name: string;
+      exports?: Record<string, unknown>;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    const dependencies = new Set(
+      [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].flatMap((deps) =>
+        Object.keys(deps ?? {}),
+      ),
+    );
+    return {
+      dir: `packages/${folder}`,
+      name: manifest.name,
+      dependencies,
+      exports: new Set(Object.keys(manifest.exports ?? {})),
+    };
+  });
 }
 
-function layerOf(path: string): string {
-  const rel = relative(SRC, path);
-  return rel.includes('/') ? rel.split('/')[0]! : rel;
-}
+const PACKAGES = readPackages();
 
-function isAllowed(layer: string, target: string): boolean {
-  const rules = ALLOWED[layer];
-  if (!rules) return false;
-  return rules.some((rule) =>
-    rule.endsWith('.ts') ? target === rule : target === rule || target.startsWith(`${rule}/`),
-  );
-}
-
-const files = sourceFiles(SRC);
-
-test('every import follows the layering table (STYLE.md)', () => {
-  const violations: string[] = [];
-  for (const file of files) {
-    const rel = relative(SRC, file);
-    const layer = layerOf(file);
-    for (const specifier of importsOf(file)) {
-      if (specifier.startsWith('node:')) {
-        if (!NODE_ALLOWED.some((prefix) => rel.startsWith(prefix)))
-          violations.push(`${rel}: imports ${specifier}`);
-        continue;
-      }
-      if (!specifier.startsWith('.')) continue; // packages: justified in docs/design.md
-      const target = relative(SRC, resolve(dirname(file), specifier));
-      if (target.startsWith('..')) violations.push(`${rel}: imports outside src (${specifier})`);
-      else if (!isAllowed(layer, target))
-        violations.push(`${rel}: layer "${layer}" must not import ${target}`);
-    }
-  }
-  assert.deepEqual(violations, []);
-});
-
-test('no file or folder is named shared, common, utils or helpers', () => {
-  const banned = files.filter((file) =>
-    /(^|\/)(shared|common|utils|helpers)(\/|\.ts$)/.test(relative(SRC, file)),
-  );
-  assert.deepEqual(banned, []);
-});
-
-test('there are no import cycles', () => {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const deps = importsOf(file)
-      .filter((s) => s.startsWith('.'))
-      .map((s) => resolve(dirname(file), s));
-    graph.set(file, deps);
-  }
-  const state = new Map<string, 'visiting' | 'done'>();
-  const cycles: string[] = [];
-  const visit = (node: string, stack: string[]): void => {
-    if (state.get(node) === 'done') return;
-    if (state.get(node) === 'visiting') {
-      cycles.push([...stack.slice(stack.indexOf(node)), node].map((p) => relative(SRC, p)).join(' -> '));
-      return;
-    }
-    state.set(node, 'visiting');
-    for (const dep of graph.get(node) ?? []) visit(dep, [...stack, node]);
-    state.set(node, 'done');
+function repositoryTree(): Tree {
+  const paths = [
+    ...listFiles(join(ROOT, 'packages')),
+    ...['test', 'bench', 'scripts'].flatMap((top) => listFiles(join(ROOT, top))),
+  ];
+  return {
+    files: new Map(paths.map((path) => [path, readFileSync(join(ROOT, path), 'utf8')])),
+    packages: PACKAGES,
   };
-  for (const file of files) visit(file, []);
-  assert.deepEqual(cycles, []);
+}
+
+/** A tree of the given files (beside the real packages' manifests) for proving a rule can fail. */
+function treeOf(files: Record<string, string>): Tree {
+  return { files: new Map(Object.entries(files)), packages: PACKAGES };
+}
+
+const SRC = `${LIBRARY_DIR}/src`;
+
+test('the repository follows every rule (layers, node:*, packages, pure layers, names, cycles)', () => {
+  assert.deepEqual(checkTree(repositoryTree()), []);
 });
 
-test('the checker itself catches a forbidden import', () => {
-  // Guards against a checker that can never fail: these must be refused.
-  assert.equal(isAllowed('protocol', 'server/server.ts'), false);
-  assert.equal(isAllowed('client', 'server/server.ts'), false);
-  assert.equal(isAllowed('server', 'transports/stdio/index.ts'), false);
-  assert.equal(isAllowed('cli', 'server/tools.ts'), false);
-  assert.equal(isAllowed('server', 'transports/channel.ts'), true);
+test('the packages the rules know are the workspaces', () => {
+  assert.deepEqual(PACKAGES.map((info) => info.name).sort(), [
+    '@mcpwire/cli',
+    '@mcpwire/server-everything',
+    '@mcpwire/server-github',
+    'mcpwire',
+  ]);
+});
+
+/** Asserts that checking `files` reports exactly one violation, which names `file` and `rule`. */
+function assertViolation(files: Record<string, string>, file: string, rule: string, detail: RegExp): void {
+  const found = checkTree(treeOf(files));
+  assert.equal(found.length, 1, `expected one violation, got:\n${found.join('\n')}`);
+  assert.ok(found[0]!.startsWith(`${file}:`), `names the file: ${found[0]}`);
+  assert.ok(found[0]!.includes(` ${rule}: `), `names the rule "${rule}": ${found[0]}`);
+  assert.match(found[0]!, detail);
+}
+
+test('fails: a side-effect import of server/ from protocol/', () => {
+  assertViolation(
+    {
+      [`${SRC}/protocol/x.ts`]: "import '../server/server.ts';\n",
+      [`${SRC}/server/server.ts`]: 'export {};\n',
+    },
+    `${SRC}/protocol/x.ts`,
+    'layer',
+    /"protocol" side-effect import of server\/server\.ts/,
+  );
+});
+
+test('fails: a re-export and a dynamic import across layers', () => {
+  assertViolation(
+    {
+      [`${SRC}/jsonrpc/x.ts`]: "export { Server } from '../server/server.ts';\n",
+      [`${SRC}/server/server.ts`]: 'export class Server {}\n',
+    },
+    `${SRC}/jsonrpc/x.ts`,
+    'layer',
+    /export import of server\/server\.ts/,
+  );
+  assertViolation(
+    { [`${SRC}/server/x.ts`]: "export const load = () => import('../client/client.ts');\n" },
+    `${SRC}/server/x.ts`,
+    'layer',
+    /dynamic import of client\/client\.ts/,
+  );
+});
+
+test('fails: a Node global in jsonrpc/', () => {
+  assertViolation(
+    { [`${SRC}/jsonrpc/x.ts`]: 'export const debug = process.env.DEBUG;\n' },
+    `${SRC}/jsonrpc/x.ts`,
+    'pure',
+    /process/,
+  );
+  assertViolation(
+    { [`${SRC}/protocol/x.ts`]: "export const bytes = (s: string) => Buffer.from(s, 'utf8');\n" },
+    `${SRC}/protocol/x.ts`,
+    'pure',
+    /Buffer/,
+  );
+});
+
+test('passes: web-standard globals in the pure layers', () => {
+  const files = {
+    [`${SRC}/protocol/x.ts`]:
+      'export function wait(signal: AbortSignal): void { const t = setTimeout(() => {}, 1); clearTimeout(t); void signal.aborted; }\n',
+  };
+  assert.deepEqual(checkTree(treeOf(files)), []);
+});
+
+test('fails: node:* in protocol/', () => {
+  assertViolation(
+    { [`${SRC}/protocol/x.ts`]: "import type { Readable } from 'node:stream';\nexport type R = Readable;\n" },
+    `${SRC}/protocol/x.ts`,
+    'node',
+    /node:stream/,
+  );
+});
+
+test('fails: a test file under transports/ importing the CLI', () => {
+  assertViolation(
+    { [`${SRC}/transports/x.test.ts`]: "import '../../../cli/src/main.ts';\n" },
+    `${SRC}/transports/x.test.ts`,
+    'package',
+    /a file of package @mcpwire\/cli/,
+  );
+  assertViolation(
+    { [`${SRC}/transports/x.test.ts`]: "import { run } from '@mcpwire/cli';\nvoid run;\n" },
+    `${SRC}/transports/x.test.ts`,
+    'package',
+    /mcpwire does not declare @mcpwire\/cli/,
+  );
+});
+
+test('fails: a test importing an upper layer it has no peer rule for', () => {
+  assertViolation(
+    { [`${SRC}/protocol/x.test.ts`]: "import { Server } from '../server/server.ts';\nvoid Server;\n" },
+    `${SRC}/protocol/x.test.ts`,
+    'layer',
+    /"protocol" test imports server\/server\.ts/,
+  );
+});
+
+test('fails: the CLI importing a library file that is not an export', () => {
+  assertViolation(
+    { 'packages/cli/src/x.ts': "import { Peer } from '../../mcpwire/src/jsonrpc/peer.ts';\nvoid Peer;\n" },
+    'packages/cli/src/x.ts',
+    'package',
+    /a file of package mcpwire/,
+  );
+  assertViolation(
+    { 'packages/cli/src/x.ts': "import { Peer } from 'mcpwire/dist/jsonrpc/peer.js';\nvoid Peer;\n" },
+    'packages/cli/src/x.ts',
+    'package',
+    /not in mcpwire's exports/,
+  );
+});
+
+test('fails: a repository test reaching into a package', () => {
+  assertViolation(
+    {
+      'test/x.test.ts':
+        "import { METHODS } from '../packages/mcpwire/src/protocol/methods.ts';\nvoid METHODS;\n",
+    },
+    'test/x.test.ts',
+    'package',
+    /a file of package mcpwire/,
+  );
+});
+
+test('fails: a banned name and an import cycle', () => {
+  assertViolation(
+    { [`${SRC}/server/utils.ts`]: 'export {};\n' },
+    `${SRC}/server/utils.ts`,
+    'name',
+    /shared, common/,
+  );
+  const cycle = checkTree(
+    treeOf({
+      [`${SRC}/server/a.ts`]: "import './b.ts';\n",
+      [`${SRC}/server/b.ts`]: "import './a.ts';\n",
+    }),
+  );
+  assert.deepEqual(cycle, [
+    `${SRC}/server/a.ts: cycle: ${SRC}/server/a.ts -> ${SRC}/server/b.ts -> ${SRC}/server/a.ts`,
+  ]);
 });

@@ -29,7 +29,10 @@ function runToEnd(
 test('the official conformance suite passes, but for its listed expected failures', async (t) => {
   assert.ok(existsSync(NODE22), `Node 22 for the conformance suite is not installed: ${INSTALL_HINT}`);
   assert.ok(existsSync(SUITE), `@modelcontextprotocol/conformance is not installed: ${INSTALL_HINT}`);
-  assert.ok(existsSync('dist/cli/main.js'), 'dist/cli/main.js is missing: run `npm run build` first');
+  assert.ok(
+    existsSync('packages/cli/dist/main.js'),
+    'packages/cli/dist/main.js is missing: run `npm run build` first',
+  );
   const { code, output } = await runToEnd(process.execPath, ['scripts/conformance.mjs']);
   const start = output.indexOf('=== mcpwire conformance');
   const summary = start === -1 ? output : output.slice(start);

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decodeFrame, encodeMessage } from '../src/jsonrpc/codec.ts';
-import type { Message } from '../src/jsonrpc/message.ts';
+import { decodeFrame, encodeMessage } from 'mcpwire';
+import type { Message } from 'mcpwire';
 
-const EXAMPLES = join(import.meta.dirname, '../../shared/spec/2026-07-28/examples');
+const EXAMPLES = join(import.meta.dirname, '../spec/2026-07-28/examples');
 
 const files = readdirSync(EXAMPLES).flatMap((type) =>
   readdirSync(join(EXAMPLES, type))

@@ -1,56 +1,159 @@
-// The published package: every `exports` target and the `bin` are in the packed file list, and
-// every entry point imports by its public name (resolved through the exports map, from dist/).
+// Every published package as a user gets it: `npm pack` each workspace (its exports targets, its bin,
+// a LICENSE and a README packed, no tests, no sources), install the tarballs into an empty folder,
+// import every entry point by its public name, and run the bin; the CLI also alone, which proves its
+// bundle needs nothing but its own `dependencies`.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+
+interface Manifest {
+  name: string;
   version: string;
-  bin: Record<string, string>;
-  exports: Record<string, string | { types: string; default: string }>;
-};
+  private?: boolean;
+  bin?: Record<string, string>;
+  exports?: Record<string, string | Record<string, string>>;
+}
 
-test('npm pack includes every exports target and the bin, and no tests', () => {
-  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
+interface Packed {
+  folder: string;
+  manifest: Manifest;
+  tarball: string;
+  files: Set<string>;
+}
+
+const FOLDERS = ['mcpwire', 'server-everything', 'server-github', 'cli'];
+/** npm without the test runner's preloads (tsx, the wire check, the source condition). */
+const ENV = { ...process.env, NODE_OPTIONS: '' };
+const work = mkdtempSync(join(tmpdir(), 'mcpwire-pack-'));
+const packed = new Map<string, Packed>();
+
+function npm(args: readonly string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The files an entry maps to for users: every condition but the repository's own source one. */
+function publishedTargets(manifest: Manifest): string[] {
+  const targets = Object.values(manifest.exports ?? {}).flatMap((target) =>
+    typeof target === 'string'
+      ? [target]
+      : Object.entries(target)
+          .filter(([condition]) => condition !== '@mcpwire/source')
+          .map(([, file]) => file),
+  );
+  return [...targets, ...Object.values(manifest.bin ?? {})].map((file) => file.replace(/^\.\//, ''));
+}
+
+function install(folder: string, dependencies: Record<string, string>): void {
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'user', private: true, dependencies }));
+  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], folder);
+}
+
+const users = { all: join(work, 'all'), cliOnly: join(work, 'cli-only') };
+
+before(() => {
+  for (const folder of FOLDERS) {
+    const dir = join(ROOT, 'packages', folder);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+    const [result] = JSON.parse(
+      npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], dir),
+    ) as [{ filename: string; files: Array<{ path: string }> }];
+    packed.set(folder, {
+      folder,
+      manifest,
+      tarball: join(work, result.filename),
+      files: new Set(result.files.map((file) => file.path)),
+    });
+  }
+  execFileSync('mkdir', ['-p', users.all, users.cliOnly]);
+  install(
+    users.all,
+    Object.fromEntries([...packed.values()].map((p) => [p.manifest.name, `file:${p.tarball}`])),
+  );
+  const cli = packed.get('cli')!;
+  install(users.cliOnly, { [cli.manifest.name]: `file:${cli.tarball}` });
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+for (const folder of FOLDERS) {
+  test(`packages/${folder}: the tarball holds its exports, bin, LICENSE and README, and no tests or sources`, () => {
+    const { manifest, files } = packed.get(folder)!;
+    assert.notEqual(manifest.private, true, `${manifest.name} is published`);
+    for (const target of publishedTargets(manifest)) assert.ok(files.has(target), `${target} is not packed`);
+    for (const required of ['LICENSE', 'README.md', 'package.json'])
+      assert.ok(files.has(required), `${manifest.name} packs no ${required}`);
+    const stray = [...files].filter(
+      (file) => file.includes('.test.') || file.startsWith('src/') || file.endsWith('.map'),
+    );
+    assert.deepEqual(stray, []);
   });
-  const files = new Set(
-    (JSON.parse(output) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((file) => file.path),
-  );
-  const targets = Object.values(manifest.exports).flatMap((target) =>
-    typeof target === 'string' ? [target] : [target.types, target.default],
-  );
-  for (const target of [...targets, ...Object.values(manifest.bin)])
-    assert.ok(files.has(target.replace(/^\.\//, '')), `${target} is not packed`);
-  assert.deepEqual(
-    [...files].filter((file) => file.includes('.test.')),
-    [],
-  );
-});
+}
 
-test('every entry point imports by its public name', async () => {
-  const root = await import('mcpwire');
-  assert.equal(typeof root.createMemoryPair, 'function');
-  assert.equal(typeof root.RpcError, 'function');
-  const server = await import('mcpwire/server');
-  assert.equal(typeof server.Server, 'function');
-  const client = await import('mcpwire/client');
-  assert.equal(typeof client.Client, 'function');
-  const stdio = await import('mcpwire/stdio');
-  assert.equal(typeof stdio.StdioClientTransport, 'function');
-  assert.equal(typeof stdio.serveStdio, 'function');
-});
-
-test('the bin prints its version', () => {
-  const output = execFileSync(process.execPath, [join(ROOT, manifest.bin.mcpwire!), '--version'], {
+/** Imports `specifier` in a fresh node inside `folder` (no preloads) and prints the type of `exported`. */
+function typeOfExport(folder: string, specifier: string, exported: string): string {
+  const script = `const m = await import(${JSON.stringify(specifier)}); process.stdout.write(typeof m[${JSON.stringify(exported)}]);`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: folder,
     encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '' },
+    env: ENV,
   });
-  assert.equal(output.trim(), manifest.version);
+}
+
+test('every entry point of the library and the servers imports by its public name', () => {
+  const expected: Array<[string, string]> = [
+    ['mcpwire', 'createMemoryPair'],
+    ['mcpwire/server', 'Server'],
+    ['mcpwire/client', 'Client'],
+    ['mcpwire/stdio', 'serveStdio'],
+    ['mcpwire/http', 'createHttpHandler'],
+    ['mcpwire/node', 'serveHttp'],
+    ['@mcpwire/server-everything', 'createEverythingServer'],
+    ['@mcpwire/server-github', 'createGithubServer'],
+  ];
+  const declared = [...packed.values()].flatMap(({ manifest }) =>
+    Object.keys(manifest.exports ?? {})
+      .filter((subpath) => subpath !== './package.json')
+      .map((subpath) => manifest.name + subpath.slice(1)),
+  );
+  assert.deepEqual(expected.map(([specifier]) => specifier).sort(), declared.sort(), 'every export is tried');
+  for (const [specifier, exported] of expected)
+    assert.equal(
+      typeOfExport(users.all, specifier, exported),
+      'function',
+      `${specifier} exports ${exported}`,
+    );
 });
+
+/** Runs the installed `mcpwire` bin of `folder` with `args` and `input` on stdin. */
+function runBin(folder: string, args: readonly string[], input = ''): string {
+  return execFileSync(join(folder, 'node_modules', '.bin', 'mcpwire'), args, {
+    encoding: 'utf8',
+    env: ENV,
+    input,
+  });
+}
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } },
+})}\n`;
+
+for (const user of ['all', 'cliOnly'] as const) {
+  test(`the installed bin (${user === 'all' ? 'beside every package' : 'the CLI alone'}) prints its version and serves`, () => {
+    assert.equal(runBin(users[user], ['--version']).trim(), packed.get('cli')!.manifest.version);
+    for (const name of ['everything', 'github']) {
+      const [line] = runBin(users[user], ['serve', name], INITIALIZE).split('\n');
+      const response = JSON.parse(line!) as { id: number; result: { serverInfo: { name: string } } };
+      assert.equal(response.id, 1);
+      assert.equal(response.result.serverInfo.name, `mcpwire-${name}`);
+    }
+  });
+}

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createEverythingServer } from '../src/cli/servers/everything.ts';
+import { createEverythingServer } from '@mcpwire/server-everything';
 import { runTranscript } from './golden/runner.ts';
 
 const root = join(import.meta.dirname, 'golden');

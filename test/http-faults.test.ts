@@ -7,15 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { describe, it, type TestContext } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createEverythingServer } from '../src/cli/servers/everything.ts';
-import { Client, type Progress } from '../src/client/index.ts';
-import {
-  createHttpHandler,
-  StreamableHttpClientTransport,
-  type HttpHandlerOptions,
-} from '../src/transports/http/index.ts';
-import type { Channel } from '../src/transports/channel.ts';
-import { serveHttp, type HttpServerHandle } from '../src/transports/http/node.ts';
+import { createEverythingServer } from '@mcpwire/server-everything';
+import { Client, type Progress } from 'mcpwire/client';
+import { createHttpHandler, StreamableHttpClientTransport, type HttpHandlerOptions } from 'mcpwire/http';
+import type { Channel } from 'mcpwire';
+import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { startCuttingProxy } from './http-faults/cutting-proxy.ts';
 
 const CLIENT_INFO = { name: 'http-faults', version: '1.0.0' };

@@ -1,13 +1,10 @@
-// Bad input over real stdio (BASE-9, STDIO-1..3): each gets the exact JSON-RPC error and the next
-// valid request is still served; a server's stray non-JSON line is a reported protocol error for
-// the client, never a crash and never an answer sent back.
+// Bad input over real stdio (BASE-9, STDIO-1..3) to `mcpwire serve everything`: each gets the exact
+// JSON-RPC error and the next valid request is still served. (The client's side, a server printing
+// stray lines, is packages/mcpwire/test/stdio-noisy-server.test.ts.)
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { Client } from '../src/client/index.ts';
-import { StdioClientTransport } from '../src/transports/stdio/index.ts';
-import { RawServerProcess } from './cli/raw-server-process.ts';
+import { RawServerProcess } from './support/raw-server-process.ts';
 
 const servers: RawServerProcess[] = [];
 after(async () => {
@@ -70,35 +67,4 @@ test('a 10 MB line is refused without being buffered, and the stream keeps servi
   await expectError(server, huge, -32600);
   const echo = await server.request('tools/call', { name: 'echo', arguments: { message: 'still here' } });
   assert.deepEqual(echo.result.content, [{ type: 'text', text: 'still here' }]);
-});
-
-test('a server printing non-JSON lines: the client reports a protocol error, keeps working, answers nothing back', async () => {
-  const errors: Error[] = [];
-  const received: string[] = [];
-  const client = new Client(
-    { name: 'c', version: '1' },
-    { era: 'legacy', onError: (error) => errors.push(error) },
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(import.meta.dirname, 'fixtures/stdio/noisy-server.mjs')],
-    stderr: (text) => received.push(...text.split('\n').filter((line) => line.startsWith('got: '))),
-  });
-  await client.connect(transport);
-  const tools = await client.listTools();
-  assert.deepEqual(
-    tools.tools.map((tool) => tool.name),
-    ['a'],
-  );
-  await client.close();
-  assert.ok(
-    errors.some((error) => /Parse error/.test(error.message)),
-    errors.map((e) => e.message).join('; '),
-  );
-  assert.equal(errors.length, 2);
-  // Only the client's own requests reached the server: no error responses for the stray lines.
-  assert.ok(
-    received.every((line) => !line.includes('"error"')),
-    received.join('\n'),
-  );
 });

@@ -3,9 +3,9 @@
 // and (for some) MCP_CONFORMANCE_CONTEXT. Each scenario does what the suite's mock server expects.
 // Scenario names appear here only: the SDK itself never knows it is being tested.
 
-import { Client, type ClientHandlers } from '../../src/client/index.ts';
-import type { Tool } from '../../src/protocol/types/index.ts';
-import { StreamableHttpClientTransport } from '../../src/transports/http/client-index.ts';
+import { Client, type ClientHandlers } from 'mcpwire/client';
+import type { Tool } from 'mcpwire';
+import { StreamableHttpClientTransport } from 'mcpwire/http';
 
 /** One scenario: the handlers the client is built with, and what it does once connected. */
 interface Scenario {

@@ -5,9 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { decodeFrame, encodeMessage } from '../../src/jsonrpc/codec.ts';
-import type { Message } from '../../src/jsonrpc/message.ts';
-import type { Channel, ChannelReceiver } from '../../src/transports/channel.ts';
+import { decodeFrame, encodeMessage } from 'mcpwire';
+import type { Message } from 'mcpwire';
+import type { Channel, ChannelReceiver } from 'mcpwire';
 
 /** A server-side channel the runner drives directly with text, as a stdio stream would. */
 class ScriptChannel implements Channel {

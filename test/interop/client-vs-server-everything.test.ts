@@ -6,15 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
 
-import { Client, RpcError } from '../../src/client/index.ts';
-import type { Progress } from '../../src/protocol/progress.ts';
+import { Client, RpcError } from 'mcpwire/client';
+import type { Progress } from 'mcpwire/client';
 import type {
   CreateMessageRequestParams,
   ElicitRequestParams,
   LoggingMessageNotificationParams,
-} from '../../src/protocol/types/index.ts';
-import { tapChannel } from '../../src/transports/tap.ts';
-import { StdioClientTransport, type StdioClientChannel } from '../../src/transports/stdio/index.ts';
+} from 'mcpwire';
+import { tapChannel } from 'mcpwire';
+import { StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
 import { Arrivals } from './arrivals.ts';
 import { ClientWireCheck } from './client-wire-check.ts';
 import {

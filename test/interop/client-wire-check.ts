@@ -2,10 +2,10 @@
 // (`server/discover`, before any `initialize`) against 2026-07-28, everything from `initialize` on against
 // the revision the handshake settled.
 
-import type { Frame } from '../../src/jsonrpc/codec.ts';
-import type { JsonObject, Message } from '../../src/jsonrpc/message.ts';
-import { MODERN_VERSIONS } from '../../src/protocol/revisions.ts';
-import type { ChannelObserver } from '../../src/transports/tap.ts';
+import type { Frame } from 'mcpwire';
+import type { JsonObject, Message } from 'mcpwire';
+import { MODERN_VERSIONS } from 'mcpwire';
+import type { ChannelObserver } from 'mcpwire';
 import { createWireValidator, type WireValidator } from '../support/wire-schema.ts';
 
 /** Validates one client connection from the client's side; pass `observer` to `tapChannel`. */

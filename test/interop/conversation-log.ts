@@ -2,9 +2,9 @@
 // its response, the server's notifications, the methods the client sent. Tests read it to check rounds, ids,
 // `_meta` envelopes and subscription ids.
 
-import type { Frame } from '../../src/jsonrpc/codec.ts';
-import type { Message } from '../../src/jsonrpc/message.ts';
-import type { ChannelObserver } from '../../src/transports/tap.ts';
+import type { Frame } from 'mcpwire';
+import type { Message } from 'mcpwire';
+import type { ChannelObserver } from 'mcpwire';
 
 /** A JSON-RPC message as it crossed the wire, read loosely. */
 export interface WireMessage {

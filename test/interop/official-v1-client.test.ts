@@ -16,7 +16,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
-import type { Progress } from '../../src/protocol/progress.ts';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CompleteResult,
@@ -29,7 +29,7 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from '../../src/protocol/types/index.ts';
+} from 'mcpwire';
 import { answerElicitation, answerSampling, firstText } from './our-everything-expectations.ts';
 import { Observations, registerOurServerTour, type OfficialClient } from './our-server-tour.ts';
 import { SdkWireTap } from './sdk-wire-tap.ts';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import type { Progress } from '../../src/protocol/progress.ts';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CompleteResult,
@@ -20,7 +20,7 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from '../../src/protocol/types/index.ts';
+} from 'mcpwire';
 import { answerElicitation, answerSampling, firstText } from './our-everything-expectations.ts';
 import { Observations, registerOurServerTour, type OfficialClient } from './our-server-tour.ts';
 import { SdkWireTap } from './sdk-wire-tap.ts';

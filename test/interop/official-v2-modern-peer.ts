@@ -7,8 +7,8 @@ import type { TestContext } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/client';
 
-import type { Progress } from '../../src/protocol/progress.ts';
-import type { CallToolResult, LoggingMessageNotificationParams } from '../../src/protocol/types/index.ts';
+import type { Progress } from 'mcpwire/client';
+import type { CallToolResult, LoggingMessageNotificationParams } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import { INPUT_FIXTURES, LOG_LEVEL_KEY } from './modern-expectations.ts';
 import { assertInputRounds, toPlainResult } from './modern-results.ts';

@@ -9,7 +9,7 @@ import { after, before, test, type TestContext } from 'node:test';
 
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import type { CompleteResult, GetPromptResult, ReadResourceResult } from '../../src/protocol/types/index.ts';
+import type { CompleteResult, GetPromptResult, ReadResourceResult } from 'mcpwire';
 import { metaOf } from './conversation-log.ts';
 import { assertInputRounds } from './modern-results.ts';
 import {

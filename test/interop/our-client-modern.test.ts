@@ -8,15 +8,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 
-import { Client, RpcError, type ClientHandlers, type Transport } from '../../src/client/index.ts';
-import type {
-  ElicitRequestParams,
-  ElicitResult,
-  LoggingMessageNotificationParams,
-  Root,
-} from '../../src/protocol/types/index.ts';
-import { StdioClientTransport, type StdioClientChannel } from '../../src/transports/stdio/index.ts';
-import { tapChannel, type ChannelObserver } from '../../src/transports/tap.ts';
+import { Client, RpcError, type ClientHandlers, type Transport } from 'mcpwire/client';
+import type { ElicitRequestParams, ElicitResult, LoggingMessageNotificationParams, Root } from 'mcpwire';
+import { StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
+import { tapChannel, type ChannelObserver } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import { ClientWireCheck } from './client-wire-check.ts';
 import { ConversationLog, metaOf } from './conversation-log.ts';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 
-import type { Progress } from '../../src/protocol/progress.ts';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -14,7 +14,7 @@ import type {
   GetPromptResult,
   ReadResourceResult,
   Root,
-} from '../../src/protocol/types/index.ts';
+} from 'mcpwire';
 
 /** The text every sampling request is answered with. */
 export const SAMPLED_TEXT = 'The answer is forty-two.';

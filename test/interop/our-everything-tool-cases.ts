@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 
-import type { Progress } from '../../src/protocol/progress.ts';
-import type { CallToolResult, LoggingMessageNotificationParams } from '../../src/protocol/types/index.ts';
+import type { Progress } from 'mcpwire/client';
+import type { CallToolResult, LoggingMessageNotificationParams } from 'mcpwire';
 import type { Arrivals } from './arrivals.ts';
 import {
   assertPngImage,

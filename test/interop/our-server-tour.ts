@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test as nodeTest, type TestContext } from 'node:test';
 
-import type { Progress } from '../../src/protocol/progress.ts';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -21,7 +21,7 @@ import type {
   Root,
   ServerCapabilities,
   Tool,
-} from '../../src/protocol/types/index.ts';
+} from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import {
   CLIENT_ROOTS,

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 
-import type { Client } from '../../src/client/index.ts';
-import type { Progress } from '../../src/protocol/progress.ts';
+import type { Client } from 'mcpwire/client';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CreateMessageRequestParams,
@@ -15,7 +15,7 @@ import type {
   ElicitResult,
   LoggingMessageNotificationParams,
   Root,
-} from '../../src/protocol/types/index.ts';
+} from 'mcpwire';
 import type { Arrivals } from './arrivals.ts';
 import { assertPngImage, onlyText } from './our-everything-expectations.ts';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testChildEnv } from '../support/node-options.ts';
+import { SOURCE_CONDITIONS, testChildEnv } from '../support/node-options.ts';
 
 /** The repository root: the working directory of every spawned peer, so `--import tsx` resolves. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -21,7 +21,14 @@ export interface StdioCommand {
 /** `mcpwire serve everything` from source; it exits when its stdin closes (STDIO-2). */
 export const OUR_EVERYTHING_SERVER: StdioCommand = {
   command: process.execPath,
-  args: ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli', 'main.ts'), 'serve', 'everything'],
+  args: [
+    ...SOURCE_CONDITIONS,
+    '--import',
+    'tsx',
+    join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
+    'serve',
+    'everything',
+  ],
   cwd: REPO_ROOT,
   // The child's own messages are then schema-checked too (test/support/wire-check.ts).
   env: testChildEnv(),

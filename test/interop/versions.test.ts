@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { Client } from '../../src/client/index.ts';
-import type { Progress } from '../../src/protocol/progress.ts';
-import { hasFeature, LEGACY_VERSIONS } from '../../src/protocol/revisions.ts';
-import type { ElicitRequestParams, ElicitResult } from '../../src/protocol/types/index.ts';
-import { StdioClientTransport } from '../../src/transports/stdio/index.ts';
-import { tapChannel } from '../../src/transports/tap.ts';
+import { Client } from 'mcpwire/client';
+import type { Progress } from 'mcpwire/client';
+import { hasFeature, LEGACY_VERSIONS } from 'mcpwire';
+import type { ElicitRequestParams, ElicitResult } from 'mcpwire';
+import { StdioClientTransport } from 'mcpwire/stdio';
+import { tapChannel } from 'mcpwire';
 import { ClientWireCheck } from './client-wire-check.ts';
 import { onlyText, SAMPLED_TEXT } from './our-everything-expectations.ts';
 import {

@@ -10,3 +10,9 @@ export function testChildEnv(): Record<string, string> {
   }
   return env;
 }
+
+/**
+ * The node flag that makes workspace packages resolve to their TypeScript sources (`mcpwire/server` ->
+ * packages/mcpwire/src/server/index.ts, the `@mcpwire/source` export condition) rather than to a build.
+ */
+export const SOURCE_CONDITIONS: readonly string[] = ['--conditions=@mcpwire/source'];

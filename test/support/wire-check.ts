@@ -4,8 +4,8 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame } from '../../src/jsonrpc/codec.ts';
-import { setWireObserver, type WireEvent } from '../../src/protocol/wire-observer.ts';
+import type { Frame } from 'mcpwire';
+import { setWireObserver, type WireEvent } from 'mcpwire';
 import { createWireValidator, type WireValidator } from './wire-schema.ts';
 
 /** The revision assumed for connections that never negotiated one (their early error responses). */

@@ -3,8 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 
-/** Where the official schemas live: `../shared/spec/<revision>/schema.json` beside the repository. */
-const SPEC_DIR = new URL('../../../shared/spec/', import.meta.url);
+/** Where the official schemas live: `spec/<revision>/schema.json` in the repository (see spec/README.md). */
+const SPEC_DIR = new URL('../../spec/', import.meta.url);
 
 type SchemaNode = Record<string, unknown>;
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import type { Frame } from '../../src/jsonrpc/codec.ts';
-import type { Message } from '../../src/jsonrpc/message.ts';
-import type { Channel, ChannelReceiver } from '../../src/transports/channel.ts';
-import { tapChannel } from '../../src/transports/tap.ts';
+import type { Frame } from 'mcpwire';
+import type { Message } from 'mcpwire';
+import type { Channel, ChannelReceiver } from 'mcpwire';
+import { tapChannel } from 'mcpwire';
 import { createWireValidator, validateAgainstDefinition, type Side } from './wire-schema.ts';
 
 const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
@@ -273,7 +273,7 @@ test('fields schema.ts types as number accept non-integers (schema.json says int
 });
 
 test('every official 2026-07-28 example validates against its definition', () => {
-  const examples = new URL('../../../shared/spec/2026-07-28/examples/', import.meta.url);
+  const examples = new URL('../../spec/2026-07-28/examples/', import.meta.url);
   let count = 0;
   for (const definition of readdirSync(examples)) {
     for (const file of readdirSync(new URL(`${definition}/`, examples))) {

@@ -1,5 +1,5 @@
 // Checks messages on the wire against the official JSON Schema of a protocol revision
-// (../shared/spec/<revision>/schema.json, test data only), each against its specific definition.
+// (spec/<revision>/schema.json, test data only), each against its specific definition.
 
 import { AssertionError } from 'node:assert';
 
@@ -7,8 +7,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 
-import type { Frame } from '../../src/jsonrpc/codec.ts';
-import type { ChannelObserver } from '../../src/transports/tap.ts';
+import type { Frame } from 'mcpwire';
+import type { ChannelObserver } from 'mcpwire';
 import { loadRevisionSchema, type RevisionSchema } from './wire-schema-load.ts';
 
 export { loadSchemaDefinitions } from './wire-schema-load.ts';

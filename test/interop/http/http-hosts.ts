@@ -8,14 +8,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import { createEverythingServer } from '../../../src/cli/servers/everything.ts';
-import {
-  chainHandlers,
-  createHttpHandler,
-  createLegacySseHandler,
-  decodeSse,
-} from '../../../src/transports/http/index.ts';
-import { serveHttp } from '../../../src/transports/http/node.ts';
+import { createEverythingServer } from '@mcpwire/server-everything';
+import { chainHandlers, createHttpHandler, createLegacySseHandler, decodeSse } from 'mcpwire/http';
+import { serveHttp } from 'mcpwire/node';
 import { REPO_ROOT, StderrTail } from '../stdio-peers.ts';
 
 /** Our everything server behind both HTTP transports, on one port. */

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, type Transport as V2Transport } from '@modelcontextprotocol/client';
 
-import type { Progress } from '../../../src/protocol/progress.ts';
+import type { Progress } from 'mcpwire/client';
 import type {
   CallToolResult,
   CompleteResult,
@@ -27,7 +27,7 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from '../../../src/protocol/types/index.ts';
+} from 'mcpwire';
 import { answerElicitation, answerSampling, firstText } from '../our-everything-expectations.ts';
 import { Observations, type OfficialClient } from '../our-server-tour.ts';
 import { SdkWireTap } from '../sdk-wire-tap.ts';

@@ -8,11 +8,7 @@ import { after, before, test, type TestContext } from 'node:test';
 
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-import type {
-  CompleteResult,
-  GetPromptResult,
-  ReadResourceResult,
-} from '../../../src/protocol/types/index.ts';
+import type { CompleteResult, GetPromptResult, ReadResourceResult } from 'mcpwire';
 import { metaOf } from '../conversation-log.ts';
 import {
   COMPLETION_CASES,

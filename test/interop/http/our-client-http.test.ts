@@ -19,9 +19,9 @@ import {
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
-import { Client, type Transport } from '../../../src/client/index.ts';
-import { tapChannel, type ChannelObserver } from '../../../src/transports/tap.ts';
-import { SseClientTransport, StreamableHttpClientTransport } from '../../../src/transports/http/index.ts';
+import { Client, type Transport } from 'mcpwire/client';
+import { tapChannel, type ChannelObserver } from 'mcpwire';
+import { SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { Arrivals } from '../arrivals.ts';
 import { ClientWireCheck } from '../client-wire-check.ts';
 import { ConversationLog } from '../conversation-log.ts';

@@ -1,0 +1,32 @@
+// Bundles the `mcpwire` command into dist/: the CLI, the library and the reference servers from their
+// TypeScript sources as one module graph of a few files (it loads much faster than ~100 small ones, and
+// a stdio server is spawned for every session). Third-party packages stay imports: they are the CLI's
+// own `dependencies`.
+import { build } from 'esbuild';
+
+/** Workspace packages are bundled from source; every other bare import is left to node_modules. */
+const workspacePackages = /^(mcpwire|@mcpwire\/[^/]+)(\/|$)/;
+
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  absWorkingDir: new URL('..', import.meta.url).pathname,
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['@mcpwire/source'],
+  chunkNames: '[name]-[hash]',
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'external-third-party',
+      setup(pluginBuild) {
+        pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+          workspacePackages.test(args.path) ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+  ],
+});

@@ -1,0 +1,23 @@
+// The package's root entry (`mcpwire`): the JSON-RPC layer, every MCP wire type, the protocol revisions,
+// the transport contract and the in-memory channel pair. Server, client and stdio have their own entries.
+
+export * from './jsonrpc/index.ts';
+export * from './protocol/types/index.ts';
+export {
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  REVISION_FEATURES,
+  adaptContentForRevision,
+  adaptToolForRevision,
+  hasFeature,
+  isKnownVersion,
+  isModernVersion,
+  type FeatureSpan,
+  type ProtocolVersion,
+  type RevisionFeature,
+} from './protocol/revisions.ts';
+export { CapabilityNotNegotiatedError, ProtocolStateError } from './protocol/capabilities.ts';
+export type { Channel, ChannelInfo, ChannelReceiver, Transport } from './transports/channel.ts';
+export { createMemoryPair } from './transports/memory.ts';
+export { tapChannel, type ChannelObserver } from './transports/tap.ts';
+export { setWireObserver, type WireEvent } from './protocol/wire-observer.ts';
