@@ -1,9 +1,9 @@
-// Runs every golden wire transcript (test/golden/<era>/*.transcript) through the real reference server.
+// Runs every golden wire transcript (test/golden/<era>/*.transcript) through the everything server.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createEverythingServer } from '@mcpwire/server-everything';
+import { createEverythingServer } from '../src/everything.ts';
 import { runTranscript } from './golden/runner.ts';
 
 const root = join(import.meta.dirname, 'golden');
