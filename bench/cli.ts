@@ -17,6 +17,7 @@ import {
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as prettier from 'prettier';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -202,18 +203,14 @@ process.stdout.write(
   `\nCLI bundle (packages/cli/dist): ${size.files} files, ${formatNumber(size.bytes / 1024, 1)} KiB, ${formatNumber(size.gzipBytes / 1024, 1)} KiB gzipped\n`,
 );
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(
-  join(root, 'bench/results/cli-latest.json'),
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      node: process.version,
-      rounds,
-      samples: Object.fromEntries([...samples].map(([k, v]) => [k.replace('\u0000', ' / '), v])),
-      failures: Object.fromEntries([...failures].map(([k, v]) => [k.replace('\u0000', ' / '), v])),
-      bundle: size,
-    },
-    null,
-    2,
-  )}\n`,
-);
+const outFile = join(root, 'bench/results/cli-latest.json');
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  rounds,
+  samples: Object.fromEntries([...samples].map(([k, v]) => [k.replace('\u0000', ' / '), v])),
+  failures: Object.fromEntries([...failures].map(([k, v]) => [k.replace('\u0000', ' / '), v])),
+  bundle: size,
+};
+const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
+writeFileSync(outFile, await prettier.format(JSON.stringify(report), formatOptions));
