@@ -1,79 +1,93 @@
-// The founding scenario's server: a GitHub-like tracker (issues, pull requests, comments) that an
-// assistant can read and write, with a resource per issue and a prompt to summarise one.
+// The package's entry: a GitHub-like MCP server on an embedded SQLite database (issues, pull
+// requests, comments, files, search), seeded on first start, and the database's default location.
 
 import { readFileSync } from 'node:fs';
-import { ErrorCode, RpcError } from 'mcpwire';
 import { Server } from 'mcpwire/server';
-import { IssueResources, issueUri } from './github/issue-resources.ts';
-import { registerGithubTools } from './github/tools.ts';
-import { issueToMarkdown, Tracker } from './github/tracker.ts';
+import type { Db } from './database/db.ts';
+import { defaultDatabasePath } from './database/data-path.ts';
+import { openDatabase } from './database/open-database.ts';
+import { registerGithubPrompts } from './prompts.ts';
+import { registerGithubResources } from './resources.ts';
+import { registerCodeTools } from './tools/code-tools.ts';
+import { registerIssueReadTools } from './tools/issue-read-tools.ts';
+import { registerIssueWriteTools } from './tools/issue-write-tools.ts';
+import { registerPullRequestTools } from './tools/pull-request-tools.ts';
+import { registerSummarizeTool } from './tools/summarize-tool.ts';
+
+export { defaultDatabasePath, DATABASE_FILE_NAME, type DataPathOptions } from './database/data-path.ts';
 
 /** This package's version (`src/` and `dist/` both sit one folder below package.json). */
 const PACKAGE_VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/**
- * Creates a github server over a fresh in-memory tracker (nothing persists; instances share nothing).
- * Tools: list_issues, get_issue, create_issue, get_pull_request, comment, sync_repository, search_code.
- */
-export function createGithubServer(): Server {
-  const tracker = new Tracker();
-  const server = new Server(
-    { name: 'mcpwire-github', title: 'GitHub tracker (in-memory demo)', version: PACKAGE_VERSION },
-    {
-      instructions:
-        'Use search_code to look for existing work before create_issue. Issues are resources at github://issues/<n>.',
-    },
-  );
-  const resources = new IssueResources(server, tracker);
-  registerGithubTools(server, tracker, resources);
-  registerSummarizePrompt(server, tracker);
-  return server;
+/** Options of {@link createGithubServer}. */
+export interface GithubServerOptions {
+  /** The database file, or ':memory:'; default {@link defaultDatabasePath} (its folder is created). */
+  db?: string;
+  /** The login writes are made as (created on first write); default `mcp-user`. */
+  actor?: string;
 }
 
-function registerSummarizePrompt(server: Server, tracker: Tracker): void {
-  server.prompt(
-    {
-      name: 'summarize_issue',
-      title: 'Summarize an issue',
-      description: 'Asks the model for a short summary of one issue and its discussion.',
-      arguments: [{ name: 'number', description: 'The issue number', required: true }],
-      complete: {
-        number: (value) =>
-          tracker
-            .listIssues('all')
-            .map((issue) => String(issue.number))
-            .filter((number) => number.startsWith(value)),
+/**
+ * The github server: a `Server` that owns its database. `close()` ends every connection, then
+ * closes the database (idempotent); `await using` does the same. Serve it over any number of
+ * connections: SQLite calls are synchronous and every write is one transaction, so concurrent
+ * clients of one instance never interleave inside a write.
+ */
+export class GithubServer extends Server {
+  /** Where the database lives (':memory:' for an in-memory one). */
+  readonly databasePath: string;
+  readonly #db: Db;
+  #closing: Promise<void> | undefined;
+
+  constructor(db: Db, databasePath: string) {
+    super(
+      { name: 'mcpwire-github', title: 'GitHub (SQLite)', version: PACKAGE_VERSION },
+      {
+        instructions:
+          'A GitHub-like tracker. Tools take owner and repo as the official GitHub MCP server does. ' +
+          'Use search_issues (GitHub search syntax) before create_issue. Issues are resources at ' +
+          'github://repos/{owner}/{repo}/issues/{number}; subscribe to hear of new comments.',
       },
-    },
-    ({ number }) => {
-      const issue = tracker.getIssue(Number(number));
-      if (!issue)
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Invalid params for "prompts/get" (prompt "summarize_issue"): no issue #${String(number)}`,
-        );
-      return [
-        {
-          role: 'user',
-          content: {
-            type: 'resource',
-            resource: {
-              uri: issueUri(issue.number),
-              mimeType: 'text/markdown',
-              text: issueToMarkdown(issue),
-            },
-          },
-        },
-        {
-          role: 'user',
-          content: {
-            type: 'text',
-            text: `Summarize issue #${issue.number} above in two sentences: the problem, then where the discussion stands.`,
-          },
-        },
-      ];
-    },
-  );
+    );
+    this.#db = db;
+    this.databasePath = databasePath;
+  }
+
+  /** Ends every connection and listen stream, then closes the database. Idempotent. */
+  override close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await super.close();
+      } finally {
+        if (this.#db.open) this.#db.close();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** `await using server = createGithubServer(...)`: closes as `close()` does. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Opens (creating, migrating and seeding as needed) the database and returns a server on it with
+ * every tool, resource template and prompt registered. Throws if the database cannot be opened.
+ */
+export function createGithubServer(options: GithubServerOptions = {}): GithubServer {
+  const path = options.db ?? defaultDatabasePath();
+  const db = openDatabase(path);
+  const server = new GithubServer(db, path);
+  const context = { db, server, actor: options.actor ?? 'mcp-user' };
+  registerIssueReadTools(context);
+  registerIssueWriteTools(context);
+  registerPullRequestTools(context);
+  registerCodeTools(context);
+  registerSummarizeTool(context);
+  registerGithubResources(context);
+  registerGithubPrompts(context);
+  return server;
 }

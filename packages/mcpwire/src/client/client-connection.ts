@@ -12,10 +12,14 @@ import type {
   ServerCapabilities,
 } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
-import type { ClientOptions } from './client-options.ts';
+import {
+  DEFAULT_INITIALIZE_TIMEOUT_MS,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type ClientOptions,
+} from './client-options.ts';
 import { defaultEraCache } from './era-probe.ts';
 import { NotConnectedError } from './errors.ts';
-import { establish, type Established, type EstablishOptions } from './establish.ts';
+import { establish, toConnectError, type Established, type EstablishOptions } from './establish.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
 import { sendModern, withEnvelope, type ModernLink } from './modern-request.ts';
 import { negotiate } from './negotiate.ts';
@@ -146,7 +150,7 @@ export class ClientConnection {
       era,
       modernVersion,
       cache,
-      probeTimeoutMs: options.probeTimeoutMs ?? 5000,
+      probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       ...(signal ? { signal } : {}),
       open: (channel) => this.#open(channel),
       discover: (session, { version, timeoutMs }) => {
@@ -179,14 +183,21 @@ export class ClientConnection {
   }
 
   #negotiate(session: Session, signal: AbortSignal | undefined): Promise<InitializeResult> {
-    const pinned = this.#client.options.protocolVersion;
+    const { options } = this.#client;
+    const pinned = options.protocolVersion;
     const requested = pinned ?? LEGACY_VERSIONS[0];
+    const timeoutMs =
+      options.initializeTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+    const requestOptions = signal ? { signal, timeoutMs } : { timeoutMs };
     return negotiate(session, {
       clientInfo: this.#client.info,
       capabilities: this.#client.capabilities(requested),
       protocolVersion: requested,
       supportedVersions: pinned === undefined ? LEGACY_VERSIONS : [requested],
-      sendInitialize: (params) => this.request('initialize', params, signal ? { signal } : {}),
+      sendInitialize: (params) =>
+        this.request('initialize', params, requestOptions).catch((error: unknown) => {
+          throw toConnectError('initialize', error, timeoutMs);
+        }),
     });
   }
 

@@ -1,4 +1,5 @@
-// How a Client is set up, and the options of its auto-paginating helpers.
+// How a Client is set up (with the default timeouts of connect's steps), and the options of its
+// auto-paginating helpers.
 
 import type { RequestOptions } from '../protocol/session.ts';
 import type { ClientCapabilities, Root } from '../protocol/types/index.ts';
@@ -7,6 +8,20 @@ import type { ElicitationMode } from './client-capabilities.ts';
 import type { EraCache } from './era-probe.ts';
 import type { EraChoice } from './establish.ts';
 import type { ClientHandlers } from './server-requests.ts';
+
+/**
+ * How long the era probe waits for `server/discover` by default, in ms. It includes the server's
+ * start: Node servers answer in 0.1-0.7 s, up to 1.7 s on a loaded two-core machine, so 4 s leaves
+ * room; silence then means a handshake-era server that ignores requests before `initialize`.
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 4000;
+
+/**
+ * How long `initialize` waits for its answer by default, in ms (it includes the server's start
+ * when no probe ran): with the probe, a server that never answers fails `connect` within 10 s,
+ * plus the shutdown of its process.
+ */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 6000;
 
 /** How a client is set up. */
 export interface ClientOptions {
@@ -28,13 +43,24 @@ export interface ClientOptions {
    * handshake; `legacy` goes straight to `initialize`; `modern` refuses a handshake-era server.
    */
   era?: EraChoice;
-  /** How long the era probe waits before taking silence as a handshake-era server; default 5,000 ms. */
+  /**
+   * How long the era probe (`server/discover`) waits before taking silence as a handshake-era
+   * server (over Streamable HTTP silence fails with ConnectTimeoutError); default 4,000 ms.
+   */
   probeTimeoutMs?: number;
+  /**
+   * How long `initialize` waits for its answer before `connect` fails with ConnectTimeoutError;
+   * default `requestTimeoutMs` when that is set, else 6,000 ms.
+   */
+  initializeTimeoutMs?: number;
   /** Where era verdicts are remembered per server configuration; default process-wide; `false` for none. */
   eraCache?: EraCache | false;
   /** Stateless era: rounds of input a request may take before it fails (S26-MRTR-6); default 10. */
   maxInputRounds?: number;
-  /** Default timeout of every request (RequestOptions.timeoutMs overrides it); default 60,000 ms. */
+  /**
+   * Default timeout of every request (RequestOptions.timeoutMs overrides it), `initialize` included
+   * unless `initializeTimeoutMs` is set; default 60,000 ms (for `initialize`, 6,000 ms).
+   */
   requestTimeoutMs?: number;
   /** JSON Schema validator for tool output; default Ajv. */
   validator?: JsonSchemaValidator;

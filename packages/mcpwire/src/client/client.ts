@@ -130,10 +130,14 @@ export class Client {
   }
 
   /**
-   * Opens a connection and runs the handshake; resolves once `notifications/initialized` is sent.
+   * Opens one connection (a Transport's `connect` is called once: one process over stdio), settles
+   * the era on it and runs the handshake; resolves once `notifications/initialized` is sent.
    * Rejects (after closing the connection) with UnsupportedProtocolVersionError when the server
    * answers a revision this client does not speak, RequestCancelledError when `signal` aborts,
-   * RequestTimeoutError, or the server's RpcError. One connection at a time: close() before reconnecting.
+   * ConnectTimeoutError naming the step (`server/discover` or `initialize`) that got no answer in
+   * time, ConnectClosedError when the connection closed first (a stdio server that exited: its
+   * ProcessExitError, with exit code and stderr tail, is the `cause`), or the server's RpcError.
+   * One connection at a time: close() before reconnecting.
    */
   connect(target: Transport | Channel, options: { signal?: AbortSignal } = {}): Promise<void> {
     return this.#connection.connect(target, options);

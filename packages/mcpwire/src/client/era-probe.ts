@@ -12,7 +12,7 @@ export type EraVerdict =
   | { era: 'modern'; version: string; discover: JsonObject }
   | {
       era: 'legacy';
-      reason: 'error' | 'silence' | 'closed' | 'legacy-only-versions' | 'no-mutual-version';
+      reason: 'error' | 'silence' | 'legacy-only-versions' | 'no-mutual-version';
       detail: string;
     };
 
@@ -21,9 +21,11 @@ export type DiscoverCall = (version: string) => Promise<JsonObject>;
 
 /**
  * Classifies a server from its answers to `server/discover`. Never keyed to one error code: any
- * error other than -32022 means a handshake-era server, and so do silence (a timeout) and a
- * closed connection. -32022 with a mutual stateless version is retried once at that version;
- * with only handshake-era versions the server is dual-era but refuses the stateless side.
+ * error other than -32022 means a handshake-era server, and so does silence (a timeout; whether
+ * silence may stand as a verdict is the caller's choice). -32022 with a mutual stateless version
+ * is retried once at that version; with only handshake-era versions the server is dual-era but
+ * refuses the stateless side. A closed connection, a cancellation or a network failure is no
+ * verdict: it rejects with that error, since nothing was learned about the server.
  */
 export async function probeEra(
   discover: DiscoverCall,
@@ -39,16 +41,10 @@ export async function probeEra(
         return { era: 'legacy', reason: 'silence', detail: error.message };
       // HTTP (2026 checklist section 3.3): 400, 404 and 405 without a modern body mean a handshake-era
       // server; 401/403 are authorization and 5xx an outage, never an era verdict.
-      const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
-      if (code === 'FETCH_FAILED') throw error;
+      const { status } = (error ?? {}) as { status?: unknown };
       if (typeof status === 'number' && ![400, 404, 405].includes(status)) throw error;
       if (typeof status === 'number') return { era: 'legacy', reason: 'error', detail: `HTTP ${status}` };
-      if (!(error instanceof RpcError))
-        return {
-          era: 'legacy',
-          reason: 'closed',
-          detail: error instanceof Error ? error.message : String(error),
-        };
+      if (!(error instanceof RpcError)) throw error;
       if (error.code !== ModernErrorCode.UnsupportedProtocolVersion)
         return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
       // A second -32022 after retrying at a version the server named is an error, not a verdict.

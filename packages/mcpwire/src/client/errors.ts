@@ -1,6 +1,59 @@
 // The client's local failures: never sent on the wire, each with a stable `code` to branch on.
 // Protocol errors from the server surface as `RpcError` (jsonrpc/rpc-error.ts) instead.
 
+import { ConnectionClosedError } from '../jsonrpc/errors.ts';
+
+/** The steps of `connect` that wait for the server: the era probe, and the handshake. */
+export type ConnectStep = 'server/discover' | 'initialize';
+
+/**
+ * The server did not answer a step of `connect` in time: `initialize`, or the era probe where
+ * silence is no verdict (over HTTP, where it is an outage, 2026-07-28 checklist section 3.3; or
+ * with era "modern"). The connection has been closed by the time this is thrown; `cause` is the
+ * request's RequestTimeoutError.
+ */
+export class ConnectTimeoutError extends Error {
+  readonly code = 'CONNECT_TIMEOUT';
+  readonly step: ConnectStep;
+  /** How long the step waited, in ms. */
+  readonly timeoutMs: number;
+
+  constructor(step: ConnectStep, timeoutMs: number, options: { hint: string; cause?: unknown }) {
+    super(`${step}: no answer within ${formatDuration(timeoutMs)}; ${options.hint}`, {
+      cause: options.cause,
+    });
+    this.name = 'ConnectTimeoutError';
+    this.step = step;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The connection closed while `connect` waited for `step` (a stdio server that exited during the
+ * era probe, for one). Nothing is retried or respawned. Its `code` is CONNECTION_CLOSED as for any
+ * closed connection; `cause` is the transport's error (over stdio a ProcessExitError with
+ * `exitCode` and `stderrTail`), whose message this one ends with.
+ */
+export class ConnectClosedError extends ConnectionClosedError {
+  readonly step: ConnectStep;
+
+  constructor(step: ConnectStep, cause: Error) {
+    // The spec's probe note: some handshake-era servers exit on any request before initialize.
+    const hint =
+      step === 'server/discover'
+        ? ' (if it is a handshake-era server that exits on requests before initialize, use era "legacy")'
+        : '';
+    super(`${step}: the connection closed before the server answered${hint}: ${cause.message}`, { cause });
+    this.name = 'ConnectClosedError';
+    this.step = step;
+  }
+}
+
+/** 8000 -> "8 s", 2500 -> "2.5 s", 30 -> "30 ms". */
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
 /**
  * The server answered `initialize` with a protocol revision this client does not speak (LIFE-9).
  * The connection has been closed by the time this is thrown.

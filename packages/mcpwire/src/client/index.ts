@@ -7,11 +7,14 @@ export type { ClientHandlers, ClientRequestContext } from './server-requests.ts'
 export type { ClientEvent, ClientEventMap, ClientListener } from './events.ts';
 export type { ClientMiddleware, ClientMiddlewareRequest } from './middleware.ts';
 export {
+  ConnectClosedError,
+  ConnectTimeoutError,
   InvalidResultError,
   NotConnectedError,
   OutputValidationError,
   PaginationLimitError,
   UnsupportedProtocolVersionError,
+  type ConnectStep,
 } from './errors.ts';
 export type { RequestOptions } from '../protocol/session.ts';
 export type { Progress, ProgressHandler } from '../protocol/progress.ts';

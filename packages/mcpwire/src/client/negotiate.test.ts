@@ -9,7 +9,12 @@ import { Server } from '../server/server.ts';
 import type { Channel } from '../transports/channel.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { Client } from './client.ts';
-import { InvalidResultError, NotConnectedError, UnsupportedProtocolVersionError } from './errors.ts';
+import {
+  ConnectTimeoutError,
+  InvalidResultError,
+  NotConnectedError,
+  UnsupportedProtocolVersionError,
+} from './errors.ts';
 import { ignoreConnection } from '../../../../test/support/wire-check.ts';
 
 /** A server driven by hand: answers initialize with `answer(params)` and records notification methods. */
@@ -232,12 +237,16 @@ test('an already aborted signal rejects before anything is sent', async () => {
   );
 });
 
-test('requestTimeoutMs bounds initialize too', async () => {
+test('requestTimeoutMs bounds initialize too: a ConnectTimeoutError naming the step (LIFE-15)', async () => {
   const [clientEnd, serverEnd] = createMemoryPair();
   const raw = startRawServer(serverEnd, () => new Promise<JsonObject>(() => {}));
   await assert.rejects(
     new Client(clientInfo, { era: 'legacy', requestTimeoutMs: 10 }).connect(clientEnd),
-    RequestTimeoutError,
+    (error: unknown) =>
+      error instanceof ConnectTimeoutError &&
+      error.step === 'initialize' &&
+      error.cause instanceof RequestTimeoutError &&
+      /^initialize: no answer within 10 ms/.test(error.message),
   );
   await raw.closed;
 });

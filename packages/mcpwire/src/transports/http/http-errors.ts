@@ -59,14 +59,64 @@ export class HttpError extends Error {
   }
 }
 
-/** The request could not be made or its response not read (DNS, refused connection, reset, ...). */
+/**
+ * The request could not be made or its response not read (DNS, refused connection, reset, ...).
+ * The message names the request and what the network said, read from the error's causes
+ * (`POST http://127.0.0.1:9/mcp failed: connect ECONNREFUSED 127.0.0.1:9`); `cause` is the
+ * error fetch rejected with, unchanged.
+ */
 export class FetchFailedError extends Error {
   readonly code = 'FETCH_FAILED';
+  /** The HTTP method of the failed request. */
+  readonly requestMethod: string;
+  readonly url: string;
+
   constructor(requestMethod: string, url: string, cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
-    super(`${requestMethod} ${url} failed: ${detail}`, { cause });
+    super(`${requestMethod} ${url} failed: ${describeNetworkError(cause)}`, { cause });
     this.name = 'FetchFailedError';
+    this.requestMethod = requestMethod;
+    this.url = url;
   }
+}
+
+/** How many causes deep `describeNetworkError` reads (a cycle of causes ends there too). */
+const MAX_CAUSE_DEPTH = 5;
+
+/**
+ * What a failed fetch says, from the error and its causes. fetch rejects with a bare TypeError
+ * ("fetch failed" in Node's undici) whose `cause` is the socket's error (`connect ECONNREFUSED
+ * 127.0.0.1:9`, `getaddrinfo ENOTFOUND host`), an AggregateError when several addresses were
+ * tried. That wrapper is skipped; every other message is kept, outermost first, with its `code`
+ * where the message lacks it and the messages of an AggregateError's errors.
+ */
+export function describeNetworkError(error: unknown): string {
+  const parts: string[] = [];
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current != null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    // The Fetch standard turns every network error into a TypeError; its cause says which.
+    const isWrapper = current instanceof TypeError && current.cause instanceof Error;
+    const own = isWrapper ? '' : describeOne(current);
+    if (own !== '' && !parts.some((part) => part.includes(own))) parts.push(own);
+    current = current.cause;
+  }
+  return parts.length === 0 ? 'unknown network error' : parts.join(': ');
+}
+
+/** One error's message, its `code` when the message lacks it, and an AggregateError's errors. */
+function describeOne(error: Error): string {
+  const { code, errors } = error as { code?: unknown; errors?: unknown };
+  let text = error.message;
+  if (Array.isArray(errors)) {
+    const inner = [...new Set(errors.filter((e): e is Error => e instanceof Error).map(describeOne))];
+    const joined = inner.filter((part) => part !== '').join('; ');
+    if (joined !== '') text = text === '' ? joined : `${text} (${joined})`;
+  }
+  if (typeof code === 'string' && !text.includes(code)) text = text === '' ? code : `${text} (${code})`;
+  return text;
 }
 
 /**

@@ -1,0 +1,170 @@
+// Client.connect settles the era on one connection (2026-07-28 checklist section 3.2): a Transport is
+// connected once whatever the probe meets, a step that gets no answer or loses the connection is named
+// in the error, and a verdict is remembered once the connection is established. Time is a fake clock.
+
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { ConnectionClosedError, RequestTimeoutError } from '../jsonrpc/errors.ts';
+import type { JsonObject } from '../jsonrpc/message.ts';
+import type { Transport } from '../transports/channel.ts';
+import { createRawServer, type RawAnswer, type RawServer } from '../../test/support/raw-server.ts';
+import { Client } from './client.ts';
+import { DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from './client-options.ts';
+import { createEraCache } from './era-probe.ts';
+import { ConnectClosedError, ConnectTimeoutError } from './errors.ts';
+
+const info = { name: 'establish-test', version: '1.0.0' };
+const KEY = 'raw-server';
+
+const never = (): Promise<JsonObject> => new Promise<JsonObject>(() => {});
+
+const legacyInit = (params: JsonObject): JsonObject => ({
+  protocolVersion: params.protocolVersion as string,
+  capabilities: {},
+  serverInfo: { name: 'old', version: '1' },
+});
+
+/** A Transport whose every `connect` starts a new raw server (a new process, over stdio). */
+function countingTransport(answer: RawAnswer): Transport & { servers: RawServer[] } {
+  const servers: RawServer[] = [];
+  const connect = () => {
+    const server = createRawServer(answer);
+    servers.push(server);
+    return Promise.resolve(server.channel);
+  };
+  return { key: KEY, servers, connect };
+}
+
+/** Lets the memory channel's deliveries and the client's continuations run; the fake clock stands still. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Starts `connect` and records how it settles, so a test can look before the clock runs out. */
+function startConnect(client: Client, transport: Transport): { outcome: { error?: unknown; done: boolean } } {
+  const outcome: { error?: unknown; done: boolean } = { done: false };
+  client.connect(transport).then(
+    () => (outcome.done = true),
+    (error: unknown) => Object.assign(outcome, { done: true, error }),
+  );
+  return { outcome };
+}
+
+function useFakeClock(t: TestContext): void {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+}
+
+test('a server that ignores the probe is connected once: initialize follows on the same connection, the verdict is cached', async (t) => {
+  useFakeClock(t);
+  const transport = countingTransport((method, params) =>
+    method === 'initialize' ? legacyInit(params) : never(),
+  );
+  const cache = createEraCache();
+  const client = new Client(info, { eraCache: cache });
+  const { outcome } = startConnect(client, transport);
+  await settle();
+  assert.deepEqual(transport.servers[0]?.received, ['server/discover']);
+  t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS);
+  await settle();
+  assert.deepEqual(outcome, { done: true });
+  assert.equal(client.era, 'legacy');
+  assert.equal(transport.servers.length, 1, 'one connection: over stdio, one process');
+  assert.deepEqual(transport.servers[0]?.received, [
+    'server/discover',
+    'notifications/cancelled',
+    'initialize',
+    'notifications/initialized',
+  ]);
+  assert.deepEqual(cache.get(KEY), { era: 'legacy' });
+  await client.close();
+
+  await client.connect(transport);
+  assert.equal(transport.servers.length, 2);
+  assert.deepEqual(transport.servers[1]?.received[0], 'initialize', 'the remembered verdict skips the probe');
+  await client.close();
+});
+
+test('a server that never answers fails connect within 10 s by default, at the step that got no answer (LIFE-15)', async (t) => {
+  useFakeClock(t);
+  const transport = countingTransport(never);
+  const client = new Client(info, { eraCache: false });
+  const { outcome } = startConnect(client, transport);
+  await settle();
+  t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS);
+  await settle();
+  assert.deepEqual(transport.servers[0]?.received, [
+    'server/discover',
+    'notifications/cancelled',
+    'initialize',
+  ]);
+  t.mock.timers.tick(DEFAULT_INITIALIZE_TIMEOUT_MS - 1);
+  await settle();
+  assert.equal(outcome.done, false, 'initialize still has 1 ms');
+  t.mock.timers.tick(1);
+  await settle();
+
+  const { error } = outcome;
+  assert.ok(error instanceof ConnectTimeoutError, String(error));
+  assert.equal(error.code, 'CONNECT_TIMEOUT');
+  assert.equal(error.step, 'initialize');
+  assert.equal(error.timeoutMs, DEFAULT_INITIALIZE_TIMEOUT_MS);
+  assert.match(error.message, /^initialize: no answer within 6 s; .*initializeTimeoutMs/);
+  assert.ok(error.cause instanceof RequestTimeoutError);
+  assert.ok(DEFAULT_PROBE_TIMEOUT_MS + DEFAULT_INITIALIZE_TIMEOUT_MS <= 10_000);
+  // LIFE-12: initialize is never cancelled; and no second connection was made.
+  assert.deepEqual(transport.servers[0]?.received, [
+    'server/discover',
+    'notifications/cancelled',
+    'initialize',
+  ]);
+  assert.equal(transport.servers.length, 1);
+});
+
+test('a connection that closes during the probe fails connect with ConnectClosedError: no second connection, no verdict', async () => {
+  const transport = countingTransport((method, _params, server) => {
+    if (method === 'server/discover') void server.close();
+    return never();
+  });
+  const cache = createEraCache();
+  await assert.rejects(new Client(info, { eraCache: cache }).connect(transport), (error: unknown) => {
+    assert.ok(error instanceof ConnectClosedError, String(error));
+    assert.ok(error instanceof ConnectionClosedError);
+    assert.equal(error.code, 'CONNECTION_CLOSED');
+    assert.equal(error.step, 'server/discover');
+    assert.ok(error.cause instanceof ConnectionClosedError);
+    assert.match(
+      error.message,
+      /^server\/discover: the connection closed before the server answered .*era "legacy"/,
+    );
+    return true;
+  });
+  assert.equal(transport.servers.length, 1);
+  assert.equal(cache.get(KEY), undefined, 'a closed connection says nothing about the era');
+});
+
+test('era "modern" meeting silence fails with ConnectTimeoutError naming server/discover, without initialize', async (t) => {
+  useFakeClock(t);
+  const server = createRawServer(never);
+  const client = new Client(info, { era: 'modern', probeTimeoutMs: 300, eraCache: false });
+  const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
+  await settle();
+  t.mock.timers.tick(300);
+  await settle();
+  const { error } = outcome;
+  assert.ok(error instanceof ConnectTimeoutError, String(error));
+  assert.equal(error.step, 'server/discover');
+  assert.match(error.message, /^server\/discover: no answer within 300 ms; .*era "auto" or "legacy"/);
+  assert.deepEqual(server.received, ['server/discover', 'notifications/cancelled']);
+});
+
+test('initializeTimeoutMs bounds initialize, before requestTimeoutMs', async (t) => {
+  useFakeClock(t);
+  const server = createRawServer(never);
+  const client = new Client(info, { era: 'legacy', initializeTimeoutMs: 1500, requestTimeoutMs: 60_000 });
+  const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
+  await settle();
+  t.mock.timers.tick(1500);
+  await settle();
+  assert.ok(outcome.error instanceof ConnectTimeoutError, String(outcome.error));
+  assert.match(outcome.error.message, /^initialize: no answer within 1\.5 s/);
+});
