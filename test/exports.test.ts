@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -49,9 +49,17 @@ function publishedTargets(manifest: Manifest): string[] {
   return [...targets, ...Object.values(manifest.bin ?? {})].map((file) => file.replace(/^\.\//, ''));
 }
 
+/**
+ * Installs `dependencies` into `folder` without install scripts, then gives better-sqlite3 (a
+ * dependency of the github server and the CLI) the native binding the repository's install built
+ * for this Node: building it again takes a minute per folder and proves nothing about our packages.
+ */
 function install(folder: string, dependencies: Record<string, string>): void {
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'user', private: true, dependencies }));
   npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], folder);
+  const sqlite = join(folder, 'node_modules', 'better-sqlite3');
+  if (existsSync(sqlite))
+    cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(sqlite, 'build'), { recursive: true });
 }
 
 const users = { all: join(work, 'all'), cliOnly: join(work, 'cli-only') };

@@ -2,10 +2,14 @@
 // TypeScript sources as one module graph of a few files (it loads much faster than ~100 small ones, and
 // a stdio server is spawned for every session). Third-party packages stay imports: they are the CLI's
 // own `dependencies`.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /** Workspace packages are bundled from source; every other bare import is left to node_modules. */
 const workspacePackages = /^(mcpwire|@mcpwire\/[^/]+)(\/|$)/;
+
+// Chunk names carry a content hash: without a clean folder, every build would leave the old ones behind.
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { main: 'src/main.ts' },

@@ -1,32 +1,45 @@
-// What `mcpwire demo` prints: one line per JSON-RPC message with its direction, section headings and
-// notes, coloured only when stdout is a terminal.
+// What `mcpwire demo` prints: each JSON-RPC message as it crosses the wire (direction, id
+// correlation, elapsed time, JSON laid out to the terminal width, or one raw line with --raw), and
+// the story around it: headings, notes, checks, HTTP exchanges. Colour only where colours.ts allows.
 
-import * as util from 'node:util';
-import type { Frame, Message } from 'mcpwire';
-import type { ChannelObserver } from 'mcpwire';
+import type { ChannelObserver, Frame, Message } from 'mcpwire';
+import type { Colours } from './colours.ts';
+import { layoutJson } from './demo/json-layout.ts';
+import { WireRecord, type Direction, type WireEntry } from './demo/wire-record.ts';
 
-type Style = 'cyan' | 'magenta' | 'bold' | 'dim' | 'yellow' | 'red';
+/** How JSON is indented under its message line. */
+const BODY_INDENT = '    ';
 
-/** Writes the demo's output and counts the messages it has shown. Not thread-safe; one per demo run. */
+/**
+ * From this depth a value that does not fit the width is cut (`…`) instead of broken up: the
+ * message, its params or result, and two levels more (a tool, an issue) stay readable on a screen.
+ */
+const FOLD_DEPTH = 4;
+
+/** Where and how the demo prints. */
+export interface DemoPrinterOptions {
+  /** Receives whole lines. */
+  write: (text: string) => void;
+  colours: Colours;
+  /** The terminal width (the JSON is laid out to it). */
+  width: number;
+  /** One line per message, JSON as sent; the story as `#` lines. */
+  isRaw: boolean;
+}
+
+/** Prints one demo run and records its wire (see `wire`). One per run; not re-entrant. */
 export class DemoPrinter {
-  /** Messages shown, per direction. */
-  readonly counts = { sent: 0, received: 0 };
-  readonly #write: (text: string) => void;
-  readonly #isColoured: boolean;
-  readonly #onMessage: (direction: 'sent' | 'received', message: Message) => void;
+  readonly wire = new WireRecord();
+  readonly #options: DemoPrinterOptions;
+  readonly #started = performance.now();
 
-  /**
-   * `write` receives whole lines. Colours are used when `isColoured` and `node:util` has `styleText`
-   * (Node 20.12 and later). `onMessage` sees each message after it is printed.
-   */
-  constructor(options: {
-    write: (text: string) => void;
-    isColoured: boolean;
-    onMessage?: (direction: 'sent' | 'received', message: Message) => void;
-  }) {
-    this.#write = options.write;
-    this.#isColoured = options.isColoured && typeof util.styleText === 'function';
-    this.#onMessage = options.onMessage ?? (() => {});
+  constructor(options: DemoPrinterOptions) {
+    this.#options = options;
+  }
+
+  /** Milliseconds since the printer was made. */
+  get elapsed(): number {
+    return performance.now() - this.#started;
   }
 
   /** The tap observer: prints every message the host sends and every frame it receives, in wire order. */
@@ -34,45 +47,80 @@ export class DemoPrinter {
     return {
       onSend: (message) => {
         for (const item of Array.isArray(message) ? (message as readonly Message[]) : [message as Message])
-          this.#message('sent', item);
+          this.message('sent', item);
       },
       onReceive: (frame) => this.#frame(frame),
     };
   }
 
-  /** A section heading. */
-  heading(text: string): void {
-    this.#write(`\n${this.#style('bold', `== ${text}`)}\n`);
+  /** A tap observer for the received side only (over HTTP the sent side is printed from the POST bodies). */
+  get receiveObserver(): ChannelObserver {
+    return { onReceive: (frame) => this.#frame(frame) };
   }
 
-  /** A note about what just happened (indented, dimmed). */
+  /** Prints (and records) one message. */
+  message(direction: Direction, message: Message): WireEntry {
+    const entry = this.wire.add(direction, message, this.elapsed);
+    const { colours, isRaw, width } = this.#options;
+    const arrow = direction === 'sent' ? '→' : '←';
+    if (isRaw) {
+      this.#write(`${arrow} ${JSON.stringify(message)}`);
+      return entry;
+    }
+    const who = direction === 'sent' ? colours.cyan('host → server') : colours.magenta('server → host');
+    this.#write(`${colours.dim(this.#stamp(entry.at))} ${who}  ${colours.bold(entry.title)}`);
+    const lines = layoutJson(message, {
+      width: Math.max(40, width - BODY_INDENT.length),
+      maxDepth: FOLD_DEPTH,
+    });
+    this.#write(lines.map((line) => BODY_INDENT + line).join('\n'));
+    return entry;
+  }
+
+  /** A section heading. */
+  heading(text: string): void {
+    if (this.#options.isRaw) this.#write(`# == ${text}`);
+    else this.#write(`\n${this.#options.colours.bold(this.#options.colours.underline(text))}`);
+  }
+
+  /** What the host is doing or what just happened. */
   note(text: string): void {
-    this.#write(`${this.#style('dim', `   ${text}`)}\n`);
+    if (this.#options.isRaw) this.#write(`#    ${text}`);
+    else this.#write(this.#options.colours.dim(`   ${text}`));
+  }
+
+  /** The verdict of one protocol check. */
+  check(isOk: boolean, text: string): void {
+    const { colours, isRaw } = this.#options;
+    const mark = isOk ? colours.green('✓') : colours.red('✗');
+    this.#write(`${isRaw ? '# ' : '   '}${mark} ${isOk ? text : colours.red(text)}`);
+  }
+
+  /** An HTTP exchange or SSE event line (over --http), printed as it happens. */
+  http(text: string): void {
+    const { colours, isRaw } = this.#options;
+    this.#write(isRaw ? text : `${colours.dim(this.#stamp(this.elapsed))} ${colours.yellow(text)}`);
   }
 
   /** A plain line. */
   line(text: string): void {
-    this.#write(`${text}\n`);
+    this.#write(text);
   }
 
   #frame(frame: Frame): void {
-    if (frame.type === 'message') this.#message('received', frame.message);
+    if (frame.type === 'message') this.message('received', frame.message);
     else if (frame.type === 'batch') for (const item of frame.items) this.#frame(item);
     else
       this.#write(
-        `${this.#style('red', 'server -> host (invalid)')} ${JSON.stringify(frame.response.error)}\n`,
+        `${this.#options.colours.red('server → host (invalid)')} ${JSON.stringify(frame.response)}`,
       );
   }
 
-  #message(direction: 'sent' | 'received', message: Message): void {
-    this.counts[direction] += 1;
-    const label =
-      direction === 'sent' ? this.#style('cyan', 'host -> server') : this.#style('magenta', 'server -> host');
-    this.#write(`${label} ${JSON.stringify(message)}\n`);
-    this.#onMessage(direction, message);
+  #stamp(ms: number): string {
+    return `+${(ms / 1000).toFixed(3)}s`;
   }
 
-  #style(style: Style, text: string): string {
-    return this.#isColoured ? util.styleText(style, text) : text;
+  #write(text: string): void {
+    this.#options.write(`${text}\n`);
   }
 }

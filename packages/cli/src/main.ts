@@ -1,63 +1,40 @@
 #!/usr/bin/env node
-// The `mcpwire` command (package.json `bin`): parses the arguments, then serves, runs the demo, or
-// prints help or the version. Exit codes: 0 success, 1 failure, 2 usage error.
+// The `mcpwire` command (package.json `bin`): takes the server command after `--` aside, runs the
+// program, and turns what happened into one line on stderr and an exit code (see exit-code.ts).
 
-import { HELP_TEXT, parseCommand, UsageError, type Command } from './arguments.ts';
-import { PACKAGE_VERSION } from './package-info.ts';
+import { isHelpOrVersion } from './define-command.ts';
+import { CliError, ExitCode } from './exit-code.ts';
+import { createProgram, splitArguments } from './program.ts';
 
-/** After `serve` finishes, how long stray handles may keep the process alive before it exits anyway. */
-const EXIT_GRACE_MS = 500;
-
-async function run(command: Command): Promise<number> {
-  switch (command.kind) {
-    case 'help':
-      process.stdout.write(HELP_TEXT);
-      return 0;
-    case 'version':
-      process.stdout.write(`${PACKAGE_VERSION}\n`);
-      return 0;
-    case 'serve': {
-      // Loaded on demand: `serve` starts fast and never loads the client, `demo` never the servers;
-      // the HTTP stack only with --http.
-      const { SERVER_FACTORIES, serveStdio } = await import('./serve.ts');
-      const server = SERVER_FACTORIES[command.server]();
-      if (command.port !== undefined) {
-        const { serveOverHttp } = await import('./serve-http.ts');
-        await serveOverHttp(server, command.port);
-        setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
-        return 0;
-      }
-      await serveStdio(server);
-      // stdin is closed: leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
-      setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
-      return 0;
-    }
-    case 'demo': {
-      const { runDemo } = await import('./demo.ts');
-      return runDemo();
-    }
-  }
+/** A reader that went away (`mcpwire list ... | head -1`) is no failure: stop quietly. */
+function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(ExitCode.ok);
+    throw error;
+  });
 }
 
-function main(argv: readonly string[]): void {
-  let command: Command;
-  try {
-    command = parseCommand(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`mcpwire: ${error.message} (see "mcpwire --help")\n`);
-    process.exitCode = 2;
+async function main(argv: readonly string[]): Promise<void> {
+  const { args, commandAfterDash } = splitArguments(argv);
+  // `serve` over stdio handles a broken stdout itself (the connection ends); every other command stops.
+  if (args[0] !== 'serve') exitQuietlyOnBrokenPipe(process.stdout);
+  const program = createProgram({ commandAfterDash });
+  if (args.length === 0) {
+    program.outputHelp({ error: true });
+    process.exitCode = ExitCode.usage;
     return;
   }
-  run(command).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`mcpwire: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    if (isHelpOrVersion(error)) return;
+    const failure = error instanceof CliError ? error : undefined;
+    process.exitCode = failure?.exitCode ?? ExitCode.failed;
+    // Ctrl-C: the person knows; say nothing.
+    if (failure?.exitCode === ExitCode.interrupted) return;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`mcpwire: ${message}\n`);
+  }
 }
 
-main(process.argv.slice(2));
+await main(process.argv.slice(2));

@@ -1,72 +1,117 @@
-// `mcpwire serve everything --http 0` as a process: it prints its URL on stderr, answers both eras
-// on that endpoint over a real socket, and exits 0 on SIGTERM.
+// `mcpwire serve <server> --http <port>` as a process: it says where it listens only on a terminal,
+// answers both eras on that endpoint over a real socket, keeps the Host check on, and exits 0 on SIGTERM.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
-import { CLI, ROOT } from '../../../test/support/raw-server-process.ts';
+import { MCPWIRE, childEnv, ROOT } from './support/cli-process.ts';
+import { freePort } from './support/http-servers.ts';
+import { PtyProcess } from './support/pty-process.ts';
 
-test('serve everything --http 0 serves http://127.0.0.1:<port>/mcp until SIGTERM', async () => {
-  const child = spawn(process.execPath, [...CLI, 'serve', 'everything', '--http', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  try {
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL on stderr within 30 s: ${stderr}`)), 30_000);
-      child.stderr.on('data', (chunk: string) => {
-        stderr += chunk;
-        const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(stderr);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found[0]);
-        }
-      });
-    });
-    const headers = {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': 'server/discover',
-    };
-    const meta = {
+const MODERN_HEADERS = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  'MCP-Protocol-Version': '2026-07-28',
+  'Mcp-Method': 'server/discover',
+};
+
+const DISCOVER = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'server/discover',
+  params: {
+    _meta: {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const discover = await fetch(url, {
+    },
+  },
+});
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1' } },
+});
+
+test('on a terminal it prints its URL; both eras answer there; SIGTERM exits 0', async () => {
+  await using server = new PtyProcess([...MCPWIRE, 'serve', 'everything', '--http', '0']);
+  const url = await server.waitFor(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  assert.match(
+    server.text,
+    /^mcpwire: serving MCP over Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(HTTP\+SSE at \/sse\); Ctrl-C stops\n$/,
+  );
+  const discover = await fetch(url, { method: 'POST', headers: MODERN_HEADERS, body: DISCOVER });
+  assert.equal(discover.status, 200);
+  const body = (await discover.json()) as { result: { supportedVersions: string[] } };
+  assert.deepEqual(body.result.supportedVersions, ['2026-07-28']);
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: INITIALIZE,
+  });
+  assert.equal(init.status, 200);
+  assert.ok(init.headers.get('mcp-session-id'));
+  await init.body?.cancel();
+  server.kill('SIGTERM');
+  assert.equal((await server.exited).exitCode, 0);
+});
+
+test('off a terminal it prints nothing at all; --host binds elsewhere and only allowed Host headers pass', async () => {
+  const port = await freePort();
+  const child = spawn(
+    MCPWIRE[0]!,
+    [...MCPWIRE.slice(1), 'serve', 'everything', '--http', String(port), '--host', '127.0.0.2'],
+    {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  try {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const url = `http://127.0.0.2:${port}/mcp`;
+    const discover = await fetchWhenListening(url, {
       method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+      headers: MODERN_HEADERS,
+      body: DISCOVER,
     });
     assert.equal(discover.status, 200);
-    const body = (await discover.json()) as { result: { supportedVersions: string[] } };
-    assert.deepEqual(body.result.supportedVersions, ['2026-07-28']);
-    const init = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'cli-test', version: '1' },
-        },
-      }),
-    });
-    assert.equal(init.status, 200);
-    assert.ok(init.headers.get('mcp-session-id'));
-    await init.body?.cancel();
+    await discover.body?.cancel();
+    // DNS rebinding protection stays on: a Host that names neither loopback nor --host is refused.
+    assert.equal(await statusWithHost(url, 'attacker.example'), 403);
+    assert.equal(await statusWithHost(url, `127.0.0.2:${port}`), 200);
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
-    const [code] = (await exited) as [number | null];
-    assert.equal(code, 0);
-    assert.equal(child.stdout.read(), null, 'nothing on stdout');
+    assert.deepEqual(await exited, [0, null]);
+    assert.equal(output, '');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 });
+
+/** The status of a discover POST to `url` with this Host header (fetch does not let a caller set Host). */
+async function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  const request = httpRequest(url, { method: 'POST', headers: { ...MODERN_HEADERS, Host: host } });
+  request.end(DISCOVER);
+  const [response] = (await once(request, 'response')) as [IncomingMessage];
+  response.resume();
+  return response.statusCode;
+}
+
+/** Fetches once the server accepts connections (it says nothing when it is ready off a terminal). */
+async function fetchWhenListening(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (attempt === 600) throw error;
+      await delay(50);
+    }
+  }
+}

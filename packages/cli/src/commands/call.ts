@@ -1,0 +1,73 @@
+// `mcpwire call <target> <tool> [key=value...]`: one tools/call, its arguments typed by the tool's
+// input schema; the content printed (or the result as JSON), exit 1 when the result is an error.
+
+import type { Command } from 'commander';
+import { addExamples, defineCommand } from '../define-command.ts';
+import { coloursFor } from '../colours.ts';
+import { exitCodeOf, type ExitCodeValue } from '../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
+import { formatCallResult } from '../result-format.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
+import { parseArgsJson, parseToolArguments } from '../tool-arguments.ts';
+import { findTool } from '../server-lookup.ts';
+import type { ProgramContext } from '../program-context.ts';
+
+interface CallOptions extends TargetCommandOptions {
+  args?: string;
+}
+
+/** The `call` command. */
+export function callCommand(context: ProgramContext): Command {
+  const command = defineCommand('call')
+    .summary('call a tool')
+    .description(
+      'Call a tool and print its content; exit 1 when the tool reports an error (isError). ' +
+        "Arguments are key=value, typed by the tool's input schema: numbers, true/false, JSON for objects " +
+        'and arrays, text otherwise. --args gives them all as one JSON object; key=value pairs override it.',
+    )
+    .addArgument(targetArgument())
+    .argument('<tool>', 'the tool to call')
+    .argument('[arguments...]', 'key=value pairs')
+    .option('--args <json>', 'the arguments as a JSON object');
+  addTargetOptions(command, { hasJson: true }).action(
+    async (operand: string, tool: string, pairs: string[], options: CallOptions) => {
+      await runOneShotCommand(operand, context, options, `tools/call ${tool}`, (oneShot) =>
+        runCall(oneShot, tool, pairs, options.args),
+      );
+    },
+  );
+  return addExamples(command, [
+    ['mcpwire call add_numbers a=2 b=3 -- mcpwire serve everything', 'numbers are typed by the input schema'],
+    [
+      'mcpwire call github create_issue owner=priya repo=tiny-router title="Broken build" labels=\'["bug"]\'',
+      'JSON for an array argument',
+    ],
+    [
+      'mcpwire call http://127.0.0.1:3000/mcp get_weather --args \'{"city":"Oslo"}\' --json',
+      'the whole result, as JSON',
+    ],
+  ]);
+}
+
+async function runCall(
+  oneShot: OneShot,
+  name: string,
+  pairs: string[],
+  argsJson: string | undefined,
+): Promise<ExitCodeValue> {
+  const { client, signal } = oneShot;
+  const base = argsJson === undefined ? {} : parseArgsJson(argsJson);
+  const tool = await findTool(client, name, signal);
+  const args = parseToolArguments(pairs, tool.inputSchema, base);
+  const result = await client.callTool({ name, arguments: args }, { signal });
+  if (oneShot.isJson) {
+    oneShot.printJson(result);
+    return exitCodeOf(result);
+  }
+  if (result.isError === true) {
+    process.stderr.write(
+      `mcpwire: tool "${name}" reported an error:\n${formatCallResult(result, coloursFor(process.stderr))}`,
+    );
+  } else oneShot.print(formatCallResult(result, oneShot.colours));
+  return exitCodeOf(result);
+}

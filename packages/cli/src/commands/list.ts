@@ -1,0 +1,115 @@
+// `mcpwire list <target> [kind]`: what a server offers (tools, resources, resource templates,
+// prompts), every page of it, one line per item or the results as JSON.
+
+import { Argument, type Command } from 'commander';
+import type { Client } from 'mcpwire/client';
+import type { Colours } from '../colours.ts';
+import { addExamples, defineCommand } from '../define-command.ts';
+import { CliError, ExitCode } from '../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
+import { formatPrompts, formatResources, formatTemplates, formatTools } from '../result-format.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
+import type { ProgramContext } from '../program-context.ts';
+
+const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
+type Kind = (typeof KINDS)[number];
+
+/** The capability each kind needs of the server. */
+const CAPABILITY: Record<Kind, 'tools' | 'resources' | 'prompts'> = {
+  tools: 'tools',
+  resources: 'resources',
+  templates: 'resources',
+  prompts: 'prompts',
+};
+
+/** How each kind is listed: its key in the --json object, its heading, the request, the lines. */
+const LISTINGS: Record<
+  Kind,
+  {
+    key: string;
+    title: string;
+    list: (client: Client, options: { signal: AbortSignal }) => Promise<unknown[]>;
+    format: (items: never, colours: Colours) => string;
+  }
+> = {
+  tools: {
+    key: 'tools',
+    title: 'Tools',
+    list: (client, options) => client.listAllTools(options),
+    format: formatTools,
+  },
+  resources: {
+    key: 'resources',
+    title: 'Resources',
+    list: (client, options) => client.listAllResources(options),
+    format: formatResources,
+  },
+  templates: {
+    key: 'resourceTemplates',
+    title: 'Resource templates',
+    list: (client, options) => client.listAllResourceTemplates(options),
+    format: formatTemplates,
+  },
+  prompts: {
+    key: 'prompts',
+    title: 'Prompts',
+    list: (client, options) => client.listAllPrompts(options),
+    format: formatPrompts,
+  },
+};
+
+/** The `list` command. */
+export function listCommand(context: ProgramContext): Command {
+  const command = defineCommand('list')
+    .summary("list a server's tools, resources, resource templates and prompts")
+    .description(
+      'List what a server offers: its tools, resources, resource templates and prompts (all pages). ' +
+        'With no kind, every kind the server declares. With --json, the list results as one JSON object ' +
+        '(keys tools, resources, resourceTemplates, prompts).',
+    )
+    .addArgument(targetArgument())
+    .addArgument(new Argument('[kind]', 'only this kind').choices(KINDS));
+  addTargetOptions(command, { hasJson: true }).action(
+    async (operand: string, kind: Kind | undefined, options: TargetCommandOptions) => {
+      await runOneShotCommand(operand, context, options, `list ${kind ?? ''}`.trim(), (oneShot) =>
+        runList(oneShot, kind),
+      );
+    },
+  );
+  return addExamples(command, [
+    [
+      'mcpwire list -- npx -y @modelcontextprotocol/server-everything',
+      'everything a server started over stdio offers',
+    ],
+    ['mcpwire list http://127.0.0.1:3000/mcp tools', 'the tools of a server over Streamable HTTP'],
+    ['mcpwire list github prompts --json', 'the prompts of the "github" server of your host config, as JSON'],
+  ]);
+}
+
+async function runList(oneShot: OneShot, only: Kind | undefined): Promise<typeof ExitCode.ok> {
+  const { client, signal, colours } = oneShot;
+  const capabilities = client.serverCapabilities ?? {};
+  const kinds = KINDS.filter((kind) => capabilities[CAPABILITY[kind]] !== undefined);
+  if (only !== undefined && !kinds.includes(only))
+    throw new CliError(
+      `the server offers no ${only}: it does not declare the "${CAPABILITY[only]}" capability`,
+      ExitCode.failed,
+    );
+  if (only !== undefined) kinds.splice(0, kinds.length, only);
+  const result: Record<string, unknown[]> = {};
+  const sections: string[] = [];
+  for (const kind of kinds) {
+    const { key, title, list, format } = LISTINGS[kind];
+    const items = await list(client, { signal });
+    result[key] = items;
+    sections.push(`${colours.bold(`${title} (${items.length})`)}\n${format(items as never, colours)}`);
+  }
+  if (oneShot.isJson) oneShot.printJson(result);
+  // One kind asked for: just its lines, for `| grep` and `| head`; several: headed sections.
+  else if (only !== undefined) oneShot.print(sections[0]!.replace(/^.*\n/, ''));
+  else
+    oneShot.print(
+      sections.length === 0 ? 'The server declares no tools, resources or prompts.\n' : sections.join('\n'),
+    );
+  return ExitCode.ok;
+}

@@ -1,0 +1,93 @@
+// `mcpwire serve <server>`: a built-in server or a user's module over stdio (nothing but JSON-RPC on
+// stdout; the process ends when stdin closes, STDIO-2) or over Streamable HTTP with --http.
+
+import { InvalidArgumentError, type Command } from 'commander';
+import { addExamples, defineCommand } from '../define-command.ts';
+import { ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
+
+/** After the server has finished, how long stray handles may keep the process alive before it exits anyway. */
+const EXIT_GRACE_MS = 500;
+
+interface ServeOptions {
+  http?: number;
+  host?: string;
+  allowHost?: string[];
+  db?: string;
+}
+
+/** The `serve` command. */
+export function serveCommand(): Command {
+  const command = defineCommand('serve')
+    .summary('run an MCP server over stdio or Streamable HTTP')
+    .description(
+      'Run an MCP server over stdio (the default: a host starts it as a child process), or over Streamable ' +
+        'HTTP with --http. Over stdio, stdout carries nothing but JSON-RPC messages; logs go to stderr.',
+    )
+    .argument(
+      '<server>',
+      'everything, github, or the path of a JS/TS module whose default (or "server") export is a Server or a function returning one',
+    )
+    .option(
+      '--http <port>',
+      'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: any free port)',
+      parsePort,
+    )
+    .option('--host <address>', 'with --http: the interface to listen on', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'with --http: also accept requests whose Host header names this (repeatable; loopback names and --host always are)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--db <file>',
+      'github only: its SQLite database file, or :memory: for a fresh one per run (default: mcpwire/github.sqlite3 in your data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%)',
+    )
+    .action(async (server: string, options: ServeOptions, self: Command) => {
+      checkOptions(options, self);
+      process.exitCode = await runServe(server, options);
+    });
+  return addExamples(command, [
+    ['mcpwire serve everything', 'every MCP feature over stdio, for a host or an inspector to start'],
+    ['mcpwire serve github --db ./tracker.db', 'the GitHub-like server, keeping its data in tracker.db'],
+    ['mcpwire serve everything --http 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
+    [
+      'mcpwire serve ./my-server.ts --http 8080 --host 0.0.0.0 --allow-host myhost.lan',
+      'your own server, reachable from the network',
+    ],
+  ]);
+}
+
+function checkOptions(options: ServeOptions, command: Command): void {
+  if (options.http !== undefined) return;
+  const explicit = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
+  if (explicit('host') || options.allowHost !== undefined)
+    throw new UsageError('--host and --allow-host apply with --http <port> (see "mcpwire serve --help")');
+}
+
+async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
+  // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
+  const { loadServer } = await import('../server-source.ts');
+  const server = await loadServer(name, { db: options.db });
+  // Both close the server when they finish, which releases what it holds (github's database).
+  if (options.http !== undefined) {
+    const { serveOverHttp } = await import('../serve-http.ts');
+    await serveOverHttp(server, {
+      port: options.http,
+      host: options.host ?? '127.0.0.1',
+      ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+    });
+  } else {
+    const { serveStdio } = await import('mcpwire/stdio');
+    await serveStdio(server);
+  }
+  // Leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+  return ExitCode.ok;
+}
+
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port >= 0 && port <= 65_535))
+    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return port;
+}

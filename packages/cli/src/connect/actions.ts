@@ -1,0 +1,201 @@
+// The things a person can do from the `mcpwire connect` menu: call a tool, read a resource, get a
+// prompt, complete an argument, list everything. Each asks what it needs and shows the result.
+
+import { autocomplete, isCancel, log, select, text } from '@clack/prompts';
+import { RequestCancelledError, type Client } from 'mcpwire/client';
+import type { Colours } from '../colours.ts';
+import {
+  formatCallResult,
+  formatCompletion,
+  formatPromptResult,
+  formatPrompts,
+  formatReadResult,
+  formatResources,
+  formatTemplates,
+  formatTools,
+} from '../result-format.ts';
+import type { CallActivity } from './call-activity.ts';
+import { CANCELLED, promptForObject } from './schema-prompts.ts';
+
+/** What every action works with. */
+export interface ActionContext {
+  client: Client;
+  activity: CallActivity;
+  colours: Colours;
+}
+
+/** Picks a tool, asks for its arguments, calls it with a progress display; Ctrl-C cancels the call. */
+export async function callTool({ client, activity, colours }: ActionContext): Promise<void> {
+  const tools = await client.listAllTools();
+  const name = await autocomplete({
+    message: 'Tool (type to filter)',
+    options: tools.map((tool) => ({ value: tool.name, label: tool.name, hint: firstLine(tool.description) })),
+    maxItems: 8,
+  });
+  if (isCancel(name)) return;
+  const tool = tools.find((candidate) => candidate.name === name)!;
+  const args = await promptForObject(tool.inputSchema);
+  if (args === CANCELLED) return;
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort('cancelled with Ctrl-C');
+  process.on('SIGINT', cancel);
+  activity.start(`Calling ${name}`, cancel);
+  try {
+    const result = await client.callTool(
+      { name, arguments: args },
+      { signal: controller.signal, onProgress: (update) => activity.progress(update) },
+    );
+    activity.stop();
+    const shown = formatCallResult(result, colours).trimEnd() || colours.dim('(no content)');
+    if (result.isError === true) log.error(`${name} reported an error:\n${shown}`);
+    else log.success(`${name}:\n${shown}`);
+  } catch (error) {
+    activity.stop();
+    if (!(error instanceof RequestCancelledError)) throw error;
+    log.warn(`Cancelled ${name}: the server was sent notifications/cancelled`);
+  } finally {
+    process.removeListener('SIGINT', cancel);
+  }
+}
+
+/** Picks a resource (or a template, then its variables, or types a URI) and shows its contents. */
+export async function readResource({ client, colours }: ActionContext): Promise<void> {
+  const [resources, templates] = await Promise.all([
+    client.listAllResources(),
+    client.listAllResourceTemplates(),
+  ]);
+  const TYPE = '\u0000type';
+  const choice = await autocomplete<string>({
+    message: 'Resource (type to filter)',
+    options: [
+      ...resources.map((resource) => ({ value: resource.uri, label: resource.uri, hint: resource.name })),
+      ...templates.map((template) => ({
+        value: template.uriTemplate,
+        label: template.uriTemplate,
+        hint: 'template',
+      })),
+      { value: TYPE, label: 'Type a URI...' },
+    ],
+    maxItems: 8,
+  });
+  if (isCancel(choice)) return;
+  const uri = choice === TYPE ? await askText('URI') : await fillTemplate(choice);
+  if (uri === undefined) return;
+  const result = await client.readResource({ uri });
+  log.success(`${uri}:\n${formatReadResult(result, colours).trimEnd()}`);
+}
+
+/** Picks a prompt, asks for its arguments and shows its messages. */
+export async function getPrompt({ client, colours }: ActionContext): Promise<void> {
+  const prompts = await client.listAllPrompts();
+  const name = await autocomplete({
+    message: 'Prompt (type to filter)',
+    options: prompts.map((prompt) => ({
+      value: prompt.name,
+      label: prompt.name,
+      hint: firstLine(prompt.description),
+    })),
+    maxItems: 8,
+  });
+  if (isCancel(name)) return;
+  const prompt = prompts.find((candidate) => candidate.name === name)!;
+  const args: Record<string, string> = {};
+  for (const argument of prompt.arguments ?? []) {
+    const value = await askText(argument.name, {
+      isRequired: argument.required === true,
+      hint: argument.description,
+    });
+    if (value === undefined) return;
+    if (value !== '') args[argument.name] = value;
+  }
+  const result = await client.getPrompt({ name, arguments: args });
+  log.success(`${name}:\n${formatPromptResult(result, colours).trimEnd()}`);
+}
+
+/** Picks a prompt or template argument and a partial value, and shows the server's suggestions. */
+export async function completeArgument({ client, colours }: ActionContext): Promise<void> {
+  const [prompts, templates] = await Promise.all([
+    client.serverCapabilities?.prompts ? client.listAllPrompts() : [],
+    client.serverCapabilities?.resources ? client.listAllResourceTemplates() : [],
+  ]);
+  const refs = [
+    ...prompts.flatMap((prompt) =>
+      (prompt.arguments ?? []).map((argument) => ({
+        ref: { type: 'ref/prompt' as const, name: prompt.name },
+        argument: argument.name,
+      })),
+    ),
+    ...templates.flatMap((template) =>
+      variablesOf(template.uriTemplate).map((variable) => ({
+        ref: { type: 'ref/resource' as const, uri: template.uriTemplate },
+        argument: variable,
+      })),
+    ),
+  ];
+  if (refs.length === 0) return log.info('Nothing here takes arguments to complete.');
+  const picked = await select({
+    message: 'Argument',
+    options: refs.map((item, index) => ({
+      value: index,
+      label: `${'name' in item.ref ? item.ref.name : item.ref.uri} ${colours.dim('>')} ${item.argument}`,
+    })),
+    maxItems: 10,
+  });
+  if (isCancel(picked)) return;
+  const value = await askText('Typed so far', { isRequired: false });
+  if (value === undefined) return;
+  const { ref, argument } = refs[picked]!;
+  const result = await client.complete({ ref, argument: { name: argument, value } });
+  log.success(formatCompletion(result, colours).trimEnd() || colours.dim('(no suggestions)'));
+}
+
+/** Shows every tool, resource, template and prompt. */
+export async function listEverything({ client, colours }: ActionContext): Promise<void> {
+  const capabilities = client.serverCapabilities ?? {};
+  if (capabilities.tools)
+    log.message(`${colours.bold('Tools')}\n${formatTools(await client.listAllTools(), colours).trimEnd()}`);
+  if (capabilities.resources) {
+    log.message(
+      `${colours.bold('Resources')}\n${formatResources(await client.listAllResources(), colours).trimEnd()}`,
+    );
+    log.message(
+      `${colours.bold('Resource templates')}\n${formatTemplates(await client.listAllResourceTemplates(), colours).trimEnd()}`,
+    );
+  }
+  if (capabilities.prompts)
+    log.message(
+      `${colours.bold('Prompts')}\n${formatPrompts(await client.listAllPrompts(), colours).trimEnd()}`,
+    );
+}
+
+/** Resolves with the text typed, '' for an optional field left empty, or undefined when cancelled. */
+async function askText(
+  message: string,
+  options: { isRequired?: boolean; hint?: string | undefined } = {},
+): Promise<string | undefined> {
+  const isRequired = options.isRequired ?? true;
+  const answer = await text({
+    message: `${message}${isRequired ? '' : ' (optional)'}${options.hint ? ` - ${options.hint}` : ''}`,
+    validate: (value) => (isRequired && (value ?? '') === '' ? 'Required' : undefined),
+  });
+  return isCancel(answer) ? undefined : (answer ?? '');
+}
+
+/** Asks for each `{variable}` of a URI template (RFC 6570 operators dropped) and fills it in. */
+async function fillTemplate(template: string): Promise<string | undefined> {
+  let uri = template;
+  for (const variable of variablesOf(template)) {
+    const value = await askText(variable);
+    if (value === undefined) return undefined;
+    uri = uri.replace(new RegExp(`\\{[+#./;?&]?${variable}\\*?\\}`), value);
+  }
+  return uri;
+}
+
+function variablesOf(template: string): string[] {
+  return [...template.matchAll(/\{[+#./;?&]?([^}*,]+)\*?\}/g)].map((match) => match[1]!);
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0]!.slice(0, 60);
+}

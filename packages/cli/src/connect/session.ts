@@ -1,0 +1,93 @@
+// `mcpwire connect`: connects with handlers that ask the person, then a menu until they quit
+// (q, Ctrl-C or Ctrl-D at the menu). A failed action is shown and the session goes on, unless
+// the connection itself is gone (exit 3).
+
+import { intro, isCancel, log, outro, selectKey, spinner, updateSettings } from '@clack/prompts';
+import { ConnectionClosedError } from 'mcpwire/client';
+import { coloursFor } from '../colours.ts';
+import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
+import type { TargetCommandOptions } from '../one-shot.ts';
+import { openClient, toCliError } from '../target/open-client.ts';
+import { resolveTarget } from '../target/target.ts';
+import {
+  callTool,
+  completeArgument,
+  getPrompt,
+  listEverything,
+  readResource,
+  type ActionContext,
+} from './actions.ts';
+import { CallActivity } from './call-activity.ts';
+import { createInteractiveHandlers } from './server-requests.ts';
+
+/** The menu: each entry's key is its value's first letter. */
+const MENU = [
+  { value: 't', label: 'call a tool', needs: 'tools', run: callTool },
+  { value: 'r', label: 'read a resource', needs: 'resources', run: readResource },
+  { value: 'p', label: 'get a prompt', needs: 'prompts', run: getPrompt },
+  { value: 'c', label: 'complete an argument', needs: 'completions', run: completeArgument },
+  { value: 'a', label: 'list everything', needs: undefined, run: listEverything },
+] as const;
+
+/** Runs the session; resolves with 0 when the person quits, 3 when the connection is lost. */
+export async function runConnect(
+  operand: string,
+  commandAfterDash: readonly string[] | undefined,
+  options: TargetCommandOptions,
+): Promise<ExitCodeValue> {
+  const target = resolveTarget(operand, {
+    commandAfterDash,
+    config: options.config,
+    headers: options.header,
+  });
+  // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
+  updateSettings({ aliases: { '\x04': 'cancel' } });
+  const colours = coloursFor(process.stdout);
+  const activity = new CallActivity();
+  intro(`mcpwire connect ${target.label}`);
+  const connecting = spinner();
+  connecting.start('Connecting');
+  let opened: Awaited<ReturnType<typeof openClient>>;
+  try {
+    opened = await openClient(target, {
+      era: options.era,
+      timeoutMs: options.timeout * 1000,
+      isVerbose: options.verbose === true,
+      handlers: createInteractiveHandlers(activity, colours),
+    });
+  } catch (error) {
+    connecting.error('Could not connect');
+    throw error;
+  }
+  await using _closing = opened;
+  const { client } = opened;
+  connecting.stop(
+    `Connected to ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} (protocol ${client.protocolVersion ?? '?'})`,
+  );
+  if (client.instructions) log.info(colours.dim(client.instructions));
+  const context: ActionContext = { client, activity, colours };
+  const capabilities = client.serverCapabilities ?? {};
+  const entries = MENU.filter(
+    (entry) => entry.needs === undefined || capabilities[entry.needs] !== undefined,
+  );
+  for (;;) {
+    const choice = await selectKey({
+      message: 'What next?',
+      options: [...entries.map(({ value, label }) => ({ value, label })), { value: 'q', label: 'quit' }],
+    });
+    if (isCancel(choice) || choice === 'q') break;
+    try {
+      await entries.find((entry) => entry.value === choice)!.run(context);
+    } catch (error) {
+      activity.stop();
+      const failure = toCliError(error, 'failed', opened.stderrTail());
+      log.error(failure.message.replace(/^failed: /, ''));
+      if (error instanceof ConnectionClosedError || !client.isConnected) {
+        outro('The connection is closed.');
+        return ExitCode.connection;
+      }
+    }
+  }
+  outro('Bye.');
+  return ExitCode.ok;
+}

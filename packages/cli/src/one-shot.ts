@@ -1,0 +1,80 @@
+// The frame of every one-shot command (list, call, read, get, complete): resolve the target, connect,
+// run one piece of work, close; Ctrl-C cancels what is in flight (exit 130), failures become exit codes.
+
+import type { Client, EraChoice } from 'mcpwire/client';
+import { coloursFor, type Colours } from './colours.ts';
+import type { ExitCodeValue } from './exit-code.ts';
+import { openClient, toCliError } from './target/open-client.ts';
+import { resolveTarget, type Target } from './target/target.ts';
+
+/** The options every target-taking command accepts (see target-options.ts). */
+export interface TargetCommandOptions {
+  config?: string;
+  header?: string[];
+  era: EraChoice;
+  /** Seconds. */
+  timeout: number;
+  verbose?: boolean;
+  json?: boolean;
+}
+
+/** What a one-shot command's work gets. */
+export interface OneShot {
+  client: Client;
+  target: Target;
+  /** Aborts on Ctrl-C: pass it to the request. */
+  signal: AbortSignal;
+  isJson: boolean;
+  /** For stdout. */
+  colours: Colours;
+  /** Writes text to stdout as it is. */
+  print(text: string): void;
+  /** Writes `value` as indented JSON and a newline to stdout. */
+  printJson(value: unknown): void;
+}
+
+/**
+ * Connects to `operand` (see resolveTarget), runs `work`, closes the connection (ending a spawned
+ * server) and resolves with work's exit code. A failure rejects with a CliError whose message starts
+ * with `doing` (see toCliError for the exit codes).
+ */
+export async function runOneShot(
+  operand: string,
+  commandAfterDash: readonly string[] | undefined,
+  options: TargetCommandOptions,
+  doing: string,
+  work: (oneShot: OneShot) => Promise<ExitCodeValue>,
+): Promise<ExitCodeValue> {
+  const target = resolveTarget(operand, {
+    commandAfterDash,
+    config: options.config,
+    headers: options.header,
+  });
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
+  process.once('SIGINT', interrupt);
+  try {
+    await using opened = await openClient(target, {
+      era: options.era,
+      timeoutMs: options.timeout * 1000,
+      isVerbose: options.verbose === true,
+      signal: controller.signal,
+    });
+    const colours = coloursFor(process.stdout);
+    try {
+      return await work({
+        client: opened.client,
+        target,
+        signal: controller.signal,
+        isJson: options.json === true,
+        colours,
+        print: (text) => process.stdout.write(text),
+        printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+      });
+    } catch (error) {
+      throw toCliError(error, doing, opened.stderrTail());
+    }
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+  }
+}

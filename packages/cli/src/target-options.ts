@@ -1,0 +1,57 @@
+// The `<target>` operand and the options of every command that talks to a server, declared once.
+
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import type { ExitCodeValue } from './exit-code.ts';
+import type { OneShot, TargetCommandOptions } from './one-shot.ts';
+import type { ProgramContext } from './program-context.ts';
+
+/** The help text of the `<target>` operand. */
+export const TARGET_DESCRIPTION =
+  'a server name from a host config file, or an http(s) URL; or leave it out and end the command line with "--" and the command that starts the server over stdio';
+
+/** The `<target>` operand, first after the command name. */
+export function targetArgument(): Argument {
+  return new Argument('<target>', TARGET_DESCRIPTION);
+}
+
+/** Adds --config, --header, --era, --timeout and --verbose (and --json when `hasJson`). */
+export function addTargetOptions(command: Command, { hasJson }: { hasJson: boolean }): Command {
+  command
+    .option('--config <file>', 'look the target name up in this host config file only')
+    .option(
+      '-H, --header <name:value>',
+      'an HTTP header for URL targets (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .addOption(
+      new Option('--era <era>', 'which protocol era to speak')
+        .choices(['auto', 'legacy', 'modern'])
+        .default('auto'),
+    )
+    .option('--timeout <seconds>', 'how long to wait for each answer', parseSeconds, 60)
+    .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics");
+  if (hasJson) command.option('--json', 'print only the result, as JSON, on stdout');
+  return command;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!(Number.isFinite(seconds) && seconds > 0))
+    throw new InvalidArgumentError('expected a number of seconds above 0.');
+  return seconds;
+}
+
+/**
+ * Runs a one-shot command's `work` against `operand` (loading the client only now) and sets the
+ * process's exit code from it; `doing` starts the message of a failure.
+ */
+export async function runOneShotCommand(
+  operand: string,
+  context: ProgramContext,
+  options: TargetCommandOptions,
+  doing: string,
+  work: (oneShot: OneShot) => Promise<ExitCodeValue>,
+): Promise<void> {
+  const { runOneShot } = await import('./one-shot.ts');
+  process.exitCode = await runOneShot(operand, context.commandAfterDash, options, doing, work);
+}

@@ -1,0 +1,110 @@
+// Connecting the library's Client to a resolved Target: the transport for its kind, the handshake,
+// and every failure turned into a CliError with the exit code a script can branch on.
+
+import { Client, RequestCancelledError, RpcError, type ClientHandlers, type EraChoice } from 'mcpwire/client';
+import { SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
+import { ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
+import type { Transport } from 'mcpwire';
+import { CliError, ExitCode } from '../exit-code.ts';
+import { PACKAGE_VERSION } from '../package-info.ts';
+import type { Target } from './target.ts';
+
+/** How the client is set up. */
+export interface OpenOptions {
+  era?: EraChoice;
+  /** Default timeout of each request, in ms. */
+  timeoutMs?: number;
+  /** Answers to server requests; none (the one-shot commands) declares no sampling or elicitation. */
+  handlers?: ClientHandlers;
+  /** Show a stdio server's stderr as it is written; otherwise it is kept and shown only if the server fails. */
+  isVerbose?: boolean;
+  signal?: AbortSignal;
+}
+
+/** How much of a stdio server's stderr is kept to explain its failure. */
+const STDERR_TAIL = 4000;
+
+/** An open client and the way to close it (also ends a spawned server). */
+export interface OpenClient extends AsyncDisposable {
+  client: Client;
+  /** The server's stderr as far as it was kept (stdio targets, not verbose), for failure messages. */
+  stderrTail(): string;
+}
+
+/** Connects to `target`; rejects with a CliError (exit 3, or 130 when `signal` aborted it). */
+export async function openClient(target: Target, options: OpenOptions = {}): Promise<OpenClient> {
+  let tail = '';
+  const keepStderr = (text: string): void => {
+    tail = (tail + text).slice(-STDERR_TAIL);
+  };
+  const transport = createTransport(target, options.isVerbose === true ? forwardStderr : keepStderr);
+  const client = new Client(
+    { name: 'mcpwire-cli', version: PACKAGE_VERSION },
+    {
+      era: options.era ?? 'auto',
+      handlers: options.handlers ?? {},
+      // A server that answers late is still starting (npx may be installing it), not a handshake-era
+      // server ignoring the probe: wait for the era probe as long as for any answer.
+      ...(options.timeoutMs === undefined
+        ? {}
+        : { requestTimeoutMs: options.timeoutMs, probeTimeoutMs: options.timeoutMs }),
+      onError: (error) => {
+        if (options.isVerbose === true) process.stderr.write(`mcpwire: ${error.message}\n`);
+      },
+    },
+  );
+  try {
+    await client.connect(transport, options.signal === undefined ? {} : { signal: options.signal });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw toCliError(error, `cannot connect to ${target.label}`, tail);
+  }
+  return {
+    client,
+    stderrTail: () => tail,
+    [Symbol.asyncDispose]: () => client.close().catch(() => {}),
+  };
+}
+
+function createTransport(target: Target, stderr: (text: string) => void): Transport {
+  if (target.kind === 'stdio')
+    return new StdioClientTransport({
+      command: target.command,
+      args: target.args,
+      env: target.env,
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      stderr,
+    });
+  const options = { headers: target.headers, onError: () => {} };
+  return target.transport === 'sse'
+    ? new SseClientTransport(target.url, options)
+    : new StreamableHttpClientTransport(target.url, options);
+}
+
+function forwardStderr(text: string): void {
+  process.stderr.write(text);
+}
+
+/**
+ * The CliError for a failure while talking to a server: an error response is exit 1 (the server
+ * refused the request), our own cancellation 130, a CliError keeps its code, anything else
+ * (spawn, HTTP, timeouts, closed connections, invalid results) is exit 3. `doing` starts the message.
+ */
+export function toCliError(error: unknown, doing: string, stderrTail = ''): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
+  if (error instanceof RpcError) {
+    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    return new CliError(
+      `${doing}: the server answered error ${error.code}: ${error.message}${data}`,
+      ExitCode.failed,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = error instanceof ProcessSpawnError ? '; check the command and your PATH' : '';
+  const tail =
+    stderrTail.trim() === '' || message.includes(stderrTail.trim())
+      ? ''
+      : `\nserver stderr:\n${stderrTail.trimEnd()}`;
+  return new CliError(`${doing}: ${message}${hint}${tail}`, ExitCode.connection, { cause: error });
+}

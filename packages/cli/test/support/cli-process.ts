@@ -1,0 +1,132 @@
+// Runs the `mcpwire` command from source as a child process, the way a person or a script does: from
+// any directory, with its own environment, to completion; and the commands of the test servers.
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROOT } from '../../../../test/support/raw-server-process.ts';
+import { SOURCE_CONDITIONS } from '../../../../test/support/node-options.ts';
+
+/** tsx's loader as a URL, so the CLI runs from source whatever the working directory. */
+const TSX = import.meta.resolve('tsx');
+
+/** The CLI's entry point from source, as an absolute path. */
+export const MAIN = join(ROOT, 'packages', 'cli', 'src', 'main.ts');
+
+/** `node <flags> main.ts`: argv of the CLI from source, usable from any cwd. */
+export const MCPWIRE: readonly string[] = [process.execPath, ...SOURCE_CONDITIONS, `--import=${TSX}`, MAIN];
+
+/** The command that starts our everything server over stdio (a target after `--`). */
+export const OUR_EVERYTHING: readonly string[] = [...MCPWIRE, 'serve', 'everything'];
+
+/** The command that starts the official `@modelcontextprotocol/server-everything` over stdio. */
+export const OFFICIAL_EVERYTHING: readonly string[] = [process.execPath, officialEverythingEntry(), 'stdio'];
+
+/** The official everything server's entry script (its `mcp-server-everything` bin). */
+export function officialEverythingEntry(): string {
+  const dir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything');
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  return join(dir, manifest.bin['mcp-server-everything'] ?? 'dist/index.js');
+}
+
+/**
+ * The environment for a CLI child: ours (with the test runner's NODE_OPTIONS, whose `--import=tsx`
+ * is made absolute so it resolves from any cwd) plus `extra`; NO_COLOR unset unless given.
+ */
+export function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    ...extra,
+  }))
+    if (value !== undefined) env[key] = value;
+  if (env.NODE_OPTIONS !== undefined)
+    env.NODE_OPTIONS = env.NODE_OPTIONS.replace('--import=tsx', `--import=${TSX}`);
+  return env;
+}
+
+/** How a CLI run ended and what it wrote. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runCli}. */
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed; default: stdin is closed at once. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `mcpwire <args>` to completion (stdin, stdout and stderr are pipes). */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: childEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `mcpwire ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs `mcpwire <args> | head -n <lines>`: resolves with what head printed and how the command
+ * ended once both have exited (the command meets a closed pipe if it writes after head is gone).
+ */
+export async function runCliIntoHead(
+  args: readonly string[],
+  lines: number,
+): Promise<{ head: string; code: number | null; stderr: string }> {
+  const cli = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), ...args], {
+    cwd: ROOT,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const head = spawn('head', ['-n', String(lines)], { stdio: [cli.stdout, 'pipe', 'inherit'] });
+  // Our end of the pipe is not needed: head reads it, and closing it is what gives the CLI EPIPE.
+  cli.stdout.destroy();
+  let stderr = '';
+  let headOutput = '';
+  cli.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  head.stdout.setEncoding('utf8').on('data', (chunk: string) => (headOutput += chunk));
+  const [[code]] = (await Promise.all([once(cli, 'close'), once(head, 'close')])) as [
+    [number | null],
+    unknown,
+  ];
+  return { head: headOutput, code, stderr };
+}
+
+/** The repository root, for tests that spawn from it. */
+export { ROOT };
+
+/** This folder's fixtures directory. */
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
