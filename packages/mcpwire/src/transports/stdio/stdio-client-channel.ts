@@ -42,11 +42,15 @@ export class StdioClientChannel implements Channel {
   readonly #timeoutMs: number;
   #graceTimer: NodeJS.Timeout | undefined;
   #shutdown: Promise<void> | undefined;
+  /** Settles with the close error (undefined for a local close) once the channel has closed. */
+  readonly #ended: Promise<ConnectionClosedError | undefined>;
+  #settleEnded: (error: ConnectionClosedError | undefined) => void = () => {};
 
   /** Takes ownership of a process that has spawned; reads its stdout from now on. */
   constructor(child: ServerProcess, options: StdioClientChannelOptions) {
     this.#child = child;
     this.#timeoutMs = options.shutdownTimeoutMs;
+    this.#ended = new Promise((resolve) => (this.#settleEnded = resolve));
     this.info = child.pid === undefined ? { kind: 'stdio' } : { kind: 'stdio', pid: child.pid };
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin" });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
@@ -90,7 +94,24 @@ export class StdioClientChannel implements Channel {
 
   send(message: Message | readonly Message[]): Promise<void> {
     if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
-    return this.#writer.write(encodeMessage(message) + '\n');
+    return this.#writer
+      .write(encodeMessage(message) + '\n')
+      .catch((error: unknown) => this.#explainWriteFailure(error));
+  }
+
+  /**
+   * A write fails (EPIPE) when the process has gone or is going, usually before its exit is seen:
+   * once the channel closes (within the grace period), its ProcessExitError, with the exit code and
+   * the stderr tail, says why; the bare write error otherwise.
+   */
+  async #explainWriteFailure(error: unknown): Promise<never> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      this.#ended,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.#timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    throw ended instanceof ProcessExitError ? ended : error;
   }
 
   /** Closes the channel and shuts the process down (LIFE-13); idempotent, resolves once it has exited. */
@@ -120,6 +141,7 @@ export class StdioClientChannel implements Channel {
     // Before the receiver hears of it, so a close() called from its handleClose waits for the exit.
     this.#shutdown = this.#stop();
     this.#inbox.close(error);
+    this.#settleEnded(error);
   }
 
   async #stop(): Promise<void> {
