@@ -2,7 +2,7 @@
 // exit code 2 for them (commander throws instead of exiting), and help styled only on a terminal.
 
 import { Command, CommanderError } from 'commander';
-import { coloursFor } from './colours.ts';
+import { coloursFor, hasColour } from './colours.ts';
 import { ExitCode, UsageError } from './exit-code.ts';
 
 /**
@@ -23,6 +23,10 @@ export function defineCommand(name: string): Command {
     .configureOutput({
       // The UsageError above is printed by main, once.
       outputError: () => {},
+      // One colour rule for the whole CLI (colours.ts): commander's own would strip the styling
+      // where Node reports two colours (a terminal with CI set, for one).
+      getOutHasColors: () => hasColour(process.stdout),
+      getErrHasColors: () => hasColour(process.stderr),
     })
     .configureHelp({
       styleTitle: (text) => colours.bold(text),
