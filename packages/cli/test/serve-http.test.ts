@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
 import { MCPWIRE, childEnv, ROOT } from './support/cli-process.ts';
-import { freePort } from './support/http-servers.ts';
+import { freePort } from '../../../test/support/free-port.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
 const MODERN_HEADERS = {

@@ -5,13 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { createEverythingServer } from '@mcpwire/server-everything';
 import { chainHandlers, createHttpHandler, createLegacySseHandler, decodeSse } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
 import { REPO_ROOT, StderrTail } from '../stdio-peers.ts';
+import { freePort } from '../../support/free-port.ts';
 
 /** Our everything server behind both HTTP transports, on one port. */
 export interface OurHttpServer {
@@ -105,17 +105,6 @@ function rpcMethods(text: string): string[] {
     if (typeof record.method === 'string') return record.method;
     return 'error' in record ? 'error' : 'result';
   });
-}
-
-/** A free TCP port on 127.0.0.1 (released before it is returned; the child binds it right after). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** `@modelcontextprotocol/server-everything` running one of its HTTP transports as a child process. */

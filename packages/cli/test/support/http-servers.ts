@@ -3,9 +3,9 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { MCPWIRE, officialEverythingEntry, ROOT } from './cli-process.ts';
 import { PtyProcess } from './pty-process.ts';
+import { freePort } from '../../../../test/support/free-port.ts';
 
 /** A running HTTP server: its endpoint URL; dispose to stop it. */
 export interface HttpServer extends AsyncDisposable {
@@ -24,17 +24,6 @@ export async function startOurHttpServer(
     await pty[Symbol.asyncDispose]();
     throw error;
   }
-}
-
-/** A TCP port that was free a moment ago on 127.0.0.1 (a server bound it, then closed). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** The official everything server in its streamableHttp mode on a free port; resolves once it listens. */

@@ -3,22 +3,14 @@
 // with several addresses. And over Streamable HTTP, silence during the era probe is an outage.
 
 import assert from 'node:assert/strict';
-import { createServer, connect as connectSocket, type AddressInfo } from 'node:net';
+import { connect as connectSocket } from 'node:net';
 import { describe, it } from 'node:test';
+import { freePort as closedPort } from '../../../../../test/support/free-port.ts';
 import { settle, FakeHttpServer } from '../../../test/support/fake-http-server.ts';
 import { Client, ConnectTimeoutError } from '../../client/index.ts';
 import { StreamableHttpClientTransport } from './client-transport.ts';
 import { describeNetworkError, FetchFailedError } from './http-errors.ts';
 import { Fetcher } from './http-fetcher.ts';
-
-/** A port on 127.0.0.1 that was just free: a server listened on it and closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** What fetch rejects with for `url`, as a FetchFailedError from the Fetcher. */
 async function fetchFailure(url: string, fetcher = new Fetcher()): Promise<FetchFailedError> {
