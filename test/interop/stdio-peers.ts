@@ -1,10 +1,10 @@
 // The real peers of the interop tests, as the commands that start them over stdio: our reference server
 // (`mcpwire serve everything`, run from source under tsx) and the official `@modelcontextprotocol/server-everything`.
 
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SOURCE_CONDITIONS, testChildEnv } from '../support/node-options.ts';
+import { officialEverythingEntry } from '../support/official-everything.ts';
 
 /** The repository root: the working directory of every spawned peer, so `--import tsx` resolves. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,19 +40,6 @@ export const OFFICIAL_EVERYTHING_SERVER: StdioCommand = {
   args: [officialEverythingEntry(), 'stdio'],
   cwd: REPO_ROOT,
 };
-
-function officialEverythingEntry(): string {
-  const packageDir = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything');
-  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-    bin?: Record<string, string>;
-  };
-  const entry = manifest.bin?.['mcp-server-everything'];
-  if (entry === undefined)
-    throw new Error(
-      `@modelcontextprotocol/server-everything has no "mcp-server-everything" bin in ${packageDir}`,
-    );
-  return join(packageDir, entry);
-}
 
 /**
  * Keeps the last `limit` characters a child wrote to stderr, to show in a failing assertion.

@@ -4,14 +4,13 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { createEverythingServer } from '@mcpwire/server-everything';
 import { chainHandlers, createHttpHandler, createLegacySseHandler, decodeSse } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
 import { REPO_ROOT, StderrTail } from '../stdio-peers.ts';
 import { freePort } from '../../support/free-port.ts';
+import { officialEverythingEntry } from '../../support/official-everything.ts';
 
 /** Our everything server behind both HTTP transports, on one port. */
 export interface OurHttpServer {
@@ -125,11 +124,7 @@ export async function startServerEverything(
   mode: 'streamableHttp' | 'sse',
 ): Promise<ServerEverythingProcess> {
   const port = await freePort();
-  const packageDir = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything');
-  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-    bin: Record<string, string>;
-  };
-  const entry = join(packageDir, manifest.bin['mcp-server-everything'] ?? 'dist/index.js');
+  const entry = officialEverythingEntry();
   const stderr = new StderrTail();
   // A minimal environment: no NODE_OPTIONS (tsx and our wire check are for mcpwire processes).
   const child: ChildProcess = spawn(process.execPath, [entry, mode], {

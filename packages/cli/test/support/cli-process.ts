@@ -3,11 +3,11 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT } from '../../../../test/support/raw-server-process.ts';
 import { SOURCE_CONDITIONS } from '../../../../test/support/node-options.ts';
+import { officialEverythingEntry } from '../../../../test/support/official-everything.ts';
 
 /** tsx's loader as a URL, so the CLI runs from source whatever the working directory. */
 const TSX = import.meta.resolve('tsx');
@@ -24,14 +24,7 @@ export const OUR_EVERYTHING: readonly string[] = [...MCPWIRE, 'serve', 'everythi
 /** The command that starts the official `@modelcontextprotocol/server-everything` over stdio. */
 export const OFFICIAL_EVERYTHING: readonly string[] = [process.execPath, officialEverythingEntry(), 'stdio'];
 
-/** The official everything server's entry script (its `mcp-server-everything` bin). */
-export function officialEverythingEntry(): string {
-  const dir = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything');
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-    bin: Record<string, string>;
-  };
-  return join(dir, manifest.bin['mcp-server-everything'] ?? 'dist/index.js');
-}
+export { officialEverythingEntry };
 
 /**
  * The environment for a CLI child: ours (with the test runner's NODE_OPTIONS, whose `--import=tsx`
