@@ -6,9 +6,10 @@ import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { resolveTarget, type Target } from './target/target.ts';
+import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
 
 /** The options every target-taking command accepts (see target-options.ts). */
-export interface TargetCommandOptions {
+export interface TargetCommandOptions extends WireOptions {
   config?: string;
   header?: string[];
   era: EraChoice;
@@ -50,11 +51,13 @@ export async function runOneShot(
     config: options.config,
     headers: options.header,
   });
+  const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);
   try {
     await using opened = await openClient(target, {
+      ...(recorder === undefined ? {} : { recorder }),
       era: options.era,
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,
@@ -76,5 +79,7 @@ export async function runOneShot(
     }
   } finally {
     process.removeListener('SIGINT', interrupt);
+    // After the connection closed (the `await using` above): the exit is in the transcript.
+    await recorder?.close();
   }
 }

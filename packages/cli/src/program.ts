@@ -6,6 +6,7 @@ import { callCommand } from './commands/call.ts';
 import { completeCommand } from './commands/complete.ts';
 import { connectCommand } from './commands/connect.ts';
 import { demoCommand } from './commands/demo.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
 import { listCommand } from './commands/list.ts';
 import { readCommand } from './commands/read.ts';
@@ -24,6 +25,7 @@ export const TARGET_COMMANDS: ReadonlySet<string> = new Set([
   'get',
   'complete',
   'connect',
+  'doctor',
 ]);
 
 /** The root command with every subcommand. Parse with `parseAsync(argv, { from: 'user' })`. */
@@ -40,6 +42,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(getCommand(context))
     .addCommand(completeCommand(context))
     .addCommand(connectCommand(context))
+    .addCommand(doctorCommand(context))
     .addCommand(demoCommand());
   addExamples(program, [
     ['mcpwire serve everything', 'a server for a host to start over stdio'],

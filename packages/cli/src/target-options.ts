@@ -14,7 +14,7 @@ export function targetArgument(): Argument {
   return new Argument('<target>', TARGET_DESCRIPTION);
 }
 
-/** Adds --config, --header, --era, --timeout and --verbose (and --json when `hasJson`). */
+/** Adds --config, --header, --era, --timeout, --verbose and the wire options (and --json when `hasJson`). */
 export function addTargetOptions(command: Command, { hasJson }: { hasJson: boolean }): Command {
   command
     .option('--config <file>', 'look the target name up in this host config file only')
@@ -29,7 +29,14 @@ export function addTargetOptions(command: Command, { hasJson }: { hasJson: boole
         .default('auto'),
     )
     .option('--timeout <seconds>', 'how long to wait for each answer', parseSeconds, 60)
-    .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics");
+    .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics")
+    .option('--trace', 'show every message and transport event on stderr as it crosses the wire')
+    .option('--record <file.jsonl>', 'write a transcript of the connection (for lint, replay, report)')
+    .option(
+      '--redact <jsonpath>',
+      'also redact this value in --trace and --record, e.g. $.params.arguments.password (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
   if (hasJson) command.option('--json', 'print only the result, as JSON, on stdout');
   return command;
 }

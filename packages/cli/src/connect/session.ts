@@ -8,6 +8,7 @@ import { coloursFor } from '../colours.ts';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
 import type { TargetCommandOptions } from '../one-shot.ts';
 import { openClient, toCliError } from '../target/open-client.ts';
+import { openCommandRecorder } from '../wire/command-recorder.ts';
 import { resolveTarget } from '../target/target.ts';
 import {
   callTool,
@@ -47,9 +48,13 @@ export async function runConnect(
   intro(`mcpwire connect ${target.label}`);
   const connecting = spinner();
   connecting.start('Connecting');
+  const recorder = await openCommandRecorder('connect', target, options);
+  // Declared before the client, so disposed after it: the transcript ends with the server's exit.
+  await using _recording = { [Symbol.asyncDispose]: async () => recorder?.close() };
   let opened: Awaited<ReturnType<typeof openClient>>;
   try {
     opened = await openClient(target, {
+      ...(recorder === undefined ? {} : { recorder }),
       era: options.era,
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,

@@ -30,6 +30,9 @@ export interface DemoHost {
   onSampling: SamplingOverride | undefined;
 }
 
+/** How long the host waits for the server's first answer (its start and seeding included). */
+const CONNECT_TIMEOUT_MS = 30_000;
+
 /** Makes the host's Client for `era` (not yet connected). */
 export function createDemoHost(era: 'legacy' | 'modern', printer: DemoPrinter): DemoHost {
   // The handlers read `host` when the server asks, by which time it exists.
@@ -38,6 +41,9 @@ export function createDemoHost(era: 'legacy' | 'modern', printer: DemoPrinter): 
     {
       era,
       eraCache: false,
+      // The server is this CLI's own entry spawned again (from source under tsx in the repository),
+      // seeding its database before it answers: on a loaded machine that can take several seconds.
+      initializeTimeoutMs: CONNECT_TIMEOUT_MS,
       elicitationModes: ['form'],
       handlers: {
         sampling: (params, ctx) => (host.onSampling ?? cannedSampling(printer))(params, ctx),

@@ -8,6 +8,8 @@ import type { Transport } from 'mcpwire';
 import { CliError, ExitCode } from '../exit-code.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
 import type { Target } from './target.ts';
+import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
+import type { WireRecorder } from '../wire/recorder.ts';
 
 /** How the client is set up. */
 export interface OpenOptions {
@@ -19,6 +21,8 @@ export interface OpenOptions {
   /** Show a stdio server's stderr as it is written; otherwise it is kept and shown only if the server fails. */
   isVerbose?: boolean;
   signal?: AbortSignal;
+  /** Where --trace and --record see the connection: messages and transport events. */
+  recorder?: WireRecorder;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -37,7 +41,16 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
   const keepStderr = (text: string): void => {
     tail = (tail + text).slice(-STDERR_TAIL);
   };
-  const transport = createTransport(target, options.isVerbose === true ? forwardStderr : keepStderr);
+  const showStderr = options.isVerbose === true ? forwardStderr : keepStderr;
+  const { recorder } = options;
+  const stderr =
+    recorder === undefined
+      ? showStderr
+      : (text: string) => {
+          recorder.record({ type: 'stderr', text });
+          showStderr(text);
+        };
+  const transport = createTransport(target, stderr, recorder);
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
     {
@@ -66,16 +79,26 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
   };
 }
 
-function createTransport(target: Target, stderr: (text: string) => void): Transport {
-  if (target.kind === 'stdio')
-    return new StdioClientTransport({
+function createTransport(
+  target: Target,
+  stderr: (text: string) => void,
+  recorder: WireRecorder | undefined,
+): Transport {
+  if (target.kind === 'stdio') {
+    const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: target.env,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
       stderr,
     });
-  const options = { headers: target.headers, onError: () => {} };
+    return recorder === undefined ? transport : observeStdioTransport(transport, recorder, target);
+  }
+  const options = {
+    headers: target.headers,
+    onError: () => {},
+    ...(recorder === undefined ? {} : { fetch: recordingFetch(recorder) }),
+  };
   return target.transport === 'sse'
     ? new SseClientTransport(target.url, options)
     : new StreamableHttpClientTransport(target.url, options);
@@ -98,6 +121,7 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
     return new CliError(
       `${doing}: the server answered error ${error.code}: ${error.message}${data}`,
       ExitCode.failed,
+      { cause: error },
     );
   }
   const message = error instanceof Error ? error.message : String(error);

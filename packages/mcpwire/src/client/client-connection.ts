@@ -150,7 +150,10 @@ export class ClientConnection {
       era,
       modernVersion,
       cache,
-      probeTimeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      // Era "modern" sends discover as its first request, not as a probe: silence there is no
+      // verdict, so by default it waits as long as initialize would (the server's start included).
+      probeTimeoutMs:
+        options.probeTimeoutMs ?? (era === 'modern' ? this.#connectTimeoutMs() : DEFAULT_PROBE_TIMEOUT_MS),
       ...(signal ? { signal } : {}),
       open: (channel) => this.#open(channel),
       discover: (session, { version, timeoutMs }) => {
@@ -182,12 +185,17 @@ export class ClientConnection {
     return session;
   }
 
+  /** How long the connection's first request in its era waits: initialize, or discover in era "modern". */
+  #connectTimeoutMs(): number {
+    const { options } = this.#client;
+    return options.initializeTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  }
+
   #negotiate(session: Session, signal: AbortSignal | undefined): Promise<InitializeResult> {
     const { options } = this.#client;
     const pinned = options.protocolVersion;
     const requested = pinned ?? LEGACY_VERSIONS[0];
-    const timeoutMs =
-      options.initializeTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+    const timeoutMs = this.#connectTimeoutMs();
     const requestOptions = signal ? { signal, timeoutMs } : { timeoutMs };
     return negotiate(session, {
       clientInfo: this.#client.info,

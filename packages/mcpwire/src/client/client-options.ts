@@ -45,12 +45,14 @@ export interface ClientOptions {
   era?: EraChoice;
   /**
    * How long the era probe (`server/discover`) waits before taking silence as a handshake-era
-   * server (over Streamable HTTP silence fails with ConnectTimeoutError); default 4,000 ms.
+   * server (over Streamable HTTP silence fails with ConnectTimeoutError); default 4,000 ms. With
+   * era `modern`, discover is the first request rather than a probe, and waits as long as
+   * `initialize` would unless this is set.
    */
   probeTimeoutMs?: number;
   /**
-   * How long `initialize` waits for its answer before `connect` fails with ConnectTimeoutError;
-   * default `requestTimeoutMs` when that is set, else 6,000 ms.
+   * How long `initialize` (with era `modern`: `server/discover`) waits for its answer before
+   * `connect` fails with ConnectTimeoutError; default `requestTimeoutMs` when set, else 6,000 ms.
    */
   initializeTimeoutMs?: number;
   /** Where era verdicts are remembered per server configuration; default process-wide; `false` for none. */

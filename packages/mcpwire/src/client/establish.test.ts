@@ -157,6 +157,37 @@ test('era "modern" meeting silence fails with ConnectTimeoutError naming server/
   assert.deepEqual(server.received, ['server/discover', 'notifications/cancelled']);
 });
 
+test('era "modern" waits for discover as long as initialize would, not the probe\'s 4 s: a slow start is no verdict', async (t) => {
+  useFakeClock(t);
+  let answer: (() => void) | undefined;
+  const server = createRawServer(
+    (method) =>
+      new Promise<JsonObject>((resolve) => {
+        if (method !== 'server/discover') return;
+        answer = () =>
+          resolve({
+            resultType: 'complete',
+            supportedVersions: ['2026-07-28'],
+            capabilities: {},
+            ttlMs: 0,
+            cacheScope: 'private',
+          });
+      }),
+  );
+  const client = new Client(info, { era: 'modern', initializeTimeoutMs: 20_000, eraCache: false });
+  const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
+  await settle();
+  t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS * 4);
+  await settle();
+  assert.equal(outcome.done, false, 'still waiting after four probe timeouts');
+  answer?.();
+  await settle();
+  assert.deepEqual(outcome, { done: true });
+  assert.equal(client.protocolVersion, '2026-07-28');
+  assert.deepEqual(server.received, ['server/discover']);
+  await client.close();
+});
+
 test('initializeTimeoutMs bounds initialize, before requestTimeoutMs', async (t) => {
   useFakeClock(t);
   const server = createRawServer(never);

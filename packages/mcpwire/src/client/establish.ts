@@ -112,7 +112,7 @@ function refuseLegacyVerdict(
   const isSilence = verdict.reason === 'silence';
   if (options.era === 'modern' && isSilence) {
     const hint =
-      'a handshake-era server may ignore it; connect with era "auto" or "legacy" to use the handshake';
+      'a handshake-era server may ignore it (connect with era "auto" or "legacy" to use the handshake), or it is still starting (raise initializeTimeoutMs)';
     throw new ConnectTimeoutError('server/discover', options.probeTimeoutMs, { hint });
   }
   if (options.era === 'modern') {

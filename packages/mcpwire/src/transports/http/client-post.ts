@@ -110,6 +110,7 @@ export class PostSender {
       ...(exchange.rpcMethod === undefined ? {} : { rpcMethod: exchange.rpcMethod }),
     };
     this.#live.add(controller);
+    let wasAborted = false;
     try {
       const response = await this.#options.fetcher.send(call);
       if (response.ok) await this.#handleAccepted(response, exchange);
@@ -119,8 +120,12 @@ export class PostSender {
       if (!controller.signal.aborted) throw error;
     } finally {
       this.#live.delete(controller);
+      wasAborted = controller.signal.aborted;
+      // The exchange is over: release any stream still open for it (a POST stream or a resuming
+      // GET the server holds open after the response, HTTP-14), so no socket outlives it.
+      controller.abort();
     }
-    if (controller.signal.aborted && this.#options.isClosed())
+    if (wasAborted && this.#options.isClosed())
       throw new ConnectionClosedError(
         `The HTTP channel closed before "${call.rpcMethod ?? 'a batch'}" was answered`,
       );

@@ -1,0 +1,33 @@
+// `mcpwire doctor <target>`: why a server cannot be reached or used, step by step: one line per
+// step, the first failure with its cause and what to change; exit 0 healthy, 1 a step failed.
+
+import type { Command } from 'commander';
+import { addExamples, defineCommand } from '../define-command.ts';
+import type { TargetCommandOptions } from '../one-shot.ts';
+import type { ProgramContext } from '../program-context.ts';
+import { addTargetOptions, targetArgument } from '../target-options.ts';
+
+/** The `doctor` command. */
+export function doctorCommand(context: ProgramContext): Command {
+  const command = defineCommand('doctor')
+    .summary('check each step of reaching a server and say which one fails')
+    .description(
+      'Runs each step of reaching a server and says which one fails and why. Over stdio: the command ' +
+        'is found and starts, stdout carries nothing but JSON-RPC messages. Over HTTP: the name ' +
+        'resolves (DNS), the port accepts connections (TCP), the certificate verifies (TLS), the ' +
+        'endpoint answers MCP. Then the era and version negotiation, the handshake, and listing each ' +
+        'primitive the server declares. Exit 0 when every step passed, 1 when one failed.',
+    )
+    .addArgument(targetArgument());
+  addTargetOptions(command, { hasJson: true }).action(
+    async (operand: string, options: TargetCommandOptions) => {
+      const { doctor } = await import('../doctor/command.ts');
+      process.exitCode = await doctor(operand, context.commandAfterDash, options);
+    },
+  );
+  return addExamples(command, [
+    ['mcpwire doctor -- npx -y @modelcontextprotocol/server-everything', 'a server your host starts'],
+    ['mcpwire doctor https://example.com/mcp', 'a remote server: DNS, TCP, TLS, then MCP'],
+    ['mcpwire doctor github --trace', 'a server of your host config, every message shown'],
+  ]);
+}
