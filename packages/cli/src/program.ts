@@ -10,6 +10,7 @@ import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
 import { listCommand } from './commands/list.ts';
 import { readCommand } from './commands/read.ts';
+import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
 import { coloursFor } from './colours.ts';
 import { addExamples, defineCommand } from './define-command.ts';
@@ -43,6 +44,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(completeCommand(context))
     .addCommand(connectCommand(context))
     .addCommand(doctorCommand(context))
+    .addCommand(reportCommand())
     .addCommand(demoCommand());
   addExamples(program, [
     ['mcpwire serve everything', 'a server for a host to start over stdio'],
