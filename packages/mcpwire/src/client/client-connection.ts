@@ -156,12 +156,14 @@ export class ClientConnection {
         options.probeTimeoutMs ?? (era === 'modern' ? this.#connectTimeoutMs() : DEFAULT_PROBE_TIMEOUT_MS),
       ...(signal ? { signal } : {}),
       open: (channel) => this.#open(channel),
-      discover: (session, { version, timeoutMs }) => {
+      lateAnswerMs: this.#connectTimeoutMs(),
+      discover: (session, { version, timeoutMs, signal: probeSignal }) => {
         session.ownCapabilities = this.#client.capabilities(version) as JsonObject;
         const link = this.#modernLink(session, version);
+        const requestSignal = probeSignal ?? signal;
         return session.request('server/discover', withEnvelope(link, undefined), {
           timeoutMs,
-          ...(signal ? { signal } : {}),
+          ...(requestSignal ? { signal: requestSignal } : {}),
         });
       },
       initialize: (session) => this.#negotiate(session, signal),

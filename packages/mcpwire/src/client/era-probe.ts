@@ -68,7 +68,8 @@ export async function probeEra(
   return { era: 'legacy', reason: 'error', detail: 'no answer' };
 }
 
-function classifyDiscover(result: JsonObject, version: string): EraVerdict {
+/** The verdict of a `server/discover` result asked at `version`. */
+export function classifyDiscover(result: JsonObject, version: string): EraVerdict {
   const offered = Array.isArray(result.supportedVersions)
     ? (result.supportedVersions as unknown[]).filter((v): v is string => typeof v === 'string')
     : [];

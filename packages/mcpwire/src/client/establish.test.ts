@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { ConnectionClosedError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
+import { RpcError } from '../jsonrpc/rpc-error.ts';
 import type { Transport } from '../transports/channel.ts';
 import { createRawServer, type RawAnswer, type RawServer } from '../../test/support/raw-server.ts';
 import { Client } from './client.ts';
@@ -69,11 +70,12 @@ test('a server that ignores the probe is connected once: initialize follows on t
   assert.deepEqual(outcome, { done: true });
   assert.equal(client.era, 'legacy');
   assert.equal(transport.servers.length, 1, 'one connection: over stdio, one process');
+  // The probe stays open through initialize (a slow start may still answer it), then is cancelled.
   assert.deepEqual(transport.servers[0]?.received, [
     'server/discover',
-    'notifications/cancelled',
     'initialize',
     'notifications/initialized',
+    'notifications/cancelled',
   ]);
   assert.deepEqual(cache.get(KEY), { era: 'legacy' });
   await client.close();
@@ -92,11 +94,7 @@ test('a server that never answers fails connect within 10 s by default, at the s
   await settle();
   t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS);
   await settle();
-  assert.deepEqual(transport.servers[0]?.received, [
-    'server/discover',
-    'notifications/cancelled',
-    'initialize',
-  ]);
+  assert.deepEqual(transport.servers[0]?.received, ['server/discover', 'initialize']);
   t.mock.timers.tick(DEFAULT_INITIALIZE_TIMEOUT_MS - 1);
   await settle();
   assert.equal(outcome.done, false, 'initialize still has 1 ms');
@@ -111,13 +109,50 @@ test('a server that never answers fails connect within 10 s by default, at the s
   assert.match(error.message, /^initialize: no answer within 6 s; .*initializeTimeoutMs/);
   assert.ok(error.cause instanceof RequestTimeoutError);
   assert.ok(DEFAULT_PROBE_TIMEOUT_MS + DEFAULT_INITIALIZE_TIMEOUT_MS <= 10_000);
-  // LIFE-12: initialize is never cancelled; and no second connection was made.
+  // LIFE-12: initialize is never cancelled (the probe is, once given up); no second connection.
   assert.deepEqual(transport.servers[0]?.received, [
     'server/discover',
-    'notifications/cancelled',
     'initialize',
+    'notifications/cancelled',
   ]);
   assert.equal(transport.servers.length, 1);
+});
+
+test('a stateless-era server slow to start: its late discover answer settles the era, though initialize was sent (S26 section 3.4)', async (t) => {
+  useFakeClock(t);
+  let answered: (() => void) | undefined;
+  const discovered = new Promise<void>((resolve) => (answered = resolve));
+  const transport = countingTransport(async (method) => {
+    if (method === 'server/discover') {
+      await discovered;
+      return {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        ttlMs: 0,
+        cacheScope: 'private',
+      };
+    }
+    // The first request decided the stateless era: the initialize that followed is refused.
+    await discovered;
+    throw new RpcError(-32600, 'Invalid Request: this connection speaks 2026-07-28');
+  });
+  const cache = createEraCache();
+  const client = new Client(info, { eraCache: cache });
+  const { outcome } = startConnect(client, transport);
+  await settle();
+  t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS);
+  await settle();
+  assert.deepEqual(transport.servers[0]?.received, ['server/discover', 'initialize']);
+  assert.equal(outcome.done, false);
+  answered?.();
+  await settle();
+  assert.deepEqual(outcome, { done: true });
+  assert.equal(client.era, 'modern');
+  assert.equal(client.protocolVersion, '2026-07-28');
+  assert.deepEqual(cache.get(KEY), { era: 'modern', version: '2026-07-28' });
+  assert.equal(transport.servers.length, 1);
+  await client.close();
 });
 
 test('a connection that closes during the probe fails connect with ConnectClosedError: no second connection, no verdict', async () => {

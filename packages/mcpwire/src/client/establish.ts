@@ -7,7 +7,7 @@ import { ProtocolStateError } from '../protocol/capabilities.ts';
 import type { Session } from '../protocol/session.ts';
 import type { InitializeResult } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
-import { probeEra, type EraCache, type EraVerdict } from './era-probe.ts';
+import { classifyDiscover, probeEra, type EraCache, type EraVerdict } from './era-probe.ts';
 import { ConnectClosedError, ConnectTimeoutError, type ConnectStep } from './errors.ts';
 
 /** Which era to speak: find out (`auto`), or insist. */
@@ -20,11 +20,16 @@ export interface EstablishOptions {
   modernVersion: string;
   cache: EraCache | undefined;
   probeTimeoutMs: number;
+  /** How long a probe that met silence may still be answered, while initialize runs (ms). */
+  lateAnswerMs: number;
   signal?: AbortSignal;
   /** Creates and starts a session on a channel, wired to the client. */
   open(channel: Channel): Session;
   /** Sends `server/discover` at `version` with the envelope. */
-  discover(session: Session, options: { version: string; timeoutMs: number }): Promise<JsonObject>;
+  discover(
+    session: Session,
+    options: { version: string; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<JsonObject>;
   /** Runs the handshake on a new session. */
   initialize(session: Session): Promise<InitializeResult>;
 }
@@ -53,22 +58,96 @@ export async function establish(
   const key = transport?.key;
   const remembered = key === undefined ? undefined : options.cache?.get(key);
   const shouldProbe = options.era === 'modern' || (options.era === 'auto' && remembered?.era !== 'legacy');
+  const remember = (verdict: { era: 'modern' | 'legacy'; version?: string }): void => {
+    // Only a fresh verdict: re-storing a remembered one would keep it from ever expiring.
+    if (shouldProbe && key !== undefined) options.cache?.set(key, verdict);
+  };
+  let late: LateProbe | undefined;
   if (shouldProbe) {
-    const verdict = await probe(session, options);
+    const probed = await probe(session, options, channel);
+    const { verdict } = probed;
+    late = probed.late;
     if (verdict.era === 'modern') {
-      if (key !== undefined) options.cache?.set(key, { era: 'modern', version: verdict.version });
-      session.protocolVersion = verdict.version;
-      return { era: 'modern', session, version: verdict.version, discover: verdict.discover };
+      remember({ era: 'modern', version: verdict.version });
+      return modernEstablished(session, verdict);
     }
     refuseLegacyVerdict(verdict, { options, channel });
     session.protocolVersion = undefined;
     session.setState('new');
   }
   options.signal?.throwIfAborted();
-  const initialized = await options.initialize(session);
-  // Only a fresh verdict: re-storing a remembered one would keep it from ever expiring.
-  if (shouldProbe && key !== undefined) options.cache?.set(key, { era: 'legacy' });
-  return { era: 'legacy', session, initialized };
+  const outcome = await initializeOrLateAnswer(session, options, late);
+  if (outcome.era === 'modern') {
+    remember({ era: 'modern', version: outcome.version });
+    return modernEstablished(session, outcome);
+  }
+  remember({ era: 'legacy' });
+  return { era: 'legacy', session, initialized: outcome.initialized };
+}
+
+/** A probe that met silence but may still be answered: a slow server's start, not a verdict. */
+interface LateProbe {
+  /** Resolves with the discover result if it comes; rejects when it fails or is given up. */
+  answer: Promise<JsonObject>;
+  version: string;
+  /** Gives the probe up (sends its cancellation). */
+  cancel(): void;
+}
+
+function modernEstablished(
+  session: Session,
+  verdict: { version: string; discover: JsonObject },
+): Established {
+  session.protocolVersion = verdict.version;
+  session.setState('operating');
+  return { era: 'modern', session, version: verdict.version, discover: verdict.discover };
+}
+
+/**
+ * Runs `initialize`. When the probe met silence it is still open: a server that was only slow to
+ * start answers it first, and a stateless-era server then refuses the initialize that followed
+ * (S26 section 3.4: the first request decides); that late answer settles the era as stateless.
+ * Once initialize succeeds the probe is cancelled.
+ */
+async function initializeOrLateAnswer(
+  session: Session,
+  options: EstablishOptions,
+  late: LateProbe | undefined,
+): Promise<{ era: 'legacy'; initialized: InitializeResult } | Extract<EraVerdict, { era: 'modern' }>> {
+  const initializing = options.initialize(session);
+  if (late === undefined) return { era: 'legacy', initialized: await initializing };
+  const lateVerdict = late.answer.then(
+    (result) => classifyDiscover(result, late.version),
+    () => undefined,
+  );
+  const first = await Promise.race([
+    initializing.then(
+      (initialized) => ({ kind: 'initialized' as const, initialized }),
+      (error: unknown) => ({ kind: 'failed' as const, error }),
+    ),
+    lateVerdict.then((verdict) => ({ kind: 'late' as const, verdict })),
+  ]);
+  if (first.kind === 'late' && first.verdict?.era === 'modern') {
+    initializing.catch(() => {});
+    return first.verdict;
+  }
+  if (first.kind === 'initialized') {
+    late.cancel();
+    return { era: 'legacy', initialized: first.initialized };
+  }
+  if (first.kind === 'failed') {
+    // The refusal of initialize and the late answer arrive together; the answer may settle next.
+    const verdict = await Promise.race([lateVerdict, Promise.resolve(undefined)]);
+    if (verdict?.era === 'modern') return verdict;
+    late.cancel();
+    throw first.error;
+  }
+  // The late answer was a refusal or no mutual version: the handshake era after all.
+  try {
+    return { era: 'legacy', initialized: await initializing };
+  } finally {
+    late.cancel();
+  }
 }
 
 /**
@@ -87,17 +166,63 @@ export function toConnectError(step: ConnectStep, error: unknown, timeoutMs: num
   return error;
 }
 
-/** Sends the probe on a session that speaks the stateless era until the verdict says otherwise. */
-async function probe(session: Session, options: EstablishOptions): Promise<EraVerdict> {
+/**
+ * Sends the probe on a session that speaks the stateless era until the verdict says otherwise.
+ * Silence after `probeTimeoutMs` is the verdict "handshake era", but where silence can be a slow
+ * start (not HTTP, era "auto") the first discover stays open as a LateProbe for `lateAnswerMs`.
+ */
+async function probe(
+  session: Session,
+  options: EstablishOptions,
+  channel: Channel,
+): Promise<{ verdict: EraVerdict; late?: LateProbe }> {
   options.signal?.throwIfAborted();
   session.protocolVersion = options.modernVersion;
   session.setState('operating');
   const timeoutMs = options.probeTimeoutMs;
+  const mayAnswerLate = options.era === 'auto' && channel.info?.kind !== 'http';
+  let late: LateProbe | undefined;
+  const discover = (version: string): Promise<JsonObject> => {
+    if (!mayAnswerLate || late !== undefined) return options.discover(session, { version, timeoutMs });
+    const controller = new AbortController();
+    const abort = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const answer = options.discover(session, {
+      version,
+      timeoutMs: Math.max(timeoutMs, options.lateAnswerMs),
+      signal: controller.signal,
+    });
+    answer.catch(() => {}).finally(() => options.signal?.removeEventListener('abort', abort));
+    const pending: LateProbe = { answer, version, cancel: () => controller.abort('the era is settled') };
+    late = pending;
+    return new Promise<JsonObject>((resolve, reject) => {
+      // Silence for the probe, but the request stays open (a LateProbe) for initialize's time.
+      let isSilent = false;
+      const timer = setTimeout(() => {
+        isSilent = true;
+        reject(new RequestTimeoutError('server/discover', timeoutMs));
+      }, timeoutMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        if (!isSilent && late === pending) late = undefined;
+      };
+      answer.then(
+        (result) => {
+          settle();
+          resolve(result);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+    });
+  };
   try {
-    return await probeEra(
-      (version) => options.discover(session, { version, timeoutMs }),
-      options.modernVersion,
-    );
+    const verdict = await probeEra(discover, options.modernVersion);
+    return verdict.era === 'legacy' && verdict.reason === 'silence' && late !== undefined
+      ? { verdict, late }
+      : { verdict };
   } catch (error) {
     throw toConnectError('server/discover', error, timeoutMs);
   }
