@@ -10,6 +10,7 @@ import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
 import { listCommand } from './commands/list.ts';
 import { readCommand } from './commands/read.ts';
+import { replayCommand } from './commands/replay.ts';
 import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
 import { coloursFor } from './colours.ts';
@@ -45,6 +46,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(connectCommand(context))
     .addCommand(doctorCommand(context))
     .addCommand(reportCommand())
+    .addCommand(replayCommand())
     .addCommand(demoCommand());
   addExamples(program, [
     ['mcpwire serve everything', 'a server for a host to start over stdio'],

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { MCPWIRE, ROOT, runCli, runCliIntoHead } from './support/cli-process.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
-const COMMANDS = ['serve', 'list', 'call', 'read', 'get', 'complete', 'connect', 'doctor', 'report', 'demo'];
+const COMMANDS = ['serve', 'list', 'call', 'read', 'get', 'complete', 'connect', 'doctor', 'report', 'replay', 'demo'];
 
 describe('the mcpwire command', { concurrency: 4 }, () => {
   for (const args of [
