@@ -5,8 +5,7 @@ import { CLIENT_ROOTS, SAMPLED_TEXT } from './our-everything-expectations.ts';
 
 export const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
-/** modelcontextprotocol/typescript-sdk#2580: the SDK reports a final progress that shares a read with its response. */
-export const KNOWN_PROGRESS_RACE = /^Received a progress notification for an unknown token/;
+export { KNOWN_PROGRESS_RACE } from '../support/sdk-known-issues.ts';
 export const ROOT_URIS = CLIENT_ROOTS.map((root) => root.uri).join(', ');
 
 /** The multi-round-trip fixtures, the input keys each round asks for, and the final text. */

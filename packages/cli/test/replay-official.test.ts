@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Tool } from 'mcpwire';
-import { KNOWN_PROGRESS_RACE } from '../../../test/interop/modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE } from '../../../test/support/sdk-known-issues.ts';
 import { testChildEnv } from '../../../test/support/node-options.ts';
 import { MCPWIRE, OUR_EVERYTHING, ROOT, runCli } from './support/cli-process.ts';
 import { recordSession, tempDirectory } from './fixtures/replay/replay-processes.ts';
