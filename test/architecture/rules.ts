@@ -61,6 +61,14 @@ export const WEB_GLOBALS = `${LIBRARY_DIR}/types/web-globals.d.ts`;
 
 const BANNED_NAMES = /(^|\/)(shared|common|utils|helpers)(\/|\.ts$)/;
 
+/**
+ * Data outside any package that a package may import: the official schemas (spec/README.md), which
+ * `mcpwire lint` inlines into the CLI's bundle so an installed CLI reads no file of the repository.
+ */
+const BUNDLED_DATA: Readonly<Record<string, RegExp>> = {
+  '@mcpwire/cli': /^spec\/\d{4}-\d{2}-\d{2}\/schema\.json$/,
+};
+
 /** One import as written: its specifier and the kind of statement that made it. */
 export interface ImportRef {
   specifier: string;
@@ -181,6 +189,7 @@ export function checkTree(tree: Tree): string[] {
       edges.push(target);
       const targetOwner = packageOf(tree, target);
       if (isTest && isTestSupportFor(target, owner)) continue;
+      if (owner !== undefined && BUNDLED_DATA[owner.name]?.test(target) === true) continue;
       if (targetOwner !== owner) {
         const where = targetOwner ? `package ${targetOwner.name}` : 'outside any package';
         violations.push(

@@ -8,11 +8,13 @@ import { connectCommand } from './commands/connect.ts';
 import { demoCommand } from './commands/demo.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
+import { lintCommand } from './commands/lint.ts';
 import { listCommand } from './commands/list.ts';
 import { readCommand } from './commands/read.ts';
 import { replayCommand } from './commands/replay.ts';
 import { reportCommand } from './commands/report.ts';
 import { serveCommand } from './commands/serve.ts';
+import { tapCommand } from './commands/tap.ts';
 import { coloursFor } from './colours.ts';
 import { addExamples, defineCommand } from './define-command.ts';
 import { PACKAGE_VERSION } from './package-info.ts';
@@ -45,6 +47,8 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(completeCommand(context))
     .addCommand(connectCommand(context))
     .addCommand(doctorCommand(context))
+    .addCommand(tapCommand())
+    .addCommand(lintCommand())
     .addCommand(reportCommand())
     .addCommand(replayCommand())
     .addCommand(demoCommand());

@@ -8,7 +8,21 @@ import { describe, test } from 'node:test';
 import { MCPWIRE, ROOT, runCli, runCliIntoHead } from './support/cli-process.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
-const COMMANDS = ['serve', 'list', 'call', 'read', 'get', 'complete', 'connect', 'doctor', 'report', 'replay', 'demo'];
+const COMMANDS = [
+  'serve',
+  'list',
+  'call',
+  'read',
+  'get',
+  'complete',
+  'connect',
+  'doctor',
+  'tap',
+  'lint',
+  'report',
+  'replay',
+  'demo',
+];
 
 describe('the mcpwire command', { concurrency: 4 }, () => {
   for (const args of [

@@ -49,9 +49,14 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of a JSON-RPC message (or any JSON value) with secrets replaced. */
+  /**
+   * A JSON-RPC message (or any JSON value) with secrets replaced. `value` itself is never changed;
+   * it is returned as it is when nothing in it is secret (no copy per recorded message).
+   */
   message<T>(value: T): T {
-    const copy = redactKeys(value) as T;
+    if (this.#paths.length === 0) return redactKeys(value) as T;
+    // The paths replace in place, so they need a copy of their own.
+    const copy = redactKeys(structuredClone(value)) as T;
     for (const path of this.#paths) applyPath(copy, path);
     return copy;
   }
@@ -93,14 +98,25 @@ export class Redactor {
   }
 }
 
+/** `value` with credential-named keys' scalars replaced; copied only along the way to a replacement. */
 function redactKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactKeys);
   if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value))
-    out[key] =
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item = redactKeys(value[index]);
+      if (item !== value[index]) (copy ??= [...value])[index] = item;
+    }
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const redacted =
       SECRET_NAME.test(key) && item !== null && typeof item !== 'object' ? REDACTED : redactKeys(item);
-  return out;
+    if (redacted !== item) (copy ??= { ...value })[key] = redacted;
+  }
+  return copy ?? value;
 }
 
 /**

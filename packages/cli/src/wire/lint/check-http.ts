@@ -1,0 +1,133 @@
+// HTTP header rules. Handshake era: after initialize, every request carries MCP-Protocol-Version
+// with the negotiated revision (HTTP-33, LIFE-10; 2025-06-18 and later). 2026-07-28: every POST
+// carries it equal to the body's `_meta` version (S26-HTTP-11), plus Mcp-Method and Mcp-Name (S26-HTTP-12).
+// A POST is checked when its message arrives: only the body says what the request was.
+
+import { decodeHeaderValue } from 'mcpwire/http';
+import type { HttpRequestEntry } from '../transcript.ts';
+import type { LintState } from './lint-state.ts';
+import type { MessageContext } from './message-context.ts';
+import { claimedVersion, hasModernClaim, isModernRevision, paramsOf } from './message-facts.ts';
+import type { Reporter } from './reporter.ts';
+
+/** The first revision whose clients must send MCP-Protocol-Version (2025-11-25 checklist section 3). */
+const FIRST_HEADER_REVISION = '2025-06-18';
+
+/** Which request param Mcp-Name mirrors (S26-HTTP-12; tasks/* from the tasks extension). */
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
+/** An HTTP request: a GET or DELETE is checked now, a POST waits for the message in its body. */
+export function checkHttpRequest(
+  entry: HttpRequestEntry,
+  line: number | undefined,
+  state: LintState,
+  report: Reporter,
+): void {
+  if (entry.method === 'POST') {
+    state.exchanges.set(entry.exchange, { request: entry, line });
+    return;
+  }
+  checkLegacyVersionHeader(entry, state, report, {});
+}
+
+/** The first client message of a POST: the POST's headers checked against the body and the state. */
+export function checkPostHeaders(context: MessageContext): void {
+  const { entry, state, report, message, method } = context;
+  if (entry.from !== 'client' || entry.exchange === undefined) return;
+  const posted = state.exchanges.get(entry.exchange);
+  if (posted === undefined) return;
+  state.exchanges.delete(entry.exchange);
+  const place = { line: posted.line, t: posted.request.t };
+  // The initialize POST comes before any negotiation.
+  if (method === 'initialize') return;
+  if (!(context.kind === 'request' && hasModernClaim(message)) && !(state.era === 'modern')) {
+    checkLegacyVersionHeader(posted.request, state, report, place);
+    return;
+  }
+  const expected = context.kind === 'request' ? claimedVersion(message) : state.revision;
+  const version = headerOf(posted.request, 'mcp-protocol-version');
+  const what = `the POST of ${method ?? 'a message'}`;
+  if (version === undefined)
+    report.report(
+      'protocol-version-header',
+      `${what} has no MCP-Protocol-Version header; every 2026-07-28 POST carries it${expected === undefined ? '' : `, here "${expected}"`}`,
+      { ...place, requirement: 'S26-HTTP-11' },
+    );
+  else if (expected !== undefined && version !== expected)
+    report.report(
+      'protocol-version-header',
+      `${what} has MCP-Protocol-Version "${version}" but its _meta names "${expected}"; the header must equal the body's version`,
+      { ...place, requirement: 'S26-HTTP-11' },
+    );
+  if (context.kind === 'request' && method !== undefined) checkMethodHeaders(context, posted.request, place);
+}
+
+/** Mcp-Method on every 2026-07-28 request, Mcp-Name where the method has a name (S26-HTTP-12). */
+function checkMethodHeaders(
+  context: MessageContext,
+  request: HttpRequestEntry,
+  place: { line: number | undefined; t: number },
+): void {
+  const method = context.method!;
+  const sent = headerOf(request, 'mcp-method');
+  const decoded = sent === undefined ? undefined : decodeHeaderValue(sent);
+  if (sent === undefined || decoded !== method)
+    context.report.report(
+      'method-header',
+      sent === undefined
+        ? `the POST of ${method} has no Mcp-Method header; send Mcp-Method: ${method} on every 2026-07-28 request`
+        : `the POST of ${method} has Mcp-Method "${sent}"; it must be the body's method, "${method}"`,
+      place,
+    );
+  const param = Object.hasOwn(NAME_PARAM, method) ? NAME_PARAM[method]! : undefined;
+  const value = param === undefined ? undefined : paramsOf(context.message)?.[param];
+  if (typeof value !== 'string') return;
+  const name = headerOf(request, 'mcp-name');
+  const decodedName = name === undefined ? undefined : decodeHeaderValue(name);
+  if (decodedName?.trim() !== value)
+    context.report.report(
+      'method-header',
+      name === undefined
+        ? `the POST of ${method} has no Mcp-Name header; send Mcp-Name with params.${param} (${JSON.stringify(value)})`
+        : `the POST of ${method} has Mcp-Name "${name}", which is not params.${param} (${JSON.stringify(value)}); mirror it exactly (base64 for non-ASCII)`,
+      place,
+    );
+}
+
+/** After initialize (2025-06-18 and later), every request names the negotiated revision. */
+function checkLegacyVersionHeader(
+  request: HttpRequestEntry,
+  state: LintState,
+  report: Reporter,
+  place: { line?: number | undefined; t?: number },
+): void {
+  const { revision } = state;
+  if (state.era !== 'legacy' || revision === undefined || isModernRevision(revision)) return;
+  if (state.phase === 'none' || state.phase === 'initialize-sent' || revision < FIRST_HEADER_REVISION) return;
+  const version = headerOf(request, 'mcp-protocol-version');
+  if (version === undefined)
+    report.report(
+      'protocol-version-header',
+      `the HTTP ${request.method} after initialize has no MCP-Protocol-Version header; send MCP-Protocol-Version: ${revision} (the negotiated revision) on every request`,
+      { ...place, requirement: 'HTTP-33' },
+    );
+  else if (version !== revision)
+    report.report(
+      'protocol-version-header',
+      `the HTTP ${request.method} has MCP-Protocol-Version "${version}", but initialize negotiated ${revision}; send the negotiated revision`,
+      { ...place, requirement: 'LIFE-10' },
+    );
+}
+
+/** A request header by name, case-insensitively (names are case-insensitive, values are not). */
+function headerOf(request: HttpRequestEntry, name: string): string | undefined {
+  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}

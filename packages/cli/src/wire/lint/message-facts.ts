@@ -1,0 +1,81 @@
+// What the lint rules read off one recorded message: its kind, its id as a map key, its `_meta`
+// and the 2026-07-28 envelope claim. A transcript comes from a file, so nothing here trusts shapes.
+
+import { isModernVersion, MetaKey } from 'mcpwire';
+
+/** A JSON object as read from a transcript. */
+export type JsonRecord = Record<string, unknown>;
+
+/** What a JSON-RPC message is, by its members: a request has `method` and `id`. */
+export type MessageKind = 'request' | 'notification' | 'response';
+
+/** True for a plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The kind of `message` by its members (a message with `method` and `id` is a request). */
+export function kindOf(message: JsonRecord): MessageKind {
+  if (typeof message.method === 'string') return 'id' in message ? 'request' : 'notification';
+  return 'response';
+}
+
+/** A map key for a request id: `1` and `"1"` are different ids (JSON-RPC compares by type and value). */
+export function idKey(id: unknown): string {
+  return `${typeof id}:${JSON.stringify(id)}`;
+}
+
+/** An id as the findings print it: `1`, `"a"`. */
+export function showId(id: unknown): string {
+  return JSON.stringify(id) ?? String(id);
+}
+
+/** `params` when it is an object. */
+export function paramsOf(message: JsonRecord): JsonRecord | undefined {
+  return isRecord(message.params) ? message.params : undefined;
+}
+
+/** `params._meta` when it is an object. */
+export function metaOf(message: JsonRecord): JsonRecord | undefined {
+  const meta = paramsOf(message)?._meta;
+  return isRecord(meta) ? meta : undefined;
+}
+
+/** True when a request's `_meta` names a protocol version: a 2026-07-28 (stateless) request. */
+export function hasModernClaim(message: JsonRecord): boolean {
+  const meta = metaOf(message);
+  return meta !== undefined && MetaKey.protocolVersion in meta;
+}
+
+/** The protocol version a request's `_meta` envelope names, when it names one as a string. */
+export function claimedVersion(message: JsonRecord): string | undefined {
+  const version = metaOf(message)?.[MetaKey.protocolVersion];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** The client capabilities a 2026-07-28 request declares in its envelope, when it is an object. */
+export function claimedCapabilities(message: JsonRecord): JsonRecord | undefined {
+  const capabilities = metaOf(message)?.[MetaKey.clientCapabilities];
+  return isRecord(capabilities) ? capabilities : undefined;
+}
+
+/** The progress token a request asked for (`params._meta.progressToken`), if any. */
+export function progressTokenOf(message: JsonRecord): string | number | undefined {
+  const token = metaOf(message)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** Reads `path` (e.g. ['resources', 'subscribe']) inside a capabilities object; undefined when absent. */
+export function capabilityAt(capabilities: JsonRecord | undefined, path: readonly string[]): unknown {
+  let node: unknown = capabilities;
+  for (const key of path) {
+    if (!isRecord(node) || !(key in node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/** True for a revision of the stateless era (2026-07-28 or a later date). */
+export function isModernRevision(revision: string | undefined): boolean {
+  return revision !== undefined && isModernVersion(revision);
+}

@@ -1,0 +1,61 @@
+// How a rule reports: a finding with the rule's default severity and the requirement of the era
+// the message belongs to, placed at the entry being linted unless the rule names another place.
+
+import type { Finding } from './finding.ts';
+import { lookupRule, type RuleId, type Severity } from './rules.ts';
+
+/** What a rule may set on a finding besides its message. */
+export interface ReportOptions {
+  /** A more precise requirement than the rule's default (e.g. TOOL-1 for tools/call without `tools`). */
+  requirement?: string | undefined;
+  severity?: Severity | undefined;
+  /** Another place than the entry being linted (an HTTP request whose header is wrong). */
+  line?: number | undefined;
+  t?: number | undefined;
+}
+
+/** Builds a finding: severity and requirement default to the rule's, for the era given. */
+export function createFinding(
+  rule: RuleId,
+  message: string,
+  options: ReportOptions & { isModern: boolean },
+): Finding {
+  const known = lookupRule(rule)!;
+  const { legacy, modern } = known.requirements as { legacy?: string; modern?: string };
+  const requirement = options.requirement ?? (options.isModern ? (modern ?? legacy) : (legacy ?? modern));
+  const finding: Finding = { rule, severity: options.severity ?? known.severity, message };
+  if (requirement !== undefined) finding.requirement = requirement;
+  if (options.t !== undefined) finding.t = options.t;
+  if (options.line !== undefined) finding.line = options.line;
+  return finding;
+}
+
+/** Collects the findings of one entry. Not shared between entries. */
+export class Reporter {
+  readonly findings: Finding[] = [];
+  /** Whether the message belongs to 2026-07-28 (picks the rule's stateless-era requirement). */
+  isModern = false;
+  readonly #t: number;
+  readonly #line: number | undefined;
+
+  constructor(t: number, line: number | undefined) {
+    this.#t = t;
+    this.#line = line;
+  }
+
+  /** Reports `rule` broken, saying what is wrong and what to do. */
+  report(rule: RuleId, message: string, options: ReportOptions = {}): void {
+    this.findings.push(
+      createFinding(rule, message, {
+        t: this.#t,
+        line: this.#line,
+        ...stripUndefined(options),
+        isModern: this.isModern,
+      }),
+    );
+  }
+}
+
+function stripUndefined(options: ReportOptions): ReportOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,129 @@
+// How each message moves the connection state on, once the rules have seen it: requests and their
+// progress tokens are recorded, responses close them, the handshake advances, the era and revision
+// settle, and both sides' capabilities are learned (initialize; server/discover in 2026-07-28).
+
+import type { RequestRecord } from './lint-state.ts';
+import { progressKey } from './check-progress.ts';
+import type { MessageContext } from './message-context.ts';
+import {
+  claimedVersion,
+  hasModernClaim,
+  isModernRevision,
+  isRecord,
+  paramsOf,
+  progressTokenOf,
+  type JsonRecord,
+} from './message-facts.ts';
+
+/** The revision `context`'s message belongs to, when known: forced, its envelope's, its request's, or the connection's. */
+export function revisionOf(context: MessageContext): string | undefined {
+  const { state, message, kind, request, method } = context;
+  if (state.forcedRevision !== undefined) return state.forcedRevision;
+  if (kind === 'request') {
+    if (method === 'initialize') {
+      const requested = paramsOf(message)?.protocolVersion;
+      return typeof requested === 'string' ? requested : undefined;
+    }
+    const claimed = claimedVersion(message);
+    if (claimed !== undefined) return claimed;
+  }
+  if (kind === 'response' && request !== undefined) {
+    const result = resultOf(message);
+    if (request.method === 'initialize' && typeof result?.protocolVersion === 'string')
+      return result.protocolVersion;
+    if (request.revision !== undefined) return request.revision;
+  }
+  return state.revision;
+}
+
+/** Updates the state after every rule has seen the message (`revision` is revisionOf's answer). */
+export function trackMessage(
+  context: MessageContext,
+  line: number | undefined,
+  revision: string | undefined,
+): void {
+  if (context.kind === 'request') trackRequest(context, line, revision);
+  else if (context.kind === 'notification') trackNotification(context);
+  else trackResponse(context, line);
+  context.state.hasMessages = true;
+}
+
+function trackRequest(context: MessageContext, line: number | undefined, revision: string | undefined): void {
+  const { state, message, from, method } = context;
+  const isModern = hasModernClaim(message);
+  if (method === 'initialize' && from === 'client') {
+    if (state.forcedRevision === undefined) state.era = 'legacy';
+    state.phase = 'initialize-sent';
+    const capabilities = paramsOf(message)?.capabilities;
+    state.clientCapabilities = isRecord(capabilities) ? capabilities : undefined;
+  }
+  if (isModern && state.era === 'unknown') state.era = 'probing';
+  // Each 2026-07-28 request names its revision; while probing it is not settled yet.
+  if (isModern && state.era === 'modern' && state.forcedRevision === undefined && revision !== undefined)
+    state.revision = revision;
+  const record: RequestRecord = {
+    id: message.id,
+    method: method ?? '',
+    message,
+    from,
+    line,
+    revision,
+    isModern: context.isModern,
+    isAnswered: false,
+    isCancelled: false,
+    isTask: false,
+    isAmbiguous: false,
+  };
+  state.openRequest(record);
+  const token = progressTokenOf(message);
+  if (token !== undefined) state.progress.set(progressKey(from, token), { request: record, last: undefined });
+}
+
+function trackNotification(context: MessageContext): void {
+  const { state, message, from, method } = context;
+  if (method === 'notifications/initialized' && from === 'client') state.phase = 'initialized';
+  if (method === 'notifications/cancelled') {
+    const request = state.requestOf(from, paramsOf(message)?.requestId);
+    if (request !== undefined && !request.isAnswered) request.isCancelled = true;
+  }
+}
+
+function trackResponse(context: MessageContext, line: number | undefined): void {
+  const { state, message, request } = context;
+  if (request === undefined || request.isAnswered) return;
+  request.isAnswered = true;
+  request.answeredLine = line;
+  const result = resultOf(message);
+  if (result !== undefined) {
+    request.resultType = typeof result.resultType === 'string' ? result.resultType : undefined;
+    request.isTask = isRecord(result.task);
+  }
+  const isForced = state.forcedRevision !== undefined;
+  if (request.method === 'initialize') {
+    if (result === undefined) {
+      // A failed initialize may be retried with another version.
+      if (state.phase === 'initialize-sent') state.phase = 'none';
+      return;
+    }
+    if (!isForced && typeof result.protocolVersion === 'string') state.revision = result.protocolVersion;
+    if (isRecord(result.capabilities)) state.serverCapabilities = result.capabilities;
+    if (state.phase === 'initialize-sent') state.phase = 'initialize-answered';
+    return;
+  }
+  if (!request.isModern) return;
+  if (result === undefined) {
+    // An error to the probe: no 2026-07-28 server (or not yet); the handshake may follow.
+    if (state.era === 'probing') state.era = 'unknown';
+    return;
+  }
+  if (state.era !== 'legacy') {
+    state.era = 'modern';
+    if (!isForced && isModernRevision(request.revision)) state.revision = request.revision;
+  }
+  if (request.method === 'server/discover' && isRecord(result.capabilities))
+    state.serverCapabilities = result.capabilities;
+}
+
+function resultOf(message: JsonRecord): JsonRecord | undefined {
+  return isRecord(message.result) && !('error' in message) ? message.result : undefined;
+}

@@ -1,0 +1,152 @@
+// `mcpwire tap -- <server command>`: the server started on the tap's own pipes, every byte passed on
+// unchanged as it is read (stdin to the server, the server's stdout to ours, its stderr to ours) while
+// a copy of each stream is split into lines and recorded. The tap ends as the server ends.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
+import { CliError, ExitCode } from '../../exit-code.ts';
+import { LineSplitter, type WireRecorder } from '../recorder.ts';
+import type { Side } from '../transcript.ts';
+import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
+
+/**
+ * After the tap passes SIGINT or SIGTERM on, how long the server has to exit before the tap kills it:
+ * shorter than the 2 s hosts (the official SDKs, mcpwire's client) wait before their SIGKILL, which
+ * reaches only the tap when they signal its pid alone.
+ */
+export const KILL_AFTER_MS = 1000;
+
+/** After the server exits, how long a grandchild holding its stdout may delay the tap's own exit. */
+const DRAIN_GRACE_MS = 1000;
+
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Runs `command` behind the tap until it exits; resolves with the exit code to leave with: the
+ * server's own, or 128 + n for a signal. Rejects with a CliError (exit 3) when it cannot start.
+ */
+export async function runStdioTap(command: readonly string[], options: TapWireOptions): Promise<number> {
+  const [file, ...args] = command;
+  if (file === undefined) throw new CliError('no server command after "--"', ExitCode.usage);
+  const recording = await openTapRecording({ transport: 'stdio', target: command.join(' ') }, options);
+  const { recorder } = recording;
+  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  try {
+    await spawned(child);
+  } catch (error) {
+    recorder.record({ type: 'note', text: `cannot start the server: ${(error as Error).message}` });
+    await recording.close();
+    throw spawnFailure(file, error as NodeJS.ErrnoException);
+  }
+  recorder.record({
+    type: 'spawn',
+    command: file,
+    args,
+    ...(child.pid === undefined ? {} : { pid: child.pid }),
+  });
+  // With nothing to record into or lint, the copies would only be parsed to be dropped.
+  forward(child, options.lint || options.record !== undefined ? recorder : undefined);
+  const stopSignals = passSignalsOn(child);
+  const status = await ended(child);
+  stopSignals();
+  recorder.record({ type: 'exit', code: status.code, signal: status.signal });
+  await recording.close();
+  // The host may keep our stdin open after the server is gone; stop reading it so the tap can exit.
+  process.stdin.unpipe();
+  process.stdin.destroy();
+  return exitCodeOf(status);
+}
+
+/** Resolves once the process is running, rejects with the spawn error (ENOENT, EACCES). */
+function spawned(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+}
+
+function spawnFailure(file: string, error: NodeJS.ErrnoException): CliError {
+  const hint =
+    error.code === 'ENOENT'
+      ? 'check that it is installed and on PATH, or give its full path'
+      : error.code === 'EACCES'
+        ? 'check that it is a program you may execute'
+        : 'check the command after "--"';
+  return new CliError(`cannot start the server "${file}": ${error.message}; ${hint}`, ExitCode.connection, {
+    cause: error,
+  });
+}
+
+/**
+ * Pipes the three streams (with backpressure, each chunk written as read) and, after each write,
+ * hands a copy to `recorder`, if any: lines of stdin and stdout, chunks of stderr.
+ */
+function forward(child: ChildProcess, recorder: WireRecorder | undefined): void {
+  const { stdin, stdout, stderr } = child as ChildProcess & {
+    stdin: NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
+    stdout: NodeJS.ReadableStream;
+    stderr: NodeJS.ReadableStream;
+  };
+  // A server that exits first turns our writes into EPIPE; its exit is what ends the tap.
+  stdin.on('error', () => {});
+  // The host closing our stdin (its shutdown) closes the server's: pipe() ends it.
+  process.stdin.pipe(stdin);
+  stdout.pipe(process.stdout);
+  stderr.pipe(process.stderr);
+  if (recorder === undefined) return;
+  observeLines(process.stdin, 'client', recorder);
+  observeLines(stdout, 'server', recorder);
+  stderr.on('data', (chunk: Buffer) => recorder.record({ type: 'stderr', text: chunk.toString('utf8') }));
+}
+
+/** Records each line of `stream` (after pipe()'s own listener has passed the chunk on). */
+function observeLines(stream: NodeJS.ReadableStream, from: Side, recorder: WireRecorder): void {
+  const splitter = new LineSplitter((line, isCut) => {
+    if (isCut)
+      recorder.record({ type: 'invalid', from, text: line, reason: 'a line over 16 MiB (recorded cut)' });
+    else recorder.line(from, line);
+  });
+  stream.on('data', (chunk: Buffer) => splitter.push(chunk));
+  stream.once('end', () => splitter.end());
+}
+
+/**
+ * Passes SIGINT and SIGTERM on to the server, and kills it if it is still there KILL_AFTER_MS
+ * later (the host's own SIGKILL would end only the tap). Returns a function that stops listening.
+ */
+function passSignalsOn(child: ChildProcess): () => void {
+  let killTimer: NodeJS.Timeout | undefined;
+  const pass = (signal: NodeJS.Signals): void => {
+    child.kill(signal);
+    killTimer ??= setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+  };
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, pass);
+  return () => {
+    clearTimeout(killTimer);
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, pass);
+  };
+}
+
+/**
+ * Resolves with the server's exit status once it has exited and its stdout and stderr are drained
+ * (or DRAIN_GRACE_MS after the exit, when a process it left behind still holds them).
+ */
+function ended(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    let drainTimer: NodeJS.Timeout | undefined;
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(drainTimer);
+      resolve({ code, signal });
+    });
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      drainTimer = setTimeout(() => resolve({ code, signal }), DRAIN_GRACE_MS);
+    });
+  });
+}
+
+/** The code the tap leaves with: the server's, or 128 + the signal's number, as a shell reports it. */
+export function exitCodeOf(status: { code: number | null; signal: NodeJS.Signals | null }): number {
+  if (status.code !== null) return status.code;
+  const number = status.signal === null ? undefined : constants.signals[status.signal];
+  return number === undefined ? ExitCode.failed : 128 + number;
+}
