@@ -130,7 +130,9 @@ function describe(description: string | undefined, args: readonly string[]): str
   return firstLine === '' ? list : `${firstLine} ${list}`;
 }
 
-function argumentsOf(schema: Tool['inputSchema']): string[] {
+/** A tool's arguments; none for a server that sent no usable inputSchema (a broken server still lists). */
+function argumentsOf(schema: Tool['inputSchema'] | undefined): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   return Object.keys(schema.properties ?? {}).map((name) => `${name}${required.has(name) ? '*' : ''}`);
 }

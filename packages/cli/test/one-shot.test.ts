@@ -2,6 +2,7 @@
 // official one, started over stdio after `--`, with human and --json output and every exit code.
 
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { OFFICIAL_EVERYTHING, OUR_EVERYTHING, runCli, runCliIntoHead } from './support/cli-process.ts';
 
@@ -139,6 +140,22 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
     const refused = await runCli(['list', 'http://127.0.0.1:9/mcp']);
     assert.equal(refused.code, 3);
     assert.match(refused.stderr, /^mcpwire: cannot connect to http:\/\/127\.0\.0\.1:9\/mcp: /);
+  });
+
+  test('a broken server listing a tool without inputSchema still lists (no crash), exit 0', async () => {
+    const sloppy = join(import.meta.dirname, 'fixtures', 'lint', 'misbehaving-server.ts');
+    const run = await runCli([
+      'list',
+      'tools',
+      '--era',
+      'legacy',
+      '--',
+      process.execPath,
+      `--import=${import.meta.resolve('tsx')}`,
+      sloppy,
+      'sloppy',
+    ]);
+    assert.deepEqual([run.code, run.stdout], [0, 'echo\n'], run.stderr);
   });
 
   test('"| head -1" closing stdout early ends the command quietly, exit 0', async () => {
