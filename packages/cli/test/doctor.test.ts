@@ -4,6 +4,10 @@
 // refused port, a host that does not resolve, a server answering a revision we do not speak (LIFE-9).
 
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OUR_EVERYTHING, runCli } from './support/cli-process.ts';
@@ -21,8 +25,9 @@ interface Step {
 
 async function doctorJson(
   args: readonly string[],
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; steps: Step[]; ok: boolean }> {
-  const run = await runCli(['doctor', '--json', ...args]);
+  const run = await runCli(['doctor', '--json', ...args], { env });
   const report = JSON.parse(run.stdout) as { ok: boolean; steps: Step[] };
   return { code: run.code, ...report };
 }
@@ -140,5 +145,35 @@ describe('mcpwire doctor', { concurrency: 3 }, () => {
     const failed = failedStep(steps);
     assert.equal(failed.step, 'dns');
     assert.match(failed.detail, /^mcpwire-doctor-test\.invalid does not resolve \(E[A-Z_]+\)$/);
+  });
+
+  test('a self-signed certificate fails the tls step with what to trust; trusted, the next step runs', async () => {
+    // A test-only certificate for localhost and 127.0.0.1, valid until 2126 (fixtures/doctor).
+    const cert = join(FIXTURES, 'localhost-cert.pem');
+    const server = createServer(
+      { cert: readFileSync(cert), key: readFileSync(join(FIXTURES, 'localhost-key.pem')) },
+      (_request, response) => response.writeHead(404).end('not here'),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `https://localhost:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      const untrusted = await doctorJson([url]);
+      assert.equal(untrusted.code, 1);
+      const failed = failedStep(untrusted.steps);
+      assert.equal(failed.step, 'tls');
+      assert.match(failed.detail, /DEPTH_ZERO_SELF_SIGNED_CERT/);
+      assert.match(failed.hint ?? '', /NODE_EXTRA_CA_CERTS/);
+      // Following the hint: the certificate verifies and the endpoint step is the one that fails.
+      const trusted = await doctorJson([url], { NODE_EXTRA_CA_CERTS: cert });
+      assert.deepEqual(
+        verdicts(trusted.steps).slice(0, 4),
+        ['dns:ok', 'tcp:ok', 'tls:ok', 'endpoint:fail'],
+        JSON.stringify(trusted.steps),
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
