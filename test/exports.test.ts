@@ -121,6 +121,8 @@ test('every entry point of the library and the servers imports by its public nam
     ['mcpwire/stdio', 'serveStdio'],
     ['mcpwire/http', 'createHttpHandler'],
     ['mcpwire/node', 'serveHttp'],
+    ['mcpwire/validators/ajv', 'createAjvValidator'],
+    ['mcpwire/validators/cfworker', 'createCfWorkerValidator'],
     ['@mcpwire/server-everything', 'createEverythingServer'],
     ['@mcpwire/server-github', 'createGithubServer'],
   ];

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-/** Workspace packages are bundled from source; every other bare import is left to node_modules. */
+/** Workspace packages (and their `#` subpath imports) are bundled from source; every other bare import is left to node_modules. */
 const workspacePackages = /^(mcpwire|@mcpwire\/[^/]+)(\/|$)/;
 
 // Chunk names carry a content hash: without a clean folder, every build would leave the old ones behind.
@@ -27,7 +27,7 @@ await build({
     {
       name: 'external-third-party',
       setup(pluginBuild) {
-        pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+        pluginBuild.onResolve({ filter: /^[^./#]/ }, (args) =>
           workspacePackages.test(args.path) ? undefined : { path: args.path, external: true },
         );
       },

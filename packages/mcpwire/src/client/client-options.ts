@@ -64,7 +64,10 @@ export interface ClientOptions {
    * unless `initializeTimeoutMs` is set; default 60,000 ms (for `initialize`, 6,000 ms).
    */
   requestTimeoutMs?: number;
-  /** JSON Schema validator for tool output; default Ajv. */
+  /**
+   * JSON Schema validator for tool output; default Ajv, or `createCfWorkerValidator()` where code generation
+   * is forbidden and in bundles for edge runtimes (see `ServerOptions.validator`).
+   */
   validator?: JsonSchemaValidator;
   /** Local diagnostics: handler crashes, listener errors, bad input. Default: stderr. */
   onError?: (error: Error) => void;

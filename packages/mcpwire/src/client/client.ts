@@ -35,7 +35,7 @@ import type {
   UnsubscribeRequestParams,
 } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
-import { createDefaultValidator } from '../validation/index.ts';
+import { createDefaultValidator } from '#default-validator';
 import { createClientCapabilities } from './client-capabilities.ts';
 import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';

@@ -18,3 +18,10 @@ export { MAX_COMPLETION_VALUES } from './completion.ts';
 export type { Era, InputOptions, Middleware, RequestContext } from './context.ts';
 export type { Registration } from './registry.ts';
 export { LOGGING_LEVELS, isLevelEnabled, isLoggingLevel } from './logging.ts';
+export type {
+  JsonSchemaValidator,
+  SchemaInput,
+  StandardSchemaV1,
+  Validate,
+  ValidateResult,
+} from '../validation/index.ts';

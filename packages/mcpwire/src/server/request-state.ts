@@ -28,28 +28,41 @@ const encoder = new TextEncoder();
 /**
  * Seals and opens request states. The token is `base64url(payload).base64url(mac)`; opening
  * compares the MAC over the exact received bytes, so any change, including an appended suffix,
- * fails (a -32602 error, never a re-prompt).
+ * fails (a -32602 error, never a re-prompt). Keys are imported (and a random key made) on the first
+ * seal or open, never at construction: restricted runtimes (Cloudflare Workers) forbid random values
+ * and crypto work at module scope, where a `Server` is usually built.
  */
 export class RequestStateSealer {
-  #keys: Promise<HmacKey[]>;
+  #material: () => ReadonlyArray<Uint8Array>;
+  #keys: Promise<HmacKey[]> | undefined;
   readonly ttlMs: number;
 
   constructor(options: RequestStateKeys) {
     if (options.keys.length === 0) throw new TypeError('RequestStateSealer needs at least one key');
+    const raw = options.keys.map((key) => (typeof key === 'string' ? encoder.encode(key) : key));
+    if (raw.some((key) => key.length < 16)) throw new TypeError('A requestState key needs at least 16 bytes');
     this.ttlMs = options.ttlMs ?? 600_000;
-    this.#keys = Promise.all(options.keys.map((key) => importKey(key)));
+    this.#material = () => raw;
   }
 
-  /** A sealer with a random key, for a single process (stdio). */
+  /** A sealer with a random key, for a single process (stdio); the key is drawn on first use. */
   static random(): RequestStateSealer {
-    return new RequestStateSealer({ keys: [crypto.getRandomValues(new Uint8Array(32))] });
+    const sealer = new RequestStateSealer({ keys: [PLACEHOLDER_KEY] });
+    // Called once: the imported keys are kept.
+    sealer.#material = () => [crypto.getRandomValues(new Uint8Array(32))];
+    return sealer;
+  }
+
+  /** The HMAC keys, imported on first call; every later call gets the same promise. */
+  #importedKeys(): Promise<HmacKey[]> {
+    return (this.#keys ??= Promise.all(this.#material().map((key) => importKey(key))));
   }
 
   /** Seals answers for the next round of `binding`. */
   async seal(binding: string, answers: JsonObject): Promise<string> {
     const payload: StatePayload = { binding, answers, exp: Date.now() + this.ttlMs };
     const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
-    const [signer] = await this.#keys;
+    const [signer] = await this.#importedKeys();
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', signer!, encoder.encode(body)));
     return `${body}.${toBase64Url(mac)}`;
   }
@@ -63,7 +76,7 @@ export class RequestStateSealer {
     const mac = dot > 0 ? fromBase64Url(token.slice(dot + 1)) : undefined;
     if (!mac || mac.length !== 32 || !/^[A-Za-z0-9_-]+$/.test(body)) throw invalidState('it is malformed');
     let isVerified = false;
-    for (const key of await this.#keys) {
+    for (const key of await this.#importedKeys()) {
       if (await crypto.subtle.verify('HMAC', key, mac, encoder.encode(body))) isVerified = true;
     }
     if (!isVerified) throw invalidState('its integrity check failed');
@@ -78,9 +91,10 @@ function invalidState(why: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState rejected because ${why}`);
 }
 
-async function importKey(key: string | Uint8Array): Promise<HmacKey> {
-  const raw = typeof key === 'string' ? encoder.encode(key) : key;
-  if (raw.length < 16) throw new TypeError('A requestState key needs at least 16 bytes');
+// Stands in for the random key until `random()`'s first use draws it; never used to sign.
+const PLACEHOLDER_KEY = new Uint8Array(32);
+
+function importKey(raw: Uint8Array): Promise<HmacKey> {
   return crypto.subtle.importKey(
     'raw',
     raw as Uint8Array<ArrayBuffer>,
@@ -96,12 +110,17 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
 }
 
+/** The bytes of canonical unpadded base64url text; undefined for anything else. */
 function fromBase64Url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  let bytes: Uint8Array;
   try {
     const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
   } catch {
     return undefined;
   }
+  // `atob` ignores the unused low bits of the last character: several texts give these bytes, and
+  // only the one we write is ours (a MAC with those bits changed must not verify).
+  return toBase64Url(bytes) === text ? bytes : undefined;
 }

@@ -4,7 +4,8 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
-import { createDefaultValidator, type JsonSchemaValidator, type SchemaInput } from '../validation/index.ts';
+import { createDefaultValidator } from '#default-validator';
+import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
 import type { Channel } from '../transports/channel.ts';
 import { complete } from './completion.ts';
 import { runMiddleware, type MethodHandler, type Middleware, type RequestContext } from './context.ts';
@@ -24,7 +25,12 @@ export interface ServerOptions {
   instructions?: string;
   /** Extra capabilities to declare (e.g. `experimental`); features you register are declared for you. */
   capabilities?: ServerCapabilities;
-  /** JSON Schema validator for tool arguments and output; defaults to Ajv (2020-12, draft-07). */
+  /**
+   * JSON Schema validator for tool arguments and output given as JSON Schema (a Standard Schema, such as
+   * zod's, validates with its own `~standard.validate` instead). Default: Ajv (2020-12, draft-07), or `createCfWorkerValidator()` where code generation is
+   * forbidden and in bundles for edge runtimes; pass one from `mcpwire/validators/ajv` or
+   * `mcpwire/validators/cfworker` to choose.
+   */
   validator?: JsonSchemaValidator;
   /** Items per page of a list result; default 100. */
   pageSize?: number;
@@ -65,7 +71,9 @@ export class Server {
   readonly prompts: Prompts;
   readonly pageSize: number;
   readonly sealer: RequestStateSealer;
-  #closing = new AbortController();
+  // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
+  #closing: AbortController | undefined;
+  #isClosed = false;
   #capabilities: ServerCapabilities | undefined;
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
@@ -164,6 +172,8 @@ export class Server {
 
   /** Aborts when the server closes: stateless-era listen streams end gracefully. */
   get closing(): AbortSignal {
+    this.#closing ??= new AbortController();
+    if (this.#isClosed) this.#closing.abort();
     return this.#closing.signal;
   }
 
@@ -174,7 +184,8 @@ export class Server {
 
   /** Ends listen streams gracefully, then closes every connection. */
   async close(): Promise<void> {
-    this.#closing.abort();
+    this.#isClosed = true;
+    this.#closing?.abort();
     await new Promise((resolve) => setTimeout(resolve, 0));
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }

@@ -1,28 +1,29 @@
-// The default JsonSchemaValidator: Ajv for JSON Schema 2020-12 and draft-07, compiled lazily and cached.
+// The JsonSchemaValidator on Ajv, for JSON Schema 2020-12 and draft-07, compiled lazily and cached. Ajv compiles
+// validators to JavaScript with `new Function`, so it runs only where code generation is allowed.
 
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { toCanonicalJson } from './canonical-json.ts';
 import { formatErrorLine } from './error-line.ts';
-import type { JsonSchema, SyncJsonSchemaValidator, ValidateResult } from './json-schema-validator.ts';
+import type { JsonSchema, SyncJsonSchemaValidator } from './json-schema-validator.ts';
+import {
+  createCachingValidator,
+  dialectOf,
+  DIALECT_2020_12,
+  DIALECT_DRAFT_07,
+  truncate,
+  unresolvedRefFailure,
+  alwaysFail,
+  VALID,
+  type Dialect,
+  type SyncValidate,
+} from './schema-dialect.ts';
 
-type Validate = (value: unknown) => ValidateResult;
-import { LruCache } from './lru-cache.ts';
+export { supportedDialects } from './schema-dialect.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, which carries `.default`.
 const addFormats = addFormatsModule.default;
-
-const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
-const DIALECT_DRAFT_07 = 'http://json-schema.org/draft-07/schema';
-type Dialect = typeof DIALECT_2020_12 | typeof DIALECT_DRAFT_07;
-
-/**
- * The `$schema` URIs this validator understands (SCHEMA-2), compared with any trailing `#` removed.
- * A schema without `$schema` is 2020-12 (SCHEMA-1).
- */
-export const supportedDialects: readonly string[] = [DIALECT_2020_12, `${DIALECT_DRAFT_07}#`];
 
 // No `loadSchema`: a `$ref` Ajv cannot resolve inside the schema fails compilation instead of being fetched
 // (S26-SCHEMA-2). `addUsedSchema: false` keeps a root `$id` out of the instance registry, so two schemas with
@@ -46,51 +47,20 @@ export function createAjvValidator(options: AjvValidatorOptions = {}): SyncJsonS
     [DIALECT_2020_12]: new DialectCompiler(() => new Ajv2020(AJV_OPTIONS), cacheSize),
     [DIALECT_DRAFT_07]: new DialectCompiler(() => new Ajv(AJV_OPTIONS), cacheSize),
   };
-  const byIdentity = new WeakMap<object, Validate>();
-  const byContent = new LruCache<string, Validate>(cacheSize);
-
-  return {
-    compile(schema) {
-      const isObject = typeof schema === 'object' && schema !== null;
-      const known = isObject ? byIdentity.get(schema) : undefined;
-      if (known !== undefined) return known;
-      const key = contentKey(schema);
-      let validate = key === undefined ? undefined : byContent.get(key);
-      if (validate === undefined) {
-        validate = lazily(() => compileNow(schema, compilers));
-        if (key !== undefined) byContent.set(key, validate);
-      }
-      if (isObject) byIdentity.set(schema, validate);
-      return validate;
-    },
-  };
+  return createCachingValidator((schema) => compileNow(schema, compilers), cacheSize);
 }
 
-function compileNow(schema: JsonSchema, compilers: Record<Dialect, DialectCompiler>): Validate {
-  if (typeof schema === 'boolean') return fromAjv(compilers[DIALECT_2020_12].compile(schema));
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return alwaysFail(`invalid JSON Schema: expected an object or a boolean, received ${describe(schema)}`);
-  }
-  const dialect = dialectOf(schema.$schema);
-  if (dialect === undefined) {
-    return alwaysFail(
-      `unsupported JSON Schema dialect ${JSON.stringify(schema.$schema)}: ` +
-        `supported are ${supportedDialects.join(' and ')} (the default when $schema is absent)`,
-    );
-  }
-  if (schema.$async === true) return alwaysFail('invalid JSON Schema: $async schemas are not supported');
+function compileNow(schema: JsonSchema, compilers: Record<Dialect, DialectCompiler>): SyncValidate {
+  const dialect = dialectOf(schema);
+  if (typeof dialect === 'function') return dialect;
   try {
-    return fromAjv(compilers[dialect].compile(schema));
+    return fromAjv(compilers[dialect].compile(schema as Record<string, unknown> | boolean));
   } catch (error) {
-    return alwaysFail(describeCompileError(error, dialect));
+    const missingRef = (error as { missingRef?: unknown } | null)?.missingRef;
+    if (typeof missingRef === 'string') return unresolvedRefFailure(missingRef);
+    const reason = error instanceof Error ? error.message : String(error);
+    return alwaysFail(`invalid JSON Schema (${dialect}): ${reason}`);
   }
-}
-
-function dialectOf(uri: unknown): Dialect | undefined {
-  if (uri === undefined) return DIALECT_2020_12;
-  if (typeof uri !== 'string') return undefined;
-  const bare = uri.endsWith('#') ? uri.slice(0, -1) : uri;
-  return bare === DIALECT_2020_12 || bare === DIALECT_DRAFT_07 ? bare : undefined;
 }
 
 /**
@@ -120,9 +90,7 @@ class DialectCompiler {
   }
 }
 
-const VALID: ValidateResult = Object.freeze({ valid: true });
-
-function fromAjv(validateFunction: ValidateFunction): Validate {
+function fromAjv(validateFunction: ValidateFunction): SyncValidate {
   return (value) => {
     if (validateFunction(value) === true) return VALID;
     const lines = (validateFunction.errors ?? []).map(formatAjvError);
@@ -143,44 +111,4 @@ function formatAjvError(error: ErrorObject): string {
   if (error.keyword === 'enum') message += ` ${truncate(JSON.stringify(params['allowedValues']))}`;
   if (error.keyword === 'const') message += ` ${truncate(JSON.stringify(params['allowedValue']))}`;
   return formatErrorLine(error.instancePath, message);
-}
-
-function describeCompileError(error: unknown, dialect: Dialect): string {
-  const missingRef = (error as { missingRef?: unknown } | null)?.missingRef;
-  if (typeof missingRef === 'string') {
-    return (
-      `invalid JSON Schema: $ref ${JSON.stringify(missingRef)} does not resolve inside the schema; ` +
-      'references outside the schema are never fetched'
-    );
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  return `invalid JSON Schema (${dialect}): ${reason}`;
-}
-
-function lazily(compile: () => Validate): Validate {
-  let compiled: Validate | undefined;
-  return (value) => (compiled ??= compile())(value);
-}
-
-function alwaysFail(message: string): Validate {
-  const line = formatErrorLine('', message);
-  return () => ({ valid: false, errors: [line] });
-}
-
-function contentKey(schema: unknown): string | undefined {
-  try {
-    return toCanonicalJson(schema);
-  } catch {
-    return undefined; // cyclic or BigInt: not JSON, so cache by identity only and let compilation report it
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function truncate(text: string | undefined, max = 200): string {
-  if (text === undefined) return '';
-  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }

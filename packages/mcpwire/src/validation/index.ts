@@ -7,7 +7,6 @@ export type {
   Validate,
   ValidateResult,
 } from './json-schema-validator.ts';
-export { createDefaultValidator } from './default-validator.ts';
 export { isStandardSchema, toJsonSchema, validateWith } from './standard-schema.ts';
 export type {
   InferSchemaOutput,
