@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite (test/conformance, under its own Node 22) against mcpwire:
-// the server suite against `mcpwire serve everything --http`, and every non-auth client scenario
-// through test/conformance/client.ts, each at both revisions; then judges the results against
+// the server suite against `mcpwire serve everything --http`, and every client scenario (auth/* ones
+// included) through test/conformance/client.ts, each at both revisions; then judges the results against
 // test/conformance/expected-failures.json.
 //
 //   node scripts/conformance.mjs [--only server|client] [--scenario <name>] [--url <url>] [--keep]
@@ -92,16 +92,16 @@ function loadExpected() {
   }
 }
 
-/** The scenarios to run per side: every non-auth one, or just `--scenario`. */
+/** The scenarios to run per side: every client one and every non-auth server one, or just `--scenario`. */
 function selectScenarios() {
   const pick = (side) => {
     if (options.only !== undefined && options.only !== side) return [];
-    const all = lists[side].filter((s) => !s.name.startsWith('auth/'));
+    const all = lists[side].filter((s) => side === 'client' || !s.name.startsWith('auth/'));
     return options.scenario === undefined ? all : all.filter((s) => s.name === options.scenario);
   };
   const picked = { server: pick('server'), client: pick('client') };
   if (options.scenario !== undefined && picked.server.length + picked.client.length === 0) {
-    exitSetup(`no non-auth scenario named "${options.scenario}" (see \`conformance list\`)`);
+    exitSetup(`no scenario named "${options.scenario}" (see \`conformance list\`)`);
   }
   return picked;
 }
@@ -152,12 +152,20 @@ function harnessError(output, scenario) {
   return `harness error: ${text.replace(/\s+/g, ' ')}`;
 }
 
-/** Every client scenario at each revision it applies to (extensions at 2026-07-28), two at a time. */
+/**
+ * Every client scenario at each of the two current revisions it applies to (extensions at 2026-07-28;
+ * one that applies to neither, like the 2025-03-26 auth fallbacks, at its newest own), two at a time.
+ */
 async function runClientScenarios(scenarios) {
   const jobs = [];
   for (const scenario of scenarios) {
     const isExtension = scenario.tags.includes('extension');
-    const versions = isExtension ? [MODERN] : ['2025-11-25', MODERN].filter((v) => scenario.tags.includes(v));
+    const current = ['2025-11-25', MODERN].filter((v) => scenario.tags.includes(v));
+    const own = scenario.tags
+      .filter((tag) => /^\d{4}-\d{2}-\d{2}$/.test(tag))
+      .sort()
+      .slice(-1);
+    const versions = isExtension ? [MODERN] : current.length > 0 ? current : own;
     for (const version of versions) jobs.push({ scenario: scenario.name, version, isExtension });
   }
   const results = [];
@@ -188,7 +196,8 @@ async function runClientScenario({ scenario, version, isExtension }) {
   if (isExtension) args.push('--force');
   log(`client: ${scenario} @ ${version}`);
   const output = await runSuite(args, { isChecked: false });
-  const [result] = readResultDirs(outDir);
+  // The harness names the result folder after the scenario, so auth/<name> lands in <outDir>/auth/.
+  const [result] = readResultDirs(join(outDir, dirname(scenario)));
   const problems = [];
   const exit = /Client exited with code (-?\d+)/.exec(output);
   if (exit) problems.push(`the fixture client exited with code ${exit[1]}: ${clientStderr(output)}`);

@@ -121,6 +121,7 @@ test('every entry point of the library and the servers imports by its public nam
     ['mcpwire/stdio', 'serveStdio'],
     ['mcpwire/http', 'createHttpHandler'],
     ['mcpwire/node', 'serveHttp'],
+    ['mcpwire/auth', 'createOAuthFetch'],
     ['mcpwire/validators/ajv', 'createAjvValidator'],
     ['mcpwire/validators/cfworker', 'createCfWorkerValidator'],
     ['@mcpwire/server-everything', 'createEverythingServer'],

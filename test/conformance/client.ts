@@ -6,6 +6,7 @@
 import { Client, type ClientHandlers } from 'mcpwire/client';
 import type { Tool } from 'mcpwire';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
+import { createOAuthFetch, type AuthorizationRequest } from 'mcpwire/auth';
 
 /** One scenario: the handlers the client is built with, and what it does once connected. */
 interface Scenario {
@@ -13,10 +14,46 @@ interface Scenario {
   run(client: Client): Promise<void>;
 }
 
-/** `MCP_CONFORMANCE_CONTEXT.toolCalls` of http-custom-headers: the calls to make, verbatim. */
+/**
+ * `MCP_CONFORMANCE_CONTEXT`: `toolCalls` of http-custom-headers (the calls to make, verbatim); the
+ * pre-registered credentials of auth/pre-registration.
+ */
 interface ToolCallContext {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  client_id?: string;
+  client_secret?: string;
+  issuer?: string;
 }
+
+/**
+ * auth/* scenarios whose server is hostile or never satisfied: the client must stop (before the
+ * authorization request, or before the token request, or after a few step-ups). For them the fixture
+ * succeeds only if the run ended in such a refusal, and fails if the client went through.
+ */
+const EXPECTS_REFUSAL = new Set([
+  'auth/scope-retry-limit',
+  'auth/resource-mismatch',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+]);
+
+/** The OAuthError, or the transport's HttpError for a final 401/403, in `error`'s cause chain. */
+function authRefusalIn(error: unknown): Error | undefined {
+  for (let at: unknown = error; at instanceof Error; at = at.cause) {
+    if (at.name === 'OAuthError') return at;
+    const status = (at as { status?: unknown }).status;
+    if (at.name === 'HttpError' && (status === 401 || status === 403)) return at;
+  }
+  return undefined;
+}
+
+/** The Client ID Metadata Document URL the suite's auth/basic-cimd expects as client_id. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** Never listened on: the suite's authorization servers approve at once and redirect here with the code. */
+const REDIRECT_URI = 'http://127.0.0.1:3000/callback';
 
 /** Handlers every scenario gets, so that every capability the suite may inspect is declared. */
 const BASE_HANDLERS: ClientHandlers = {
@@ -144,11 +181,59 @@ function argumentsFor(tool: Tool): Record<string, unknown> {
   return args;
 }
 
+/**
+ * Every auth/* scenario: list the tools and call the first, two authorized requests (the
+ * authorization-server migration needs the second to meet the new authorization server).
+ */
+const authScenario: Scenario = {
+  run: async (client) => {
+    const tools = await client.listTools();
+    const first = tools.tools[0];
+    if (first) await client.callTool({ name: first.name, arguments: {} });
+  },
+};
+
+/**
+ * The authorize step of an auto-approving authorization server: follow the authorization URL without
+ * a browser and return where it redirects (the redirect URI with code, state and iss).
+ */
+async function followAuthorization(request: AuthorizationRequest): Promise<URL> {
+  const response = await fetch(request.url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  await response.body?.cancel();
+  if (location === null)
+    throw new Error(`GET ${request.url.href} answered ${response.status} without a redirect`);
+  return new URL(location, request.url);
+}
+
+/** The fetch of the transport: an OAuth client for auth/* scenarios (loopback allowed), else the global fetch. */
+function fetchFor(name: string, serverUrl: string, context: ToolCallContext) {
+  if (!name.startsWith('auth/')) return undefined;
+  const preRegistered =
+    context.client_id !== undefined && context.issuer !== undefined
+      ? [
+          {
+            issuer: context.issuer,
+            client_id: context.client_id,
+            ...(context.client_secret === undefined ? {} : { client_secret: context.client_secret }),
+          },
+        ]
+      : [];
+  return createOAuthFetch(serverUrl, {
+    authorize: followAuthorization,
+    redirectUri: REDIRECT_URI,
+    clientMetadata: { client_name: 'mcpwire-conformance-client' },
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    preRegistered,
+    allowPrivateNetwork: true,
+  });
+}
+
 async function main(): Promise<void> {
   const serverUrl = process.argv[2];
   const name = process.env.MCP_CONFORMANCE_SCENARIO;
   if (!serverUrl || !name) throw new Error('usage: MCP_CONFORMANCE_SCENARIO=<name> client.ts <serverUrl>');
-  const create = SCENARIOS[name];
+  const create = name.startsWith('auth/') ? () => authScenario : SCENARIOS[name];
   // The skills extension (SEP-2640 scenarios) has no client API in mcpwire yet.
   if (!create) throw new Error(`scenario "${name}": mcpwire's Client has no API for it, nothing to run`);
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ToolCallContext;
@@ -162,15 +247,26 @@ async function main(): Promise<void> {
       ...(protocolVersion ? { protocolVersion } : {}),
     },
   );
+  const oauthFetch = fetchFor(name, serverUrl, context);
   const transport = new StreamableHttpClientTransport(serverUrl, {
+    ...(oauthFetch === undefined ? {} : { fetch: oauthFetch }),
     onError: (error) => process.stderr.write(`[mcpwire fixture] transport: ${error.message}\n`),
   });
-  await client.connect(transport);
   try {
-    await scenario.run(client);
-  } finally {
-    await client.close();
+    await client.connect(transport);
+    try {
+      await scenario.run(client);
+    } finally {
+      await client.close();
+    }
+  } catch (error) {
+    const refusal = EXPECTS_REFUSAL.has(name) ? authRefusalIn(error) : undefined;
+    if (refusal === undefined) throw error;
+    process.stderr.write(`[mcpwire fixture] ${name}: refused as the scenario requires: ${refusal.message}\n`);
+    return;
   }
+  if (EXPECTS_REFUSAL.has(name))
+    throw new Error(`scenario "${name}": the client went through, expected it to refuse`);
   process.stderr.write(`[mcpwire fixture] ${name}: done\n`);
 }
 

@@ -1,0 +1,29 @@
+// Public entry of `mcpwire/auth`: the OAuth 2.1 client as a fetch wrapper, its discovery steps, token
+// storage and errors. Speaks fetch/Request/Response only; no transport imports it.
+
+export { createOAuthFetch } from './oauth-fetch.ts';
+export type { AuthorizationRequest, AuthorizeCallback, OAuthClientOptions } from './oauth-options.ts';
+export { OAuthError, type OAuthStep } from './errors.ts';
+export type { FetchLike } from './fetch-like.ts';
+export {
+  discoverProtectedResource,
+  protectedResourceMetadataUrls,
+  type ProtectedResourceMetadata,
+} from './protected-resource.ts';
+export {
+  authorizationServerMetadataUrls,
+  discoverAuthorizationServer,
+  type AuthorizationServerMetadata,
+} from './authorization-server.ts';
+export type { AuthFetchContext } from './metadata-fetch.ts';
+export type { ClientMetadata, PreRegisteredClient } from './registration.ts';
+export { parseBearerChallenge, type BearerChallenge } from './www-authenticate.ts';
+export { selectScope, type ScopeInputs } from './scope.ts';
+export {
+  createMemoryTokenStore,
+  type ClientCredentials,
+  type IssuerRecord,
+  type TokenStore,
+  type Tokens,
+} from './token-store.ts';
+export { isPrivateHost, type UrlPolicy } from './url-policy.ts';

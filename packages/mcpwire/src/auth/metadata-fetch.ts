@@ -1,0 +1,75 @@
+// GET of one metadata document under the URL policy: every redirect hop is checked (SEC-6), a 404 (or
+// other 4xx) means "not here, try the next location", and anything else that is not JSON is an error.
+
+import { OAuthError, type OAuthStep } from './errors.ts';
+import type { FetchLike } from './fetch-like.ts';
+import { checkUrl, type UrlPolicy } from './url-policy.ts';
+
+/** How the auth layer's own requests are made. */
+export interface AuthFetchContext {
+  fetch: FetchLike;
+  policy: UrlPolicy;
+  /** The MCP server's origin: always allowed by the policy. */
+  trustedOrigin: string;
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Fetches `url` as JSON. Resolves undefined when the server answers 4xx (the document is not there);
+ * rejects with OAuthError for `step` on a refused URL, a network failure, a 5xx or a body that is not
+ * a JSON object.
+ */
+export async function fetchMetadata(
+  url: URL,
+  context: AuthFetchContext,
+  step: OAuthStep,
+): Promise<Record<string, unknown> | undefined> {
+  let target = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    checkUrl(target, context.policy, context.trustedOrigin);
+    let response: Response;
+    try {
+      response = await context.fetch(
+        new Request(target, { headers: { accept: 'application/json' }, redirect: 'manual' }),
+      );
+    } catch (error) {
+      throw new OAuthError(step, `GET ${target.href} failed: ${(error as Error).message}`, { cause: error });
+    }
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel();
+      target = new URL(location, target);
+      continue;
+    }
+    if (response.status >= 400 && response.status < 500) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok)
+      throw new OAuthError(step, `GET ${target.href} answered ${response.status}, expected 200 with JSON`);
+    return readJsonObject(response, `GET ${target.href}`, step);
+  }
+  throw new OAuthError(step, `GET ${url.href}: more than ${MAX_REDIRECTS} redirects`);
+}
+
+/** The body of `response` as a JSON object, or OAuthError for `step` saying what came instead. */
+export async function readJsonObject(
+  response: Response,
+  what: string,
+  step: OAuthStep,
+): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new OAuthError(
+      step,
+      `${what} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new OAuthError(step, `${what} answered ${response.status} with JSON that is not an object`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,55 @@
+// The auth layer's place in STYLE.md's table, shown rule by rule on small in-memory trees: it may use
+// protocol/ and web standards only, and no transport, client or server imports it.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkTree, LIBRARY_DIR, type Tree } from './architecture/rules.ts';
+
+const SRC = `${LIBRARY_DIR}/src`;
+
+function violationsOf(files: Record<string, string>): string[] {
+  const tree: Tree = { files: new Map(Object.entries(files)), packages: [] };
+  return checkTree(tree);
+}
+
+test('auth/ may import protocol/ and itself', () => {
+  assert.deepEqual(
+    violationsOf({
+      [`${SRC}/auth/a.ts`]:
+        "import { METHODS } from '../protocol/methods.ts';\nimport { b } from './b.ts';\nvoid METHODS; void b;\n",
+      [`${SRC}/auth/b.ts`]: 'export const b = 1;\n',
+    }),
+    [],
+  );
+});
+
+test('fails: auth/ importing a transport, the client, the server or node:*', () => {
+  for (const [specifier, rule] of [
+    [
+      '../transports/http/client-transport.ts',
+      /layer: "auth" imports transports\/http\/client-transport\.ts/,
+    ],
+    ['../client/client.ts', /layer: "auth" imports client\/client\.ts/],
+    ['../server/server.ts', /layer: "auth" imports server\/server\.ts/],
+    ['node:fs', /node: layer "auth" imports node:fs/],
+  ] as const) {
+    const violations = violationsOf({ [`${SRC}/auth/a.ts`]: `import { x } from '${specifier}';\nvoid x;\n` });
+    assert.ok(
+      violations.some((line) => rule.test(line)),
+      `${specifier}: ${violations.join('\n')}`,
+    );
+  }
+});
+
+test('fails: a transport, the client or the server importing auth/', () => {
+  for (const layer of ['transports', 'client', 'server']) {
+    const path = `${SRC}/${layer}/x.ts`;
+    const violations = violationsOf({
+      [path]: "import { createOAuthFetch } from '../auth/oauth-fetch.ts';\nvoid createOAuthFetch;\n",
+    });
+    assert.ok(
+      violations.some((line) => line.startsWith(`${path}: layer: "${layer}" imports auth/oauth-fetch.ts`)),
+      violations.join('\n'),
+    );
+  }
+});
