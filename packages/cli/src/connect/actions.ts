@@ -126,7 +126,7 @@ export async function completeArgument({ client, colours }: ActionContext): Prom
       })),
     ),
     ...templates.flatMap((template) =>
-      variablesOf(template.uriTemplate).map((variable) => ({
+      expressionsOf(template.uriTemplate).map(({ variable }) => ({
         ref: { type: 'ref/resource' as const, uri: template.uriTemplate },
         argument: variable,
       })),
@@ -184,16 +184,30 @@ async function askText(
 /** Asks for each `{variable}` of a URI template (RFC 6570 operators dropped) and fills it in. */
 async function fillTemplate(template: string): Promise<string | undefined> {
   let uri = template;
-  for (const variable of variablesOf(template)) {
+  for (const { expression, variable } of expressionsOf(template)) {
     const value = await askText(variable);
     if (value === undefined) return undefined;
-    uri = uri.replace(new RegExp(`\\{[+#./;?&]?${variable}\\*?\\}`), value);
+    // The expression's own text, replaced as a string: a server's template never becomes a pattern.
+    const at = uri.indexOf(expression);
+    if (at >= 0) uri = uri.slice(0, at) + value + uri.slice(at + expression.length);
   }
   return uri;
 }
 
-function variablesOf(template: string): string[] {
-  return [...template.matchAll(/\{[+#./;?&]?([^}*,]+)\*?\}/g)].map((match) => match[1]!);
+/** The `{...}` expressions of a template with the variable each names, by one linear scan. */
+function expressionsOf(template: string): Array<{ expression: string; variable: string }> {
+  const found: Array<{ expression: string; variable: string }> = [];
+  for (let open = template.indexOf('{'); open >= 0; open = template.indexOf('{', open + 1)) {
+    const close = template.indexOf('}', open + 1);
+    if (close < 0) break;
+    const inner = template.slice(open + 1, close);
+    if (inner.includes('{')) continue;
+    const variable = inner.replace(/^[+#./;?&]/, '').replace(/\*$/, '');
+    if (variable === '' || variable.includes(',') || variable.includes('*')) continue;
+    found.push({ expression: template.slice(open, close + 1), variable });
+    open = close;
+  }
+  return found;
 }
 
 function firstLine(text: string | undefined): string {

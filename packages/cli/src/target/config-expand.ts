@@ -14,7 +14,7 @@ export interface ExpansionContext {
   where: string;
 }
 
-const REFERENCE = /\$\{([^}]*)\}/g;
+const REFERENCE = /\$\{([^{}]*)\}/g;
 
 /**
  * Replaces every `${...}` in `text`. Throws UsageError for a variable that is unset and has no

@@ -4,10 +4,15 @@
 //
 // How: each expression's expansion is bounded by a character set S (what its values and separators may
 // contain), so it spans `S*` or `first S*`. A backward pass marks, for each segment and position, whether
-// the rest of the template can match from there. A forward pass then gives each expression the longest
-// span that keeps the rest matchable, preferring to leave the next expression's operator character to
-// it (`{id}{.format}` splits "a.b.json" into "a.b" and "json"), and decodes that span strictly.
+// the rest of the template can match from there; no segment may begin inside a pct-encoded triplet. A
+// forward pass then gives each expression the longest span that keeps the rest matchable, preferring to
+// leave the next expression's operator character to it (`{id}{.format}` splits "a.b.json" into "a.b" and
+// "json"; a parameter or list expression is left all of its own), never longer than a lone prefix
+// variable or a `{/a,b}` list can hold, and decodes that span strictly (uri-template-decode.ts).
+// S leaves out the `;`, `&` and `?` that begin a later parameter expression, which this expansion
+// would have encoded, so `{name}{;v}` cannot swallow the parameters.
 
+import { Bindings, decodeSpan, type MatchedVariables } from './uri-template-decode.ts';
 import {
   isReserved,
   isUnreserved,
@@ -17,8 +22,7 @@ import {
   type VarSpec,
 } from './uri-template-syntax.ts';
 
-/** Variables recovered by a match: strings, and string arrays for lists. */
-export type MatchedVariables = Record<string, string | string[]>;
+export type { MatchedVariables } from './uri-template-decode.ts';
 
 /** Longest URI a template matches, in UTF-16 code units; longer URIs never match. */
 export const MAX_URI_LENGTH = 64 * 1024;
@@ -36,8 +40,14 @@ interface ExpressionSegment {
   readonly varSpecs: readonly VarSpec[];
   /** Code of the operator's first character, or -1 when the expansion has no leading character. */
   readonly first: number;
+  /** Another leading character the span may begin with (a parameter run's separator), or -1. */
+  readonly alsoFirst: number;
   /** 1 for each ASCII character the span may hold after `first`; non-ASCII is always accepted (IRIs). */
   readonly accepts: Uint8Array;
+  /** For a lone prefix variable (`{var:3}`): the most code points its decoded span may hold. */
+  readonly maxLength: number | undefined;
+  /** For `{/a,b}` (no explode): the most `/`-separated items its span may hold. */
+  readonly maxItems: number | undefined;
 }
 
 type Segment = LiteralSegment | ExpressionSegment;
@@ -51,6 +61,7 @@ export function createMatcher(parts: readonly TemplatePart[]): (uri: string) => 
 function compileSegments(parts: readonly TemplatePart[]): Segment[] {
   // `{?q}{&page}` and `{;a}{;b}` expand to one run of parameters; matched as one, the order is free.
   const merged: TemplatePart[] = [];
+  const runs = new WeakSet<ExpressionPart>();
   for (const part of parts) {
     const last = merged.at(-1);
     if (
@@ -58,26 +69,39 @@ function compileSegments(parts: readonly TemplatePart[]): Segment[] {
       last?.kind === 'expression' &&
       continuesParameters(last.operator, part.operator)
     ) {
-      merged[merged.length - 1] = { ...last, varSpecs: [...last.varSpecs, ...part.varSpecs] };
+      const run = { ...last, varSpecs: [...last.varSpecs, ...part.varSpecs] };
+      runs.add(run);
+      merged[merged.length - 1] = run;
     } else {
       merged.push(part);
     }
   }
   const segments: Segment[] = [];
-  let hasQueryAfter = false;
-  let hasFragmentAfter = false;
+  const following: Following = { hasQuery: false, hasFragment: false, parameterStarts: '' };
   for (let i = merged.length - 1; i >= 0; i--) {
     const part = merged[i]!;
     segments.unshift(
       part.kind === 'literal'
         ? { kind: 'literal', text: part.text, failure: failureTable(part.text) }
-        : expressionSegment(part, hasQueryAfter, hasFragmentAfter),
+        : expressionSegment(part, { following, isRun: runs.has(part) }),
     );
     const marks = part.kind === 'literal' ? part.text : part.operator.char;
-    hasQueryAfter ||= marks.includes('?');
-    hasFragmentAfter ||= marks.includes('#');
+    following.hasQuery ||= marks.includes('?');
+    following.hasFragment ||= marks.includes('#');
+    if (part.kind === 'expression' && part.operator.isNamed)
+      following.parameterStarts += part.operator.first + part.operator.sep;
   }
   return segments;
+}
+
+/** What the rest of the template holds, seen from one expression: where that expression's span must stop. */
+interface Following {
+  /** A later literal or operator has `?` (a query begins there). */
+  hasQuery: boolean;
+  /** A later literal or operator has `#` (a fragment begins there). */
+  hasFragment: boolean;
+  /** The first characters of later parameter expressions (`;`, `?`, `&`). */
+  parameterStarts: string;
 }
 
 function continuesParameters(previous: Operator, next: Operator): boolean {
@@ -86,10 +110,10 @@ function continuesParameters(previous: Operator, next: Operator): boolean {
 
 function expressionSegment(
   part: ExpressionPart,
-  hasQueryAfter: boolean,
-  hasFragmentAfter: boolean,
+  context: { following: Readonly<Following>; isRun: boolean },
 ): ExpressionSegment {
   const { operator, varSpecs } = part;
+  const { following } = context;
   const accepts = new Uint8Array(128);
   for (let code = 0; code < 128; code++) {
     // Values are read leniently: any RFC 3986 pchar (unreserved, pct-encoded, sub-delims, ':' and '@')
@@ -102,15 +126,27 @@ function expressionSegment(
   const isList = varSpecs.length > 1 || varSpecs.some((spec) => spec.isExploded);
   if (operator.allowsReserved) {
     // A reserved expansion stops where a query or fragment the rest of the template provides for begins.
-    if (hasQueryAfter) accepts[0x3f] = 0;
-    if (hasFragmentAfter) accepts[0x23] = 0;
-  } else if (operator.char === '?' || operator.char === '&') {
-    accepts[0x2f] = accepts[0x3f] = 1; // RFC 3986 section 3.4: query = *( pchar / "/" / "?" )
-  } else if (operator.sep === '/' && isList) {
-    accepts[0x2f] = 1;
+    if (following.hasQuery) accepts[0x3f] = 0;
+    if (following.hasFragment) accepts[0x23] = 0;
+  } else {
+    if (operator.char === '?' || operator.char === '&') {
+      accepts[0x2f] = accepts[0x3f] = 1; // RFC 3986 section 3.4: query = *( pchar / "/" / "?" )
+    } else if (operator.sep === '/' && isList) {
+      accepts[0x2f] = 1;
+    }
+    // This expansion encodes a `;`, `&` or `?` in a value, so where a later parameter expression
+    // begins with one, the span stops there and leaves the parameters to it (`{name}{;v}`).
+    for (const char of following.parameterStarts) if (char !== operator.sep) accepts[char.charCodeAt(0)] = 0;
   }
   const first = operator.first === '' ? -1 : operator.first.charCodeAt(0);
-  return { kind: 'expression', operator, varSpecs, first, accepts };
+  // `{?q}{&page}` with q undefined expands to `&page=2`: the run then begins with its separator.
+  const alsoFirst = context.isRun && operator.sep !== operator.first ? operator.sep.charCodeAt(0) : -1;
+  const single = varSpecs.length === 1 && !operator.isNamed ? varSpecs[0] : undefined;
+  const maxLength = single?.isExploded === false ? single.maxLength : undefined;
+  // `{/a,b}` holds at most two items, and a `/` inside a value is always encoded.
+  const isBounded = operator.sep === '/' && !operator.allowsReserved && !varSpecs.some((s) => s.isExploded);
+  const maxItems = isBounded ? varSpecs.length : undefined;
+  return { kind: 'expression', operator, varSpecs, first, alsoFirst, accepts, maxLength, maxItems };
 }
 
 function failureTable(text: string): Int32Array {
@@ -133,6 +169,7 @@ function matchSegments(segments: readonly Segment[], uri: string): MatchedVariab
     const segment = segments[i]!;
     if (segment.kind === 'literal') markLiteral(segment, uri, row(i), row(i + 1));
     else markExpression(segment, uri, row(i), row(i + 1));
+    if (i > 0) dropCutsInsideTriplets(uri, row(i));
   }
   if (canFinish[0] !== 1) return undefined;
   const bindings = new Bindings();
@@ -143,13 +180,35 @@ function matchSegments(segments: readonly Segment[], uri: string): MatchedVariab
       p += segment.text.length;
       continue;
     }
-    const following = segments[i + 1];
-    const preferred = following?.kind === 'expression' ? following.first : -1;
-    const end = chooseEnd(segment, uri, p, row(i + 1), preferred);
-    if (!decodeSpan(segment, uri.slice(p, end), bindings)) return undefined;
+    const after = segments[i + 1];
+    const following =
+      after?.kind === 'expression'
+        ? { first: after.first, isRepeating: repeatsFirst(after) }
+        : { first: -1, isRepeating: false };
+    const end = chooseEnd(segment, uri, p, row(i + 1), following);
+    if (end < 0 || !decodeSpan(segment, uri.slice(p, end), bindings)) return undefined;
     p = end;
   }
   return bindings.toRecord();
+}
+
+/**
+ * Unmarks the positions one or two characters after a `%`: a segment boundary there would cut a
+ * pct-encoded triplet, and no span so cut decodes. Literals hold whole triplets, so this only
+ * removes splits that would fail later (`{a}0{b}` on `0%00`: `a` must not end at `0%0`).
+ */
+function dropCutsInsideTriplets(uri: string, here: Uint8Array): void {
+  for (let p = uri.indexOf('%'); p !== -1; p = uri.indexOf('%', p + 1)) {
+    here[p + 1] = 0;
+    if (p + 2 < here.length) here[p + 2] = 0;
+  }
+}
+
+/** True when the expansion of `segment` may hold its first character more than once (`;a=1;b`, `/x/y`). */
+function repeatsFirst(segment: ExpressionSegment): boolean {
+  const { operator, varSpecs } = segment;
+  const isList = varSpecs.length > 1 || varSpecs.some((spec) => spec.isExploded);
+  return operator.isNamed || (isList && operator.sep === operator.first);
 }
 
 function markLiteral(segment: LiteralSegment, uri: string, here: Uint8Array, next: Uint8Array): void {
@@ -171,7 +230,8 @@ function markExpression(segment: ExpressionSegment, uri: string, here: Uint8Arra
   for (let p = uri.length; p >= 0; p--) {
     const code = p < uri.length ? uri.charCodeAt(p) : -1;
     const reach: boolean = next[p] === 1 || (code >= 0 && accepts(segment, code) && reachAfter);
-    const isFeasible = segment.first < 0 ? reach : next[p] === 1 || (code === segment.first && reachAfter);
+    const isLead = code >= 0 && (code === segment.first || code === segment.alsoFirst);
+    const isFeasible = segment.first < 0 ? reach : next[p] === 1 || (isLead && reachAfter);
     if (isFeasible) here[p] = 1;
     reachAfter = reach;
   }
@@ -181,153 +241,65 @@ function accepts(segment: ExpressionSegment, code: number): boolean {
   return code >= 0x80 || segment.accepts[code] === 1;
 }
 
-/** The end of the expression's span from `p`: the longest that lets the rest finish, see the header. */
+/**
+ * The end of the expression's span from `p`: the longest that lets the rest finish, see the header;
+ * -1 when none does (a prefix variable's value would be too long).
+ */
 function chooseEnd(
   segment: ExpressionSegment,
   uri: string,
   p: number,
   next: Uint8Array,
-  preferred: number,
+  following: { first: number; isRepeating: boolean },
 ): number {
+  const preferred = following.first;
+  // An expression whose span repeats its first character (`;a;b`, `.x.y`) is left every one of them;
+  // otherwise the last (`{id}{.format}` on `a.b.json` gives `a.b` and `json`).
+  const preferFirst = following.isRepeating;
   let lo = p;
   if (segment.first >= 0) {
-    if (uri.charCodeAt(p) !== segment.first) return p;
+    const lead = uri.charCodeAt(p);
+    if (lead !== segment.first && lead !== segment.alsoFirst) return next[p] === 1 ? p : -1;
     lo = p + 1;
   }
   let hi = lo;
   while (hi < uri.length && accepts(segment, uri.charCodeAt(hi))) hi++;
-  if (preferred >= 0) {
+  if (segment.maxLength !== undefined) hi = prefixEnd(uri, lo, hi, segment.maxLength);
+  if (segment.maxItems !== undefined) hi = itemsEnd(uri, lo, hi, segment);
+  if (preferred >= 0 && preferFirst) {
+    for (let q = lo; q <= hi; q++) if (next[q] === 1 && uri.charCodeAt(q) === preferred) return q;
+  } else if (preferred >= 0) {
     for (let q = hi; q >= lo; q--) if (next[q] === 1 && uri.charCodeAt(q) === preferred) return q;
   }
   for (let q = hi; q >= lo; q--) if (next[q] === 1) return q;
-  return p;
+  // Nothing fits after the operator character: the expansion is empty (every variable undefined).
+  return next[p] === 1 ? p : -1;
 }
 
-function decodeSpan(segment: ExpressionSegment, span: string, bindings: Bindings): boolean {
-  const { operator } = segment;
-  if (operator.first !== '' && span === '') return true;
-  const body = span.slice(operator.first.length);
-  return operator.isNamed ? decodeParameters(segment, body, bindings) : decodeItems(segment, body, bindings);
-}
-
-/** `;x=1;y` or `?x=1&list=a&list=b`: parameters in any order; names the template lacks are ignored. */
-function decodeParameters(segment: ExpressionSegment, body: string, bindings: Bindings): boolean {
-  const params = new Map<string, string[]>();
-  for (const param of body.split(segment.operator.sep)) {
-    const eq = param.indexOf('=');
-    const name = eq < 0 ? param : param.slice(0, eq);
-    const raw = eq < 0 ? '' : param.slice(eq + 1);
-    const raws = params.get(name);
-    if (raws === undefined) params.set(name, [raw]);
-    else raws.push(raw);
+/** The furthest end, at most `hi`, of a span from `lo` holding at most `maxItems` `/`-separated items. */
+function itemsEnd(uri: string, lo: number, hi: number, segment: ExpressionSegment): number {
+  let separators = 0;
+  for (let q = lo; q < hi; q++) {
+    if (uri.charCodeAt(q) === 0x2f && ++separators >= (segment.maxItems ?? Infinity)) return q;
   }
-  for (const spec of segment.varSpecs) {
-    const raws = params.get(spec.name);
-    if (raws === undefined) continue;
-    if (!spec.isExploded && raws.length > 1) return false;
-    const value = spec.isExploded ? decodeList(raws) : decodeScalar(raws[0]!, spec, true);
-    if (value === undefined || !bindings.bind(spec, value)) return false;
-  }
-  return true;
+  return hi;
 }
 
 /**
- * `a,b`, `/a/b` or `.a.b`: items in template order, missing trailing variables undefined. An exploded
- * variable takes every item but one for each variable after it; the last variable takes the rest.
+ * The furthest end, at most `hi`, of a span from `lo` that decodes to at most `limit` code points: a
+ * UTF-8 continuation byte (`%80`..`%BF`) or the second half of a surrogate pair adds none. Scans at
+ * most 12 characters per code point, so the work stays linear.
  */
-function decodeItems(segment: ExpressionSegment, body: string, bindings: Bindings): boolean {
-  const { operator, varSpecs } = segment;
-  const items = body.split(operator.sep);
-  let cursor = 0;
-  for (let k = 0; k < varSpecs.length && cursor < items.length; k++) {
-    const spec = varSpecs[k]!;
-    const after = varSpecs.length - 1 - k;
-    const remaining = items.length - cursor;
-    const take = after === 0 ? remaining : spec.isExploded ? Math.max(1, remaining - after) : 1;
-    const taken = items.slice(cursor, cursor + take);
-    cursor += take;
-    const value = itemsValue(operator, spec, taken);
-    if (value === undefined || !bindings.bind(spec, value)) return false;
-  }
-  return true;
-}
-
-function itemsValue(
-  operator: Operator,
-  spec: VarSpec,
-  taken: readonly string[],
-): string | string[] | undefined {
-  if (spec.isExploded) return decodeList(taken);
-  if (taken.length === 1) return decodeScalar(taken[0]!, spec, !operator.allowsReserved);
-  if (operator.sep === ',' && !operator.allowsReserved) return decodeList(taken);
-  // Reserved expansion leaves ',' unencoded and '.' is unreserved, so both may occur inside a value; '/' may not.
-  if (operator.allowsReserved || operator.sep === '.')
-    return decodeScalar(taken.join(operator.sep), spec, !operator.allowsReserved);
-  return undefined;
-}
-
-/** A string, or a list when an unencoded ',' shows one (`red,green,blue`) and commas are list syntax. */
-function decodeScalar(raw: string, spec: VarSpec, commaIsList: boolean): string | string[] | undefined {
-  if (commaIsList && raw.includes(',')) return decodeList(raw.split(','));
-  const value = percentDecode(raw);
-  if (value === undefined || spec.maxLength === undefined) return value;
-  return codePointCount(value, spec.maxLength) <= spec.maxLength ? value : undefined;
-}
-
-/** Code points in `text`, counting no further than `limit + 1`. */
-function codePointCount(text: string, limit: number): number {
+function prefixEnd(uri: string, lo: number, hi: number, limit: number): number {
   let count = 0;
-  for (let i = 0; i < text.length && count <= limit; i++, count++) {
-    if ((text.codePointAt(i) ?? 0) > 0xffff) i++;
+  let q = lo;
+  while (q < hi) {
+    const isTriplet = uri.charCodeAt(q) === 0x25 && q + 3 <= hi;
+    const byte = isTriplet ? Number.parseInt(uri.slice(q + 1, q + 3), 16) : Number.NaN;
+    const isContinuation = byte >= 0x80 && byte <= 0xbf;
+    const width = isTriplet ? 3 : (uri.codePointAt(q) ?? 0) > 0xffff ? 2 : 1;
+    if (!isContinuation && ++count > limit) return q;
+    q = Math.min(hi, q + width);
   }
-  return count;
-}
-
-function decodeList(raws: readonly string[]): string[] | undefined {
-  const values: string[] = [];
-  for (const raw of raws) {
-    const value = percentDecode(raw);
-    if (value === undefined) return undefined;
-    values.push(value);
-  }
-  return values;
-}
-
-/** Decodes pct-encoded UTF-8; undefined for a malformed triplet or invalid UTF-8. */
-function percentDecode(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Variables bound so far: a name bound twice must agree, a prefix binding being a prefix of the full value. */
-class Bindings {
-  readonly #full = new Map<string, string | string[]>();
-  readonly #prefixes = new Map<string, string>();
-
-  bind(spec: VarSpec, value: string | string[]): boolean {
-    const isPrefix = spec.maxLength !== undefined && typeof value === 'string';
-    const map: Map<string, string | string[]> = isPrefix ? this.#prefixes : this.#full;
-    const existing = map.get(spec.name);
-    if (existing !== undefined && !isSameValue(existing, value)) return false;
-    map.set(spec.name, value);
-    return true;
-  }
-
-  toRecord(): MatchedVariables | undefined {
-    for (const [name, prefix] of this.#prefixes) {
-      const full = this.#full.get(name);
-      if (full === undefined) this.#full.set(name, prefix);
-      else if (typeof full !== 'string' || !full.startsWith(prefix)) return undefined;
-    }
-    // fromEntries defines own properties, so a variable named `__proto__` stays a plain key.
-    return Object.fromEntries(this.#full);
-  }
-}
-
-function isSameValue(a: string | string[], b: string | string[]): boolean {
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  return a.length === b.length && a.every((item, i) => item === b[i]);
+  return q;
 }

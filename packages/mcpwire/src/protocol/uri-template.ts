@@ -57,8 +57,11 @@ export class UriTemplate {
 
   /**
    * Returns the variables when `uri` is an expansion of this template, else undefined. Values are
-   * percent-decoded; lists (and associative arrays, flattened) come back as string arrays. Runs in time
-   * linear in the URI; URIs longer than 64 KiB never match.
+   * percent-decoded; lists (and associative arrays, flattened) come back as string arrays. Where
+   * expansion is ambiguous the match is one reading that expands back to the same variables: in
+   * `{a,b}` missing variables are the trailing ones, `{a}{b}` gives `a` the longest span, and a
+   * prefix variable next to another expression may fail to match. Runs in time linear in the URI;
+   * URIs longer than 64 KiB never match.
    */
   match(uri: string): MatchedVariables | undefined {
     return this.#match(uri);

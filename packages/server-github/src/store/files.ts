@@ -37,7 +37,7 @@ export function getContents(
     .prepare('SELECT 1 FROM branches WHERE repository_id = ? AND name = ?')
     .get(repository.id, branch);
   if (!exists) throw new GithubInputError(`No branch ${quote(branch)} in ${fullName(repository)}`);
-  const clean = path.replace(/^\/+|\/+$/g, '');
+  const clean = trimSlashes(path);
   const files = visibleFiles(db, repository, branch);
   const file = files.find((candidate) => candidate.path === clean);
   if (file) {
@@ -74,6 +74,15 @@ export function getContents(
     ref: branch,
     entries: [...entries.values()].sort((a, b) => a.name.localeCompare(b.name)),
   };
+}
+
+/** `path` without leading and trailing `/`, in one pass (`/^\/+|\/+$/g` is quadratic on `x////...y`). */
+function trimSlashes(path: string): string {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 0x2f) start++;
+  while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(start, end);
 }
 
 /** Paths on the default branch starting with `prefix` (for completion), sorted. */

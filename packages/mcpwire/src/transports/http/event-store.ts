@@ -72,9 +72,12 @@ export class InMemoryEventStore implements EventStore {
   replayAfter(lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined> {
     const colon = lastEventId.lastIndexOf(':');
     const streamId = lastEventId.slice(0, colon);
-    const sequence = Number(lastEventId.slice(colon + 1));
+    const digits = lastEventId.slice(colon + 1);
+    const sequence = Number(digits);
+    // Only the spelling we issue: `Number` would also read "", " 1", "01", "0x1" and "-1".
+    const isIssuedForm = Number.isSafeInteger(sequence) && sequence >= 0 && String(sequence) === digits;
     const stream = colon < 0 ? undefined : this.#streams.get(streamId);
-    if (!stream || !Number.isSafeInteger(sequence) || sequence < stream.first - 1) {
+    if (!stream || !isIssuedForm || sequence < stream.first - 1) {
       return Promise.resolve(undefined);
     }
     const last = stream.first + stream.events.length - 1;

@@ -62,6 +62,19 @@ export function encodeHeaderValue(value: string): string {
 }
 
 /**
+ * `text` as a header value can carry it: each lone surrogate, which UTF-8 cannot encode, becomes
+ * U+FFFD, as `encodeHeaderValue` sends it. A receiver compares a decoded header with the body's
+ * value in this form, so a value with a lone surrogate still agrees with its own header.
+ */
+export function toWellFormed(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) return new TextDecoder().decode(new TextEncoder().encode(text));
+  }
+  return text;
+}
+
+/**
  * The text form of an argument mirrored into a header: a string as it is, a finite number in
  * decimal, a boolean as `true`/`false`. Null, absent and any other value give undefined: no header.
  */

@@ -1,6 +1,7 @@
 // The stateless era's validation ladder on HTTP, before the request reaches the server
-// (S26-HTTP-11..16, checklist section 5 item 7): envelope keys -32602, then header/body -32020,
-// then version support -32022, then `Mcp-Param-*` -32020. Method lookup (404) is the server's.
+// (S26-HTTP-11..16, checklist section 5 item 7): envelope keys -32602, then the version header
+// against the body -32020, then version support -32022, then Mcp-Method, Mcp-Name and
+// `Mcp-Param-*` -32020. Method lookup (404) is the server's.
 
 import type { HeaderReader } from './exchange.ts';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.ts';
@@ -9,7 +10,7 @@ import { readEnvelope } from '../../protocol/envelope.ts';
 import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
 import type { HttpError } from './json-response.ts';
 import { checkParamHeaders, findHeaderParams, type HeaderParam } from './param-headers.ts';
-import { checkStandardHeaders } from './request-headers.ts';
+import { checkMethodHeaders, checkVersionHeader } from './request-headers.ts';
 
 /** Finds a tool's inputSchema for the `Mcp-Param-*` check; `meta` is the request's `_meta`. */
 export type ToolSchemaLookup = (
@@ -32,14 +33,18 @@ export function checkModernRequest(
     readEnvelope(message.params);
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
-    // Conformance pins -32602 (missing keys) before -32020 and -32020 before -32022.
+    // Conformance pins -32602 (missing keys) before -32020, and the version header's -32020 before -32022.
     if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return fromRpcError(error, id);
     versionError = error;
   }
   const meta = message.params?._meta as JsonObject;
-  const mismatch = checkStandardHeaders(message, meta[MetaKey.protocolVersion], headers);
-  if (mismatch) return { status: 400, code: ModernErrorCode.HeaderMismatch, message: mismatch, id };
+  const versionMismatch = checkVersionHeader(meta[MetaKey.protocolVersion], headers);
+  if (versionMismatch) return headerMismatch(versionMismatch, id);
+  // An unserved version is answered before the per-method headers, so the client always learns the
+  // versions it may retry with (S26-VER-2; the conformance stateless mock's order, issue 13).
   if (versionError) return fromRpcError(versionError, id);
+  const methodMismatch = checkMethodHeaders(message, headers);
+  if (methodMismatch) return headerMismatch(methodMismatch, id);
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
   // An unknown tool has no headers to check; the server answers it (-32602, in-band).
   const schema = toolSchema(message.params.name, meta);
@@ -57,9 +62,11 @@ function paramHeaderError(
   const params = schema === undefined ? [] : headerParamsOf(schema);
   if (params.length === 0) return undefined;
   const paramMismatch = checkParamHeaders(params, message.params?.arguments, headers);
-  return paramMismatch === undefined
-    ? undefined
-    : { status: 400, code: ModernErrorCode.HeaderMismatch, message: paramMismatch, id: message.id };
+  return paramMismatch === undefined ? undefined : headerMismatch(paramMismatch, message.id);
+}
+
+function headerMismatch(message: string, id: JsonRpcRequest['id']): HttpError {
+  return { status: 400, code: ModernErrorCode.HeaderMismatch, message, id };
 }
 
 /** A schema's annotations, found once per schema object (a server's tool schemas are stable objects). */

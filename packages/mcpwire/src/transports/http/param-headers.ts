@@ -4,6 +4,7 @@
 
 import type { HeaderReader } from './exchange.ts';
 import type { JsonObject } from '../../jsonrpc/message.ts';
+import { toWellFormed } from './mcp-headers.ts';
 import { decodeHeaderValue } from './request-headers.ts';
 
 /** One annotated property: where it sits in the arguments, its header name and its schema type. */
@@ -58,7 +59,9 @@ export function checkParamHeaders(
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `Header mismatch: ${name} has invalid characters or invalid base64`;
     const isEqual =
-      typeof value === 'number' && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === expected;
+      typeof value === 'number' && DECIMAL.test(decoded)
+        ? Number(decoded) === value
+        : decoded === toWellFormed(expected);
     if (!isEqual) {
       return `Header mismatch: ${name} is "${decoded}" but arguments.${param.path.join('.')} is ${JSON.stringify(value)}`;
     }

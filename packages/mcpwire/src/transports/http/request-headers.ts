@@ -4,7 +4,7 @@
 import type { HeaderReader } from './exchange.ts';
 import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { methodMismatch } from './classify.ts';
-import { decodeHeaderValue, NAME_PARAM } from './mcp-headers.ts';
+import { decodeHeaderValue, NAME_PARAM, toWellFormed } from './mcp-headers.ts';
 
 export { decodeHeaderValue };
 
@@ -12,17 +12,28 @@ export { decodeHeaderValue };
  * The -32020 message for the first standard header that is missing, malformed or differs from the
  * body of a stateless request, or undefined when they agree. `claimedVersion` is the body's
  * `_meta` protocol version. Header names are case-insensitive (Headers), values case-sensitive.
+ * The ladder checks the two halves apart, with version support between them (modern-route.ts).
  */
 export function checkStandardHeaders(
   message: JsonRpcRequest,
   claimedVersion: unknown,
   headers: HeaderReader,
 ): string | undefined {
+  return checkVersionHeader(claimedVersion, headers) ?? checkMethodHeaders(message, headers);
+}
+
+/** The -32020 message when `MCP-Protocol-Version` is missing or differs from the body's claim (S26-HTTP-11, S26-HTTP-14). */
+export function checkVersionHeader(claimedVersion: unknown, headers: HeaderReader): string | undefined {
   const version = headers.get('mcp-protocol-version');
   if (version === null) return 'Header mismatch: the MCP-Protocol-Version header is required';
   if (version !== claimedVersion) {
     return `Header mismatch: MCP-Protocol-Version is "${version}" but _meta names ${JSON.stringify(claimedVersion)}`;
   }
+  return undefined;
+}
+
+/** The -32020 message when `Mcp-Method`, or `Mcp-Name` where the method has one, is missing, malformed or differs (S26-HTTP-12, S26-HTTP-14). */
+export function checkMethodHeaders(message: JsonRpcRequest, headers: HeaderReader): string | undefined {
   const method = headers.get('mcp-method');
   if (method === null)
     return `Header mismatch: the Mcp-Method header is required (the body's method is "${message.method}")`;
@@ -39,7 +50,7 @@ export function checkStandardHeaders(
   }
   const decoded = decodeHeaderValue(name);
   if (decoded === undefined) return 'Header mismatch: Mcp-Name has invalid characters or invalid base64';
-  if (bodyValue !== undefined && decoded !== bodyValue) {
+  if (bodyValue !== undefined && decoded !== toWellFormed(bodyValue)) {
     return `Header mismatch: Mcp-Name is "${decoded}" but params.${field} is "${bodyValue}"`;
   }
   return undefined;

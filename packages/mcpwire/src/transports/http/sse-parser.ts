@@ -64,7 +64,8 @@ export function decodeSse(
   body: ReadableStream<Uint8Array>,
   parser: SseParserStream = new SseParserStream(),
 ): ReadableStream<ServerSentEvent> {
-  return body.pipeThrough(new TextDecoderStream()).pipeThrough(parser);
+  // The decoder keeps the BOM so that the parser drops exactly one, as WHATWG decoding does.
+  return body.pipeThrough(new TextDecoderStream('utf-8', { ignoreBOM: true })).pipeThrough(parser);
 }
 
 class ParserState {
@@ -99,6 +100,8 @@ class ParserState {
     for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
       const line = this.#partial + text.slice(start, match.index);
       this.#partial = '';
+      // Measured whole too: a long line that arrives in one chunk is never held as a partial line.
+      if (line.length > this.#limit) throw new SseEventTooLargeError(this.#limit);
       this.#handleLine(line, emit);
       start = match.index + match[0].length;
       if (match[0] === '\r' && start === text.length) this.#isAfterCR = true;
