@@ -8,6 +8,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '../../client/index.ts';
 import { StreamableHttpClientTransport } from './client-transport.ts';
 
@@ -125,6 +127,48 @@ test(
       await released;
     } finally {
       await client.close();
+      await server.close();
+    }
+  },
+);
+
+/** A full garbage collection, as a loaded process would run one sooner or later. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+test(
+  'close ends the standalone GET stream even after garbage collection (Node 20 fetch follows the signal weakly)',
+  { timeout: 20_000 },
+  async () => {
+    let released: Promise<unknown> | undefined;
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const server = await startServer(
+      (_request, body, response) =>
+        void response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: {} })),
+      (_request, _body, response) => {
+        sse(response);
+        response.write('id: g1\ndata: \n\n');
+        released = once(response, 'close');
+        opened();
+      },
+    );
+    const client = new Client({ name: 'held-test', version: '1' }, { era: 'legacy', eraCache: false });
+    try {
+      await client.connect(new StreamableHttpClientTransport(server.url));
+      await isOpen;
+      // The Request objects the abort travelled through are unreachable now: collect them.
+      for (let round = 0; round < 3; round++) {
+        collectGarbage();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await client.close();
+      await released;
+    } finally {
       await server.close();
     }
   },

@@ -60,7 +60,8 @@ export class Fetcher {
     if (call.body !== undefined) init.body = call.body;
     if (signals.length > 0) init.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
     try {
-      return await this.#fetch(new Request(call.url, init));
+      const response = await this.#fetch(new Request(call.url, init));
+      return init.signal == null ? response : releasedOnAbort(response, init.signal);
     } catch (error) {
       if (call.signal?.aborted) throw error;
       throw new FetchFailedError(call.method, call.url.href, error);
@@ -124,4 +125,43 @@ export function mediaTypeOf(response: Response): string {
 /** Drops a body nobody will read, so the connection can be reused. */
 export function discardBody(response: Response): void {
   response.body?.cancel().catch(() => {});
+}
+
+/**
+ * An SSE response whose body is cancelled when `signal` aborts. The Request's own signal cannot be
+ * relied on for that: Node 20's fetch follows it through weakly held copies of the Request, and once
+ * the headers are in and those copies are collected, an abort no longer reaches the connection (a
+ * stream the client closed stayed open, and kept the process alive). Other bodies are read at once.
+ */
+function releasedOnAbort(response: Response, signal: AbortSignal): Response {
+  const { body } = response;
+  if (body === null || !response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return response;
+  const reader = body.getReader();
+  const release = (): void => void reader.cancel(signal.reason).catch(() => {});
+  if (signal.aborted) release();
+  else signal.addEventListener('abort', release, { once: true });
+  const released = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          signal.removeEventListener('abort', release);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        signal.removeEventListener('abort', release);
+        controller.error(signal.aborted ? signal.reason : error);
+      }
+    },
+    cancel(reason) {
+      signal.removeEventListener('abort', release);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(released, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
