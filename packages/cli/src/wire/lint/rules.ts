@@ -1,5 +1,5 @@
 // The lint rules: each one's stable id, default severity, what it finds and the checklist
-// requirement it cites, per era (/work/shared/reference: spec-2025-11-25.md, spec-2026-07-28.md).
+// requirement it cites, per era (the requirement ids of the 2025-11-25 and 2026-07-28 checklists).
 // Light on purpose: `mcpwire lint --help` lists these without loading the engine.
 
 /** How bad a finding is: an error breaks a MUST of the spec, a warning a SHOULD (or a likely race). */
