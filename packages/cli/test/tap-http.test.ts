@@ -132,6 +132,58 @@ describe('mcpwire tap --http', { concurrency: 2 }, () => {
     assert.notEqual(answer.exchange, question.exchange);
   });
 
+  test('several clients through one tap: handshake-era sessions started together, interleaved and in turn, 2026-07-28 requests side by side; lint finds nothing', async () => {
+    await using server = await startOurHttpServer();
+    const record = scratch('clients.jsonl');
+    const { tap, url } = await startTap(server.url, record, { isLinting: true });
+    await using _tap = tap;
+    const connect = async (name: string, era: 'legacy' | 'modern'): Promise<Client> => {
+      const client = new Client({ name, version: '1.0.0' }, { era });
+      await client.connect(new StreamableHttpClientTransport(url));
+      return client;
+    };
+    const echo = (client: Client, message: string) =>
+      client.callTool({ name: 'echo', arguments: { message } });
+
+    // Two clients initializing at the same time, then both sessions open: each numbers its requests from the start.
+    const [first, second] = await Promise.all([connect('first', 'legacy'), connect('second', 'legacy')]);
+    await echo(first, 'one');
+    await echo(second, 'two');
+    await second.listTools();
+    await first.listTools();
+    await first.close();
+    // A third client after the first has gone, while the second is still there.
+    const third = await connect('third', 'legacy');
+    await third.listTools();
+    await echo(second, 'again');
+    await third.close();
+    await second.close();
+    // 2026-07-28 clients have no session: their requests, with the same ids, are in flight together.
+    const [left, right] = await Promise.all([connect('left', 'modern'), connect('right', 'modern')]);
+    await Promise.all([left.listTools(), right.listTools(), echo(left, 'l'), echo(right, 'r')]);
+    await left.close();
+    await right.close();
+
+    tap.child.kill('SIGTERM');
+    assert.deepEqual(await tap.exited, { code: 0, signal: null });
+    // Live lint on: nothing but the line that says where the tap listens.
+    assert.deepEqual(tap.stderr.split('\n').slice(1), [''], tap.stderr);
+    const entries = readEntries(record);
+    const sessions = new Set(
+      entries.flatMap((entry) =>
+        entry.type === 'http-response' && entry.headers['mcp-session-id'] !== undefined
+          ? [entry.headers['mcp-session-id']]
+          : [],
+      ),
+    );
+    assert.equal(sessions.size, 3, [...sessions].join(', '));
+    const initializes = messagesOf(entries).filter((entry) => entry.message.method === 'initialize');
+    assert.equal(initializes.length, 3);
+    // The same transcript linted offline agrees.
+    const linted = await runCli(['lint', record]);
+    assert.equal(linted.code, 0, `${linted.stdout}${linted.stderr}`);
+  });
+
   test('forwards method, path, query, end-to-end headers and body; streams SSE chunk by chunk; a client that leaves aborts upstream', async () => {
     await using upstream = await startUpstream();
     const record = scratch('raw.jsonl');

@@ -11,19 +11,35 @@ import {
   TRANSCRIPT_VERSION,
   type EventEntry,
   type HeaderEntry,
+  type MessageEntry,
   type Side,
 } from './transcript.ts';
 
 /** Receives each entry after redaction, in order. */
 export interface WireSink {
   header?(header: HeaderEntry): void;
-  entry(entry: EventEntry): void;
+  /**
+   * One entry. `messageJson`, for some message entries, is the message's JSON text as it crossed the
+   * wire (one line, no CR), given only when redaction left the message unchanged: a sink that writes
+   * JSON may use it instead of serializing `entry.message` again. The entry is the sink's to keep.
+   */
+  entry(entry: EventEntry, messageJson?: string): void;
   /** Flushes and releases what the sink holds. */
   close?(): Promise<void>;
 }
 
 /** An entry as a caller reports it: the recorder adds the time. */
 export type Observed = EventEntry extends infer E ? (E extends EventEntry ? Omit<E, 't'> : never) : never;
+
+/** Where a message was seen, and the JSON text it was parsed from (see WireRecorder.message). */
+export interface MessageExtra {
+  /** Over HTTP: the exchange that carried it. */
+  exchange?: number;
+  /** Over HTTP: the SSE event id it arrived with. */
+  eventId?: string;
+  /** The JSON text `message` was parsed from, exactly (a batch's whole text for a batch). */
+  text?: string;
+}
 
 /** What a recording is of. */
 export interface RecordingSubject {
@@ -37,12 +53,22 @@ export interface RecordingSubject {
 export class WireRecorder {
   readonly redactor: Redactor;
   readonly #sinks: WireSink[];
-  readonly #started = performance.now();
+  readonly #clock: () => number;
+  readonly #started: number;
   readonly header: HeaderEntry;
 
-  constructor(subject: RecordingSubject, options: { sinks: WireSink[]; redactor?: Redactor }) {
+  /**
+   * `clock` (ms; default performance.now) stamps each entry, `t = 0` being its reading now: a caller
+   * that records later than it observed (tap's deferred observation) gives the observed times.
+   */
+  constructor(
+    subject: RecordingSubject,
+    options: { sinks: WireSink[]; redactor?: Redactor; clock?: () => number },
+  ) {
     this.redactor = options.redactor ?? new Redactor();
     this.#sinks = options.sinks;
+    this.#clock = options.clock ?? (() => performance.now());
+    this.#started = this.#clock();
     const target =
       subject.transport === 'http'
         ? this.redactor.url(subject.target)
@@ -61,7 +87,7 @@ export class WireRecorder {
 
   /** Milliseconds since the recording started (three decimals). */
   now(): number {
-    return Math.round((performance.now() - this.#started) * 1000) / 1000;
+    return Math.round((this.#clock() - this.#started) * 1000) / 1000;
   }
 
   /** Records one entry (redacted here; callers pass what they saw). */
@@ -72,17 +98,16 @@ export class WireRecorder {
     for (const sink of this.#sinks) sink.entry(entry);
   }
 
-  /** Records a message (a batch as one entry per member). */
-  message(
-    from: Side,
-    message: Message | readonly Message[],
-    extra: { exchange?: number; eventId?: string } = {},
-  ): void {
+  /**
+   * Records a message (a batch as one entry per member). `extra.text` is the JSON the message was
+   * parsed from, when the caller has it: redaction then skips text that names no secret, and a
+   * single message's text is handed to the sinks as it crossed (see WireSink.entry).
+   */
+  message(from: Side, message: Message | readonly Message[], extra: MessageExtra = {}): void {
     if (Array.isArray(message)) {
       const batch = this.#batches++;
-      for (const item of message as readonly Message[])
-        this.record({ type: 'message', from, message: item, ...extra, batch });
-    } else this.record({ type: 'message', from, message: message as Message, ...extra });
+      for (const item of message as readonly Message[]) this.#message(from, item, extra, batch);
+    } else this.#message(from, message as Message, extra, undefined);
   }
 
   #batches = 0;
@@ -92,7 +117,20 @@ export class WireRecorder {
     const classified = classifyLine(text);
     if (classified.kind === 'invalid')
       this.record({ type: 'invalid', from, text: text.slice(0, MAX_KEPT_TEXT), reason: classified.reason });
-    else this.message(from, classified.message);
+    else this.message(from, classified.message, { text });
+  }
+
+  /** One message entry, built in its transcript order (type, t, from, message, exchange, eventId, batch). */
+  #message(from: Side, message: Message, extra: MessageExtra, batch: number | undefined): void {
+    const { text } = extra;
+    const redacted = this.redactor.message(message, text);
+    const entry: MessageEntry = { type: 'message', t: this.now(), from, message: redacted };
+    if (extra.exchange !== undefined) entry.exchange = extra.exchange;
+    if (extra.eventId !== undefined) entry.eventId = extra.eventId;
+    if (batch !== undefined) entry.batch = batch;
+    const json =
+      text !== undefined && batch === undefined && redacted === message ? asOneLine(text) : undefined;
+    for (const sink of this.#sinks) sink.entry(entry, json);
   }
 
   /** Closes every sink (the file is complete when this resolves). */
@@ -117,19 +155,25 @@ export class WireRecorder {
   }
 }
 
+/** `text` without a CR that ends it, when what is left is one line with no CR; else undefined. */
+function asOneLine(text: string): string | undefined {
+  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+  // A lone CR ends a line for some JSONL readers (readline); an LF may occur in an HTTP body.
+  return line.includes('\r') || line.includes('\n') ? undefined : line;
+}
+
 /** What one line of a stdio stream is. */
 export type ClassifiedLine =
   { kind: 'message'; message: Message | Message[] } | { kind: 'invalid'; reason: string };
 
 /** Classifies a line without its `\n` (a trailing `\r` is allowed, as the stdio transport allows it). */
 export function classifyLine(text: string): ClassifiedLine {
-  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
-  if (line.trim() === '') return { kind: 'invalid', reason: 'blank line' };
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    // A CR that ends the line is JSON whitespace: the line parses as it is, with no copy.
+    value = JSON.parse(text);
   } catch {
-    return { kind: 'invalid', reason: 'not JSON' };
+    return { kind: 'invalid', reason: text.trim() === '' ? 'blank line' : 'not JSON' };
   }
   if (Array.isArray(value)) {
     if (
@@ -163,11 +207,17 @@ export class LineSplitter {
     this.#maxLine = maxLine;
   }
 
+  /** Takes the next chunk of the stream (not kept: the splitter copies what it holds on to). */
   push(chunk: Buffer): void {
     let start = 0;
     for (let newline = chunk.indexOf(10, start); newline >= 0; newline = chunk.indexOf(10, start)) {
-      this.#take(chunk.subarray(start, newline));
-      this.#emit();
+      if (this.#size === 0 && !this.#isSkipping && newline - start <= this.#maxLine)
+        // The common case, a whole line inside one chunk: decoded in place, no copy.
+        this.#onLine(chunk.toString('utf8', start, newline), false);
+      else {
+        this.#take(chunk.subarray(start, newline));
+        this.#emit();
+      }
       start = newline + 1;
     }
     if (start < chunk.length) this.#take(chunk.subarray(start));
@@ -200,7 +250,14 @@ export class LineSplitter {
   }
 }
 
-/** Writes the transcript to `file` as JSONL (the header first). Fails early when it cannot open the file. */
+/** How much JSONL the file sink gathers before it writes without waiting for the turn of the event loop to end. */
+const FLUSH_BYTES = 64 * 1024;
+
+/**
+ * Writes the transcript to `file` as JSONL (the header first). Fails early when it cannot open the
+ * file. Lines are gathered and written once per turn of the event loop (or every 64 KiB), not one
+ * write per entry; `close` writes what is left and resolves once it is on disk.
+ */
 export async function openFileSink(file: string): Promise<WireSink> {
   const stream: WriteStream = createWriteStream(file, { flags: 'w' });
   await new Promise<void>((resolve, reject) => {
@@ -211,15 +268,38 @@ export async function openFileSink(file: string): Promise<WireSink> {
   });
   let failure: Error | undefined;
   stream.on('error', (error) => (failure = error));
-  const write = (value: unknown): void => {
-    if (failure === undefined) stream.write(`${JSON.stringify(value)}\n`);
+  let pending = '';
+  let flushing: NodeJS.Immediate | undefined;
+  const flush = (): void => {
+    if (flushing !== undefined) clearImmediate(flushing);
+    flushing = undefined;
+    if (pending !== '' && failure === undefined) stream.write(pending);
+    pending = '';
+  };
+  const write = (line: string): void => {
+    pending += line;
+    if (pending.length >= FLUSH_BYTES) flush();
+    else flushing ??= setImmediate(flush);
   };
   return {
-    header: write,
-    entry: write,
+    header: (header) => write(`${JSON.stringify(header)}\n`),
+    entry: (entry, messageJson) => write(`${toJsonLine(entry, messageJson)}\n`),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        flush();
         stream.end(() => (failure ? reject(failure) : resolve()));
       }),
   };
+}
+
+/** `entry` as one JSON line, with `messageJson` spliced in as its message when given. */
+function toJsonLine(entry: EventEntry, messageJson: string | undefined): string {
+  if (messageJson === undefined || entry.type !== 'message') return JSON.stringify(entry);
+  // The members in the order the recorder builds them, as JSON.stringify would write them.
+  // `t` is a finite number and `from` a fixed word: their JSON is their text.
+  let line = `{"type":"message","t":${entry.t},"from":"${entry.from}","message":${messageJson}`;
+  if (entry.exchange !== undefined) line += `,"exchange":${JSON.stringify(entry.exchange)}`;
+  if (entry.eventId !== undefined) line += `,"eventId":${JSON.stringify(entry.eventId)}`;
+  if (entry.batch !== undefined) line += `,"batch":${JSON.stringify(entry.batch)}`;
+  return `${line}}`;
 }

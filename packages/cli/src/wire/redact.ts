@@ -20,6 +20,18 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
 const SECRET_NAME =
   /^(?:x-)?(?:access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|password|passwd|secret|client[-_]?secret|api[-_]?key|apikey|private[-_]?key|session[-_]?token|authorization|cookie|code[-_]?verifier)$/i;
 
+/**
+ * What every SECRET_NAME spelling contains (token, passw(or)d, secret, key, authorization, cookie,
+ * verifier), or a `\u` escape that could spell one. JSON text without any of these has no key the
+ * rules redact, so its walk is skipped; with one (`progressToken`, `keywords`), the walk decides.
+ */
+const SECRET_HINT = /token|passw|secret|key|authorization|cookie|verifier|\\u/i;
+
+/** False when JSON `text` cannot contain a credential-named key (its walk can be skipped). */
+export function mayNameSecret(text: string): boolean {
+  return SECRET_HINT.test(text);
+}
+
 /** One step of a parsed JSONPath. */
 type PathStep =
   | { kind: 'child'; name: string }
@@ -50,15 +62,15 @@ export class Redactor {
   }
 
   /**
-   * A JSON-RPC message (or any JSON value) with secrets replaced. `value` itself is never changed;
-   * it is returned as it is when nothing in it is secret (no copy per recorded message).
+   * A JSON-RPC message (or any JSON value) with secrets replaced. `value` itself is never changed:
+   * what is replaced is copied along the way to it, and `value` is returned as it is when nothing in
+   * it is secret (no copy per recorded message). `text`, the JSON `value` was parsed from, lets the
+   * key rules skip the walk when no credential-named key can be spelled in it ({@link mayNameSecret}).
    */
-  message<T>(value: T): T {
-    if (this.#paths.length === 0) return redactKeys(value) as T;
-    // The paths replace in place, so they need a copy of their own.
-    const copy = redactKeys(structuredClone(value)) as T;
-    for (const path of this.#paths) applyPath(copy, path);
-    return copy;
+  message<T>(value: T, text?: string): T {
+    let redacted = text === undefined || mayNameSecret(text) ? redactKeys(value) : value;
+    for (const path of this.#paths) redacted = replaceAt(redacted, path, 0);
+    return redacted as T;
   }
 
   /** `url` with the values of credential-named query parameters and any userinfo password replaced. */
@@ -148,31 +160,41 @@ export function parseJsonPath(path: string): PathStep[] {
   return steps;
 }
 
-/** Replaces every value `steps` reaches inside `root` (in place). */
-function applyPath(root: unknown, steps: readonly PathStep[]): void {
-  const [step, ...rest] = steps;
-  if (step === undefined || typeof root !== 'object' || root === null) return;
-  const container = root as Record<string, unknown>;
+/**
+ * `node` with every value `steps` (from `at` on) reaches replaced, copied only along the way to a
+ * replacement (`node` itself is never changed). Only own members count: a path never adds one.
+ */
+function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unknown {
+  const step = steps[at];
+  if (step === undefined || typeof node !== 'object' || node === null) return node;
+  const original = node as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  const get = (key: string): unknown => (copy ?? original)[key];
+  const set = (key: string, value: unknown): void => {
+    if (value === get(key)) return;
+    copy ??= (Array.isArray(node) ? [...(node as unknown[])] : { ...original }) as Record<string, unknown>;
+    copy[key] = value;
+  };
   const visit = (key: string): void => {
-    if (!(key in container)) return;
-    if (rest.length === 0) container[key] = REDACTED;
-    else applyPath(container[key], rest);
+    if (!Object.hasOwn(original, key)) return;
+    set(key, at === steps.length - 1 ? REDACTED : replaceAt(get(key), steps, at + 1));
   };
   switch (step.kind) {
     case 'child':
-      if (!Array.isArray(root)) visit(step.name);
-      return;
+      if (!Array.isArray(node)) visit(step.name);
+      break;
     case 'index':
-      if (Array.isArray(root)) visit(String(step.index));
-      return;
+      if (Array.isArray(node)) visit(String(step.index));
+      break;
     case 'wildcard':
-      for (const key of Object.keys(container)) visit(key);
-      return;
+      for (const key of Object.keys(original)) visit(key);
+      break;
     case 'descend':
-      for (const key of Object.keys(container)) {
+      for (const key of Object.keys(original)) {
         if (step.name === undefined || key === step.name) visit(key);
         // Keep descending below (a match's own children may match again).
-        if (typeof container[key] === 'object') applyPath(container[key], steps);
+        set(key, replaceAt(get(key), steps, at));
       }
   }
+  return copy ?? node;
 }

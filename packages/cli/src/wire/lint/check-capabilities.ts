@@ -6,7 +6,7 @@ import type { Side } from '../transcript.ts';
 import { CAPABILITY_GATES, TASK_GATES } from './capability-gates.ts';
 import { otherSide } from './lint-state.ts';
 import type { MessageContext } from './message-context.ts';
-import { capabilityAt, claimedCapabilities, isRecord, paramsOf, type JsonRecord } from './message-facts.ts';
+import { capabilityAt, isRecord, type JsonRecord } from './message-facts.ts';
 import type { Reporter } from './reporter.ts';
 
 /** A request or notification: the capability it needs of its receiver must have been declared. */
@@ -48,7 +48,7 @@ export function checkInputRequests(context: MessageContext): void {
   const result = isRecord(message.result) ? message.result : undefined;
   if (request === undefined || result?.resultType !== 'input_required' || !isRecord(result.inputRequests))
     return;
-  const capabilities = claimedCapabilities(request.message) ?? {};
+  const capabilities = request.claimedCapabilities ?? {};
   for (const [key, input] of Object.entries(result.inputRequests)) {
     if (!isRecord(input) || typeof input.method !== 'string') continue;
     const gate = CAPABILITY_GATES[input.method];
@@ -68,7 +68,7 @@ export function checkInputRequests(context: MessageContext): void {
 
 /** Sub-capabilities: sampling tools and context, elicitation modes, task augmentation. */
 function checkDetails(context: MessageContext, method: string, capabilities: JsonRecord): void {
-  const params = paramsOf(context.message) ?? {};
+  const params = context.params ?? {};
   const missing = missingDetail(method, params, capabilities);
   if (missing !== undefined) {
     const isContext = missing === 'sampling.context';

@@ -4,7 +4,7 @@
 import type { InvalidEntry } from '../transcript.ts';
 import type { LintState } from './lint-state.ts';
 import type { MessageContext } from './message-context.ts';
-import { idKey, isRecord } from './message-facts.ts';
+import { isRecord } from './message-facts.ts';
 import type { Reporter } from './reporter.ts';
 
 /**
@@ -21,7 +21,7 @@ const OVERSIZE = /a message must be at most \d+ bytes/;
 export function checkInvalidLine(entry: InvalidEntry, state: LintState, report: Reporter): void {
   const text = describeText(entry);
   const id = idOf(entry.text);
-  if (id !== undefined) state.invalidIds[entry.from].add(idKey(id));
+  if (id !== undefined) state.addInvalidId(entry.from, id);
   const who = entry.from === 'server' ? 'the server' : 'the client';
   if (BOTH_RESULT_AND_ERROR.test(entry.reason)) {
     report.report(
@@ -95,7 +95,6 @@ export function checkEnvelopeShape(context: MessageContext): boolean {
 export function checkBatch(context: MessageContext): void {
   const { entry, state, report, method } = context;
   if (entry.batch === undefined) return;
-  const key = `${entry.from}:${entry.batch}`;
   if (method === 'initialize') {
     report.report('batch-not-allowed', 'initialize was sent inside a JSON-RPC batch; send it on its own', {
       requirement: 'BASE-8',
@@ -103,8 +102,9 @@ export function checkBatch(context: MessageContext): void {
     return;
   }
   const revision = state.revision;
-  if (revision === undefined || revision === '2025-03-26' || state.reportedBatches.has(key)) return;
-  state.reportedBatches.add(key);
+  if (revision === undefined || revision === '2025-03-26' || state.reportedBatch[entry.from] === entry.batch)
+    return;
+  state.reportedBatch[entry.from] = entry.batch;
   const who = entry.from === 'server' ? 'the server' : 'the client';
   report.report(
     'batch-not-allowed',

@@ -7,7 +7,7 @@ import { decodeHeaderValue } from 'mcpwire/http';
 import type { HttpRequestEntry } from '../transcript.ts';
 import type { LintState } from './lint-state.ts';
 import type { MessageContext } from './message-context.ts';
-import { claimedVersion, hasModernClaim, isModernRevision, paramsOf } from './message-facts.ts';
+import { claimedVersion, headerOf, isModernRevision } from './message-facts.ts';
 import type { Reporter } from './reporter.ts';
 
 /** The first revision whose clients must send MCP-Protocol-Version (2025-11-25 checklist section 3). */
@@ -23,35 +23,23 @@ const NAME_PARAM: Readonly<Record<string, string>> = {
   'tasks/cancel': 'taskId',
 };
 
-/** An HTTP request: a GET or DELETE is checked now, a POST waits for the message in its body. */
-export function checkHttpRequest(
-  entry: HttpRequestEntry,
-  line: number | undefined,
-  state: LintState,
-  report: Reporter,
-): void {
-  if (entry.method === 'POST') {
-    state.exchanges.set(entry.exchange, { request: entry, line });
-    return;
-  }
+/** A GET or DELETE, checked when it is sent (a POST waits for the message in its body: checkPostHeaders). */
+export function checkHttpRequest(entry: HttpRequestEntry, state: LintState, report: Reporter): void {
   checkLegacyVersionHeader(entry, state, report, {});
 }
 
 /** The first client message of a POST: the POST's headers checked against the body and the state. */
 export function checkPostHeaders(context: MessageContext): void {
-  const { entry, state, report, message, method } = context;
-  if (entry.from !== 'client' || entry.exchange === undefined) return;
-  const posted = state.exchanges.get(entry.exchange);
+  const { state, report, method, posted } = context;
   if (posted === undefined) return;
-  state.exchanges.delete(entry.exchange);
   const place = { line: posted.line, t: posted.request.t };
   // The initialize POST comes before any negotiation.
   if (method === 'initialize') return;
-  if (!(context.kind === 'request' && hasModernClaim(message)) && !(state.era === 'modern')) {
+  if (!context.hasModernClaim && !(state.era === 'modern')) {
     checkLegacyVersionHeader(posted.request, state, report, place);
     return;
   }
-  const expected = context.kind === 'request' ? claimedVersion(message) : state.revision;
+  const expected = context.kind === 'request' ? claimedVersion(context.meta) : state.revision;
   const version = headerOf(posted.request, 'mcp-protocol-version');
   const what = `the POST of ${method ?? 'a message'}`;
   if (version === undefined)
@@ -87,7 +75,7 @@ function checkMethodHeaders(
       place,
     );
   const param = Object.hasOwn(NAME_PARAM, method) ? NAME_PARAM[method]! : undefined;
-  const value = param === undefined ? undefined : paramsOf(context.message)?.[param];
+  const value = param === undefined ? undefined : context.params?.[param];
   if (typeof value !== 'string') return;
   const name = headerOf(request, 'mcp-name');
   const decodedName = name === undefined ? undefined : decodeHeaderValue(name);
@@ -124,10 +112,4 @@ function checkLegacyVersionHeader(
       `the HTTP ${request.method} has MCP-Protocol-Version "${version}", but initialize negotiated ${revision}; send the negotiated revision`,
       { ...place, requirement: 'LIFE-10' },
     );
-}
-
-/** A request header by name, case-insensitively (names are case-insensitive, values are not). */
-function headerOf(request: HttpRequestEntry, name: string): string | undefined {
-  for (const [key, value] of Object.entries(request.headers)) if (key.toLowerCase() === name) return value;
-  return undefined;
 }

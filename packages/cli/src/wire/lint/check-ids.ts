@@ -3,7 +3,8 @@
 // and responses to no request, to an answered one, or to a cancelled one (BASE-5/6, CANCEL-5).
 
 import type { MessageContext } from './message-context.ts';
-import { idKey, showId } from './message-facts.ts';
+import { otherSide } from './lint-state.ts';
+import { showId } from './message-facts.ts';
 
 /** Methods that are notifications even when the schema of the revision in force is not at hand. */
 const NOTIFICATION_PREFIX = 'notifications/';
@@ -55,7 +56,9 @@ export function checkResponseId(context: MessageContext): void {
     const id = message.id;
     // An error without a readable id answers a message whose id could not be read (BASE-6).
     if (isError && (id === undefined || id === null)) return;
-    if (isError && state.invalidIds[from === 'server' ? 'client' : 'server'].has(idKey(id))) return;
+    if (isError && state.hasInvalidId(otherSide(from), id)) return;
+    // Past the state's limits the request may have been sent and forgotten: nothing to say.
+    if (state.hasForgotten(otherSide(from))) return;
     report.report(
       'response-unknown-id',
       `${who} sent a ${isError ? 'error response' : 'result'} for id ${showId(id)}, but ${peer} sent no request with that id; a response echoes the id of the request it answers`,
@@ -104,6 +107,8 @@ export function checkCancel(context: MessageContext): void {
   }
   const request = state.requestOf(from, requestId);
   if (request === undefined) {
+    // Past the state's limits the request may have been sent and forgotten: nothing to say.
+    if (state.hasForgotten(from)) return;
     report.report(
       'cancel-unknown-request',
       `${who} cancelled request ${showId(requestId)}, but it sent no request with that id; cancel only a request you issued that is still running`,

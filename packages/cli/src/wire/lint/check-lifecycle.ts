@@ -3,7 +3,6 @@
 // sends no request but ping before notifications/initialized (logging is always allowed).
 
 import type { MessageContext } from './message-context.ts';
-import { hasModernClaim } from './message-facts.ts';
 
 /** What a side may send before the handshake is done, whatever the phase. */
 const ALWAYS_ALLOWED: ReadonlySet<string> = new Set([
@@ -16,10 +15,10 @@ const ALWAYS_ALLOWED: ReadonlySet<string> = new Set([
 
 /** A request or notification of the handshake era, checked against how far the handshake got. */
 export function checkHandshakeOrder(context: MessageContext): void {
-  const { state, method, message, from } = context;
+  const { state, method, from } = context;
   if (!state.isHandshakeEra || method === undefined || ALWAYS_ALLOWED.has(method)) return;
   // A dual-era client's server/discover probe is 2026-07-28 traffic, which has no handshake.
-  if (context.kind === 'request' && hasModernClaim(message)) return;
+  if (context.hasModernClaim) return;
   if (from === 'client') checkClient(context, method);
   else checkServer(context, method);
 }

@@ -3,23 +3,22 @@
 
 import { MetaKey } from 'mcpwire';
 import type { MessageContext } from './message-context.ts';
-import { isRecord, metaOf, paramsOf } from './message-facts.ts';
+import { isRecord } from './message-facts.ts';
 
 /** A 2026-07-28 client request: params._meta names the version and the client capabilities (clientInfo SHOULD). */
 export function checkEnvelope(context: MessageContext): void {
-  const { message, report, method, from } = context;
+  const { report, method, from, params, meta } = context;
   if (!context.isModern || from !== 'client') return;
   const what = `the client sent ${method ?? 'a request'}`;
   const needs = `${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}`;
   context.reportedMissing.push('params', '_meta', MetaKey.protocolVersion, MetaKey.clientCapabilities);
-  if (paramsOf(message) === undefined || metaOf(message) === undefined) {
+  if (params === undefined || meta === undefined) {
     report.report(
       'envelope-key-missing',
-      `${what} without ${paramsOf(message) === undefined ? 'params' : 'params._meta'}; every 2026-07-28 request carries params._meta with ${needs}`,
+      `${what} without ${params === undefined ? 'params' : 'params._meta'}; every 2026-07-28 request carries params._meta with ${needs}`,
     );
     return;
   }
-  const meta = metaOf(message)!;
   const missing = [MetaKey.protocolVersion, MetaKey.clientCapabilities].filter((key) => !(key in meta));
   if (missing.length > 0)
     report.report(

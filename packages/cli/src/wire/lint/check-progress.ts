@@ -3,23 +3,21 @@
 
 import { otherSide } from './lint-state.ts';
 import type { MessageContext } from './message-context.ts';
-import { idKey, paramsOf, showId } from './message-facts.ts';
-
-/** The key of a progress token: tokens are unique per requestor (PROG-1). */
-export function progressKey(requestor: 'client' | 'server', token: unknown): string {
-  return `${requestor}:${idKey(token)}`;
-}
+import { showId } from './message-facts.ts';
 
 /** notifications/progress, checked against the request that asked for its token. */
 export function checkProgress(context: MessageContext): void {
   const { state, report, from } = context;
-  const params = paramsOf(context.message) ?? {};
+  const params = context.params ?? {};
   const token = params.progressToken;
   const progress = params.progress;
   if (token === undefined) return;
   const who = from === 'server' ? 'the server' : 'the client';
-  const tracked = state.progress.get(progressKey(otherSide(from), token));
+  // Tokens are unique per requestor (PROG-1).
+  const tracked = state.progressOf(otherSide(from), token);
   if (tracked === undefined) {
+    // Past the state's limits its request may have been forgotten: nothing to say.
+    if (state.hasForgotten(otherSide(from))) return;
     report.report(
       'progress-unknown-token',
       `${who} sent progress for token ${showId(token)}, which no request of the ${otherSide(from)} carried in params._meta.progressToken; report progress only for tokens of active requests`,

@@ -13,6 +13,9 @@ import type { RuleId, Severity } from './rules.ts';
 /** The revision messages are checked against when the transcript never settled one (no handshake seen). */
 const FALLBACK_REVISION = '2025-11-25';
 
+/** How many messages may wait for their revision (a connection that never negotiates one stays bounded). */
+const MAX_WAITING = 1024;
+
 /** One message to validate, with what is needed to pick its definition. */
 export interface SchemaItem {
   readonly message: JsonRecord;
@@ -34,13 +37,22 @@ export class SchemaCheck {
   readonly #waiting: SchemaItem[] = [];
   readonly #unknownRevisions = new Set<string>();
 
-  /** Validates `item` now, or keeps it until {@link drain} gets a revision. */
+  /**
+   * Validates `item` now, or keeps it until {@link drain} gets a revision. At most MAX_WAITING
+   * wait: past that the oldest is checked against the fallback revision, as at the end.
+   */
   check(item: SchemaItem): Finding[] {
     if (item.revision === undefined) {
       this.#waiting.push(item);
-      return [];
+      if (this.#waiting.length <= MAX_WAITING) return [];
+      return this.#validate(this.#waiting.shift()!, FALLBACK_REVISION);
     }
     return this.#validate(item, item.revision);
+  }
+
+  /** How many messages wait for their revision (at most MAX_WAITING). */
+  get waiting(): number {
+    return this.#waiting.length;
   }
 
   /** Validates the waiting messages against `revision`, once it is known. */
@@ -150,9 +162,9 @@ export class SchemaCheck {
     value: unknown,
     what: string,
   ): Finding | undefined {
-    const errors = schema
-      .validate(definition, value)
-      .filter((error) => !isReported(error, item.reportedMissing));
+    const found = schema.validate(definition, value);
+    if (found.length === 0) return undefined;
+    const errors = found.filter((error) => !isReported(error, item.reportedMissing));
     if (errors.length === 0) return undefined;
     const who = item.from === 'server' ? "the server's" : "the client's";
     return this.#finding(

@@ -1,10 +1,11 @@
-// What the linter knows of the connection so far: the requests each side sent (by id), the
-// handshake's progress, the era and revision in force, both sides' capabilities, live progress
-// tokens and the HTTP requests whose headers wait for their body. The rules read it; the linter
-// updates it after the rules have seen each message.
+// What the linter knows of one connection so far: the requests each side sent (by id), the
+// handshake's progress, the era and revision in force, both sides' capabilities and live progress
+// tokens. The rules read it; the linter updates it after the rules have seen each message. What it
+// keeps of requests is bounded (LINT_LIMITS), so a tap that runs for days does not grow.
 
-import type { HttpRequestEntry, Side } from '../transcript.ts';
-import { idKey, isModernRevision, type JsonRecord } from './message-facts.ts';
+import type { Side } from '../transcript.ts';
+import { BoundedIdSet, IdMap, NONE, RecentQueue } from './id-map.ts';
+import { isModernRevision, type JsonRecord } from './message-facts.ts';
 
 /**
  * The era of the connection: `probing` while a 2026-07-28 request waits for its first answer (a
@@ -20,13 +21,18 @@ export type HandshakePhase = 'none' | 'initialize-sent' | 'initialize-answered' 
 export interface RequestRecord {
   readonly id: unknown;
   readonly method: string;
-  readonly message: JsonRecord;
   readonly from: Side;
   readonly line: number | undefined;
   /** The revision it was sent under: its envelope's in 2026-07-28, else the negotiated one (if known). */
   readonly revision: string | undefined;
   /** True when it carried the 2026-07-28 `_meta` envelope claim. */
   readonly isModern: boolean;
+  /** True when it asked for a task (`params.task`): its result may be a CreateTaskResult. */
+  readonly isTaskAugmented: boolean;
+  /** The client capabilities its 2026-07-28 envelope declared (what an input_required result may ask). */
+  readonly claimedCapabilities: JsonRecord | undefined;
+  /** The progress token it asked for (`params._meta.progressToken`). */
+  readonly progressToken: string | number | undefined;
   isAnswered: boolean;
   answeredLine?: number | undefined;
   isCancelled: boolean;
@@ -44,6 +50,30 @@ export interface ProgressRecord {
   last: number | undefined;
 }
 
+/**
+ * How much one connection's state keeps, per side. Past these the oldest is forgotten: an id reused
+ * after more than `answered` later answers, or a response to a request pushed out of `pending`, is
+ * no longer recognised as such (a forgotten pending request is never reported as unknown).
+ */
+export interface LintLimits {
+  /** Answered requests remembered (for request-id-reused, response-duplicate, late progress). */
+  readonly answered: number;
+  /** Requests still waiting for their response. */
+  readonly pending: number;
+  /** Ids of lines that were no valid message (an error response may answer one). */
+  readonly invalidIds: number;
+}
+
+/** The default limits: 4096 answered and 4096 pending requests per side, 1024 invalid ids per side. */
+export const LINT_LIMITS: LintLimits = { answered: 4096, pending: 4096, invalidIds: 1024 };
+
+/** How much a state holds now, for tests and diagnostics. */
+export interface StateSize {
+  requests: number;
+  progressTokens: number;
+  invalidIds: number;
+}
+
 /** The other side. */
 export function otherSide(side: Side): Side {
   return side === 'client' ? 'server' : 'client';
@@ -53,6 +83,7 @@ export function otherSide(side: Side): Side {
 export class LintState {
   /** A revision given by the caller (e.g. for a transcript recorded mid-session): never replaced. */
   readonly forcedRevision: string | undefined;
+  readonly limits: LintLimits;
   transport: 'stdio' | 'http' | undefined;
   era: Era = 'unknown';
   /** The revision in force: negotiated by initialize, or named by the latest 2026-07-28 request. */
@@ -60,42 +91,35 @@ export class LintState {
   phase: HandshakePhase = 'none';
   clientCapabilities: JsonRecord | undefined;
   serverCapabilities: JsonRecord | undefined;
-  /** Requests by the side that sent them, keyed by idKey, oldest first (an id may have been reused). */
-  requests: Record<Side, Map<string, RequestRecord[]>> = { client: new Map(), server: new Map() };
-  /** Progress tokens keyed by `<side that asked>:<idKey(token)>`. */
-  progress = new Map<string, ProgressRecord>();
-  /** The ids of each side's lines that were no valid message: an error response may answer one. */
-  invalidIds: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
   /** Whether any message was seen since the connection started. */
   hasMessages = false;
-  /** The batches already reported, as `<side>:<batch index>` (one finding per batch, not per member). */
-  reportedBatches = new Set<string>();
-  /** HTTP POSTs whose header check waits for the message in their body, by exchange (kept across sessions). */
-  readonly exchanges = new Map<number, { request: HttpRequestEntry; line: number | undefined }>();
+  /** The batch each side last had reported (one finding per batch, not per member). */
+  reportedBatch: Record<Side, number | undefined> = { client: undefined, server: undefined };
+  #sides: Record<Side, SideRequests>;
 
-  constructor(forcedRevision: string | undefined) {
+  constructor(forcedRevision: string | undefined, limits: LintLimits = LINT_LIMITS) {
     this.forcedRevision = forcedRevision;
+    this.limits = limits;
     this.revision = forcedRevision;
     if (isModernRevision(forcedRevision)) this.era = 'modern';
     else if (forcedRevision !== undefined) {
       this.era = 'legacy';
       this.phase = 'initialized';
     }
+    this.#sides = { client: new SideRequests(limits), server: new SideRequests(limits) };
   }
 
-  /** Starts a new connection or session: everything but the transport, a forced revision and pending exchanges. */
+  /** Starts a new connection or session: everything but the transport and a forced revision. */
   reset(): void {
-    const fresh = new LintState(this.forcedRevision);
+    const fresh = new LintState(this.forcedRevision, this.limits);
     this.era = fresh.era;
     this.revision = fresh.revision;
     this.phase = fresh.phase;
     this.clientCapabilities = undefined;
     this.serverCapabilities = undefined;
-    this.requests = { client: new Map(), server: new Map() };
-    this.progress = new Map();
-    this.invalidIds = { client: new Set(), server: new Set() };
     this.hasMessages = false;
-    this.reportedBatches = new Set();
+    this.reportedBatch = { client: undefined, server: undefined };
+    this.#sides = fresh.#sides;
   }
 
   /** True while the handshake-era rules apply: not while probing or in 2026-07-28. */
@@ -108,25 +132,112 @@ export class LintState {
    * unanswered (when the id was reused), else the latest.
    */
   requestOf(from: Side, id: unknown): RequestRecord | undefined {
-    const sent = this.requests[from].get(idKey(id));
+    const sent = this.#sides[from].byId.get(id);
     return sent?.find((request) => !request.isAnswered) ?? sent?.at(-1);
   }
 
-  /** The latest request `from` sent with `id`, if any. */
+  /** The latest request `from` sent with `id`, if remembered. */
   latestRequestOf(from: Side, id: unknown): RequestRecord | undefined {
-    return this.requests[from].get(idKey(id))?.at(-1);
+    return this.#sides[from].byId.get(id)?.at(-1);
   }
 
-  /** Records a request after the rules have seen it. */
+  /** Records a request after the rules have seen it (forgetting the oldest pending one past the limit). */
   openRequest(record: RequestRecord): void {
-    const key = idKey(record.id);
-    const sent = this.requests[record.from].get(key);
-    if (sent === undefined) {
-      this.requests[record.from].set(key, [record]);
-      return;
+    const side = this.#sides[record.from];
+    const sent = side.byId.get(record.id);
+    if (sent === undefined) side.byId.set(record.id, [record]);
+    else {
+      let isReusedWhilePending = false;
+      for (const request of sent) if (!request.isAnswered) isReusedWhilePending = request.isAmbiguous = true;
+      if (isReusedWhilePending) record.isAmbiguous = true;
+      sent.push(record);
     }
-    const pending = sent.filter((request) => !request.isAnswered);
-    if (pending.length > 0) for (const request of [...pending, record]) request.isAmbiguous = true;
-    sent.push(record);
+    side.pending.add(record);
+    if (side.pending.size > this.limits.pending) {
+      const oldest = side.pending.values().next().value!;
+      side.pending.delete(oldest);
+      this.#forget(oldest);
+    }
+  }
+
+  /** Marks `record` answered (at `line`), forgetting the oldest answered one past the limit. */
+  answerRequest(record: RequestRecord, line: number | undefined): void {
+    record.isAnswered = true;
+    record.answeredLine = line;
+    const side = this.#sides[record.from];
+    side.pending.delete(record);
+    const evicted = side.answered.push(record);
+    if (evicted !== NONE) this.#forget(evicted);
+  }
+
+  /**
+   * True once a request of `from` was forgotten while it could still be answered, cancelled or
+   * report progress (a pending request, or a task): a message about an id then may match none.
+   */
+  hasForgotten(from: Side): boolean {
+    return this.#sides[from].hasForgotten;
+  }
+
+  /** The progress token `requestor` asked for, if its request is still remembered. */
+  progressOf(requestor: Side, token: unknown): ProgressRecord | undefined {
+    return this.#sides[requestor].progress.get(token);
+  }
+
+  /** Records the progress token of `record` (a request of `record.from`). */
+  trackProgress(record: RequestRecord, token: string | number): void {
+    this.#sides[record.from].progress.set(token, { request: record, last: undefined });
+  }
+
+  /** Notes the id of a line of `from` that was no valid message. */
+  addInvalidId(from: Side, id: unknown): void {
+    this.#sides[from].invalidIds.add(id);
+  }
+
+  /** True when `from` sent a line with this id that was no valid message (recently enough). */
+  hasInvalidId(from: Side, id: unknown): boolean {
+    return this.#sides[from].invalidIds.has(id);
+  }
+
+  /** What the state holds now: bounded by {@link limits} whatever the length of the connection. */
+  get size(): StateSize {
+    const sides = [this.#sides.client, this.#sides.server];
+    let requests = 0;
+    let progressTokens = 0;
+    let invalidIds = 0;
+    for (const side of sides) {
+      requests += side.pending.size + side.answered.size;
+      progressTokens += side.progress.size;
+      invalidIds += side.invalidIds.size;
+    }
+    return { requests, progressTokens, invalidIds };
+  }
+
+  /** Drops a request from every index (its progress token too, unless a later request took it). */
+  #forget(record: RequestRecord): void {
+    const side = this.#sides[record.from];
+    if (!record.isAnswered || record.isTask) side.hasForgotten = true;
+    const sent = side.byId.get(record.id);
+    if (sent !== undefined) {
+      const index = sent.indexOf(record);
+      if (index >= 0) sent.splice(index, 1);
+      if (sent.length === 0) side.byId.delete(record.id);
+    }
+    const token = record.progressToken;
+    if (token !== undefined && side.progress.get(token)?.request === record) side.progress.delete(token);
+  }
+}
+
+/** What one side's requests are kept in: by id, the pending ones in order sent, the answered in order answered. */
+class SideRequests {
+  readonly byId = new IdMap<RequestRecord[]>();
+  readonly pending = new Set<RequestRecord>();
+  readonly answered: RecentQueue<RequestRecord>;
+  readonly progress = new IdMap<ProgressRecord>();
+  readonly invalidIds: BoundedIdSet;
+  hasForgotten = false;
+
+  constructor(limits: LintLimits) {
+    this.answered = new RecentQueue(limits.answered);
+    this.invalidIds = new BoundedIdSet(limits.invalidIds);
   }
 }

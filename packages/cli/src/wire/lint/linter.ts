@@ -1,5 +1,6 @@
 // The rule engine: fed transcript entries in order (from a file, or live from a WireRecorder), it
-// runs every rule on each one against the connection state so far, then moves the state on.
+// runs every rule on each one against the state so far of the connection the entry belongs to
+// (connections.ts: one per stdio process, HTTP session or 2026-07-28 request), then moves it on.
 
 import type { EventEntry, MessageEntry } from '../transcript.ts';
 import { checkCapabilities, checkInputRequests } from './check-capabilities.ts';
@@ -9,11 +10,11 @@ import { checkCancel, checkRequestId, checkResponseId } from './check-ids.ts';
 import { checkHandshakeOrder } from './check-lifecycle.ts';
 import { checkEnvelope, checkResultType } from './check-modern.ts';
 import { checkProgress } from './check-progress.ts';
-import { SchemaCheck } from './check-schema.ts';
+import { Connections, type Connection } from './connections.ts';
 import type { Finding } from './finding.ts';
-import { LintState, otherSide } from './lint-state.ts';
-import type { MessageContext } from './message-context.ts';
-import { hasModernClaim, isRecord, kindOf, paramsOf, type JsonRecord } from './message-facts.ts';
+import { otherSide, type LintLimits, type StateSize } from './lint-state.ts';
+import type { MessageContext, PostedRequest } from './message-context.ts';
+import { isModernMeta, isRecord, kindOf, type JsonRecord } from './message-facts.ts';
 import { Reporter } from './reporter.ts';
 import { revisionOf, trackMessage } from './track-message.ts';
 
@@ -24,18 +25,21 @@ export interface LinterOptions {
    * 2026-07-28 one): it is never replaced by what the transcript negotiates.
    */
   revision?: string;
+  /** How much each connection's state keeps (default LINT_LIMITS); smaller in tests. */
+  limits?: LintLimits;
 }
 
 /**
- * Lints one connection's transcript entries. Feed every entry in order with {@link push}, then
- * call {@link finish} once. Not safe to share between transcripts; cheap to create.
+ * Lints one transcript's entries. Feed every entry in order with {@link push}, then call
+ * {@link finish} once. Not safe to share between transcripts; cheap to create. What it keeps is
+ * bounded (LintLimits per connection, a bounded number of HTTP sessions), however long it runs.
  */
 export class Linter {
-  readonly #state: LintState;
-  readonly #schema = new SchemaCheck();
+  readonly #connections: Connections;
+  readonly #report = new Reporter();
 
   constructor(options: LinterOptions = {}) {
-    this.#state = new LintState(options.revision);
+    this.#connections = new Connections(options.revision, options.limits);
   }
 
   /**
@@ -44,55 +48,86 @@ export class Linter {
    * waited for the revision to become known (each with its own line).
    */
   push(entry: EventEntry, line?: number): Finding[] {
-    const state = this.#state;
-    const report = new Reporter(entry.t, line);
-    report.isModern = state.era === 'modern';
+    const connections = this.#connections;
+    const report = this.#report;
+    let connection = connections.main;
+    report.begin(entry.t, line, connection.state.era === 'modern');
     switch (entry.type) {
-      case 'message':
-        this.#message(entry, line, report);
+      case 'message': {
+        const routed = connections.routeMessage(entry);
+        connection = routed.connection;
+        this.#message(entry, line, connection, routed.posted);
+        connections.learn(connection);
         break;
+      }
       case 'invalid':
-        checkInvalidLine(entry, state, report);
+        checkInvalidLine(entry, connection.state, report);
         break;
       case 'spawn':
-        // A new server process is a new connection.
-        if (state.hasMessages) state.reset();
-        state.transport = 'stdio';
+        connections.spawn();
         break;
-      case 'http-request':
-        state.transport = 'http';
-        checkHttpRequest(entry, line, state, report);
+      case 'http-request': {
+        const opened = connections.openExchange(entry, line);
+        if (opened !== undefined) {
+          connection = opened;
+          opened.state.transport = 'http';
+          report.isModern = opened.state.era === 'modern';
+          checkHttpRequest(entry, opened.state, report);
+        }
+        break;
+      }
+      case 'http-response':
+        connections.answerExchange(entry);
+        break;
+      case 'http-end':
+        report.add(connections.closeExchange(entry.exchange));
         break;
       case 'exit':
       case 'stderr':
-      case 'http-response':
-      case 'http-end':
       case 'note':
         break;
     }
-    return [...report.findings, ...this.#schema.drain(state.revision)];
+    report.add(connection.schema.drain(connection.state.revision));
+    return report.take();
   }
 
   /** The end of the transcript: schema checks still waiting for a revision use 2025-11-25. */
   finish(): Finding[] {
-    return this.#schema.finish();
+    return this.#connections.all.flatMap((connection) => connection.schema.finish());
   }
 
-  #message(entry: MessageEntry, line: number | undefined, report: Reporter): void {
-    const state = this.#state;
+  /**
+   * What the stdio connection (or HTTP traffic without a session) holds now: its state's records
+   * and the messages whose schema check waits for a revision.
+   */
+  get size(): StateSize & { waitingSchemaChecks: number } {
+    const { main } = this.#connections;
+    return { ...main.state.size, waitingSchemaChecks: main.schema.waiting };
+  }
+
+  #message(
+    entry: MessageEntry,
+    line: number | undefined,
+    connection: Connection,
+    posted: PostedRequest | undefined,
+  ): void {
+    const { state } = connection;
+    const report = this.#report;
     if (entry.exchange !== undefined) state.transport = 'http';
     const message = entry.message as unknown as JsonRecord;
     if (!isRecord(message)) return;
     const kind = kindOf(message);
     const from = entry.from;
     const method = kind === 'response' ? undefined : String(message.method);
-    // A new initialize over HTTP starts a new session (HTTP-31), where ids start afresh.
-    if (method === 'initialize' && from === 'client' && state.transport === 'http' && state.phase !== 'none')
-      state.reset();
+    const params = isRecord(message.params) ? message.params : undefined;
+    const meta = params !== undefined && isRecord(params._meta) ? params._meta : undefined;
+    const hasModernClaim = kind === 'request' && isModernMeta(meta);
+    // Over stdio a new initialize is a protocol fault on the same connection; over HTTP it starts a
+    // new session (HTTP-31), which connections.ts sorts out before this point.
     const request = kind === 'response' ? state.requestOf(otherSide(from), message.id) : undefined;
     const isModern =
       kind === 'request'
-        ? hasModernClaim(message) || state.era === 'modern'
+        ? hasModernClaim || state.era === 'modern'
         : (request?.isModern ?? state.era === 'modern');
     report.isModern = isModern;
     const context: MessageContext = {
@@ -101,10 +136,14 @@ export class Linter {
       kind,
       from,
       method,
+      params,
+      meta,
+      hasModernClaim,
       state,
       report,
       request,
       isModern,
+      posted,
       isSchemaSkipped: false,
       reportedMissing: [],
     };
@@ -128,8 +167,8 @@ export class Linter {
     }
     const revision = revisionOf(context);
     if (!context.isSchemaSkipped)
-      report.findings.push(
-        ...this.#schema.check({
+      report.add(
+        connection.schema.check({
           message,
           kind,
           from,
@@ -138,7 +177,7 @@ export class Linter {
             // With an id reused while pending, which request a response answers is a guess: only its envelope is checked.
             request === undefined || request.isAmbiguous
               ? undefined
-              : { method: request.method, isTaskAugmented: isRecord(paramsOf(request.message)?.task) },
+              : { method: request.method, isTaskAugmented: request.isTaskAugmented },
           isModern,
           line,
           t: entry.t,

@@ -1,5 +1,5 @@
-// What the lint rules read off one recorded message: its kind, its id as a map key, its `_meta`
-// and the 2026-07-28 envelope claim. A transcript comes from a file, so nothing here trusts shapes.
+// What the lint rules read off one recorded message: its kind, its `_meta` and the 2026-07-28
+// envelope claim, and a recorded HTTP header. A transcript comes from a file, so nothing here trusts shapes.
 
 import { isModernVersion, MetaKey } from 'mcpwire';
 
@@ -20,14 +20,15 @@ export function kindOf(message: JsonRecord): MessageKind {
   return 'response';
 }
 
-/** A map key for a request id: `1` and `"1"` are different ids (JSON-RPC compares by type and value). */
-export function idKey(id: unknown): string {
-  return `${typeof id}:${JSON.stringify(id)}`;
-}
-
 /** An id as the findings print it: `1`, `"a"`. */
 export function showId(id: unknown): string {
   return JSON.stringify(id) ?? String(id);
+}
+
+/** A recorded HTTP header by name, case-insensitively (names are case-insensitive, values are not). */
+export function headerOf(entry: { headers: Record<string, string> }, name: string): string | undefined {
+  for (const key of Object.keys(entry.headers)) if (key.toLowerCase() === name) return entry.headers[key];
+  return undefined;
 }
 
 /** `params` when it is an object. */
@@ -43,25 +44,29 @@ export function metaOf(message: JsonRecord): JsonRecord | undefined {
 
 /** True when a request's `_meta` names a protocol version: a 2026-07-28 (stateless) request. */
 export function hasModernClaim(message: JsonRecord): boolean {
-  const meta = metaOf(message);
+  return isModernMeta(metaOf(message));
+}
+
+/** True when a `_meta` object names a protocol version (the 2026-07-28 claim). */
+export function isModernMeta(meta: JsonRecord | undefined): boolean {
   return meta !== undefined && MetaKey.protocolVersion in meta;
 }
 
-/** The protocol version a request's `_meta` envelope names, when it names one as a string. */
-export function claimedVersion(message: JsonRecord): string | undefined {
-  const version = metaOf(message)?.[MetaKey.protocolVersion];
+/** The protocol version a `_meta` envelope names, when it names one as a string. */
+export function claimedVersion(meta: JsonRecord | undefined): string | undefined {
+  const version = meta?.[MetaKey.protocolVersion];
   return typeof version === 'string' ? version : undefined;
 }
 
-/** The client capabilities a 2026-07-28 request declares in its envelope, when it is an object. */
-export function claimedCapabilities(message: JsonRecord): JsonRecord | undefined {
-  const capabilities = metaOf(message)?.[MetaKey.clientCapabilities];
+/** The client capabilities a 2026-07-28 `_meta` envelope declares, when it is an object. */
+export function claimedCapabilities(meta: JsonRecord | undefined): JsonRecord | undefined {
+  const capabilities = meta?.[MetaKey.clientCapabilities];
   return isRecord(capabilities) ? capabilities : undefined;
 }
 
-/** The progress token a request asked for (`params._meta.progressToken`), if any. */
-export function progressTokenOf(message: JsonRecord): string | number | undefined {
-  const token = metaOf(message)?.progressToken;
+/** The progress token a request asked for in its `_meta` (`progressToken`), if any. */
+export function progressTokenOf(meta: JsonRecord | undefined): string | number | undefined {
+  const token = meta?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 

@@ -30,22 +30,25 @@ export function createFinding(
   return finding;
 }
 
-/** Collects the findings of one entry. Not shared between entries. */
+/** Collects the findings of one entry at a time: {@link begin} it, rules report, {@link take} them. */
 export class Reporter {
-  readonly findings: Finding[] = [];
   /** Whether the message belongs to 2026-07-28 (picks the rule's stateless-era requirement). */
   isModern = false;
-  readonly #t: number;
-  readonly #line: number | undefined;
+  #t = 0;
+  #line: number | undefined;
+  #findings: Finding[] | undefined;
 
-  constructor(t: number, line: number | undefined) {
+  /** Starts the next entry (what was not taken is dropped). */
+  begin(t: number, line: number | undefined, isModern: boolean): void {
     this.#t = t;
     this.#line = line;
+    this.isModern = isModern;
+    this.#findings = undefined;
   }
 
   /** Reports `rule` broken, saying what is wrong and what to do. */
   report(rule: RuleId, message: string, options: ReportOptions = {}): void {
-    this.findings.push(
+    (this.#findings ??= []).push(
       createFinding(rule, message, {
         t: this.#t,
         line: this.#line,
@@ -53,6 +56,18 @@ export class Reporter {
         isModern: this.isModern,
       }),
     );
+  }
+
+  /** Adds findings made elsewhere (the schema rule's), in order. */
+  add(findings: readonly Finding[]): void {
+    if (findings.length > 0) (this.#findings ??= []).push(...findings);
+  }
+
+  /** The entry's findings, in the order reported (a new array; the reporter keeps none). */
+  take(): Finding[] {
+    const findings = this.#findings ?? [];
+    this.#findings = undefined;
+    return findings;
   }
 }
 

@@ -28,12 +28,15 @@ export interface RevisionSchema {
   readonly errorsByCode: ReadonlyMap<number, string>;
   readonly envelope: { request: string; notification: string; result: string; error: string };
   /** The definitions a result of `method` may match (several when it may be input_required or a task). */
-  resultsOf(method: string, isTaskAugmented: boolean): string[];
+  resultsOf(method: string, isTaskAugmented: boolean): readonly string[];
   /** Validates `value` against definition `name`: the first few errors, empty when valid. */
-  validate(name: string, value: unknown): string[];
+  validate(name: string, value: unknown): readonly string[];
 }
 
 const loaded = new Map<string, RevisionSchema | undefined>();
+
+/** What validate returns for a valid value (shared: nothing to allocate on the common path). */
+const NO_ERRORS: readonly string[] = Object.freeze([]);
 
 /** The schema of `revision`, analysed once; undefined when no official schema is bundled for it. */
 export function loadRevisionSchema(revision: string): RevisionSchema | undefined {
@@ -99,6 +102,8 @@ function analyse(revision: string, document: SchemaNode): RevisionSchema {
   const union = (name: string): Set<string> => new Set(unionMethods(definitions, definitions[name]));
   const has = (name: string): boolean => name in definitions;
   const validators = new Map<string, ValidateFunction>();
+  const plainResults = new Map<string, readonly string[]>();
+  const taskResults = new Map<string, readonly string[]>();
   let engine: Ajv | Ajv2020 | undefined;
   const validatorOf = (name: string): ValidateFunction => {
     let check = validators.get(name);
@@ -131,23 +136,39 @@ function analyse(revision: string, document: SchemaNode): RevisionSchema {
       error: has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError',
     },
     resultsOf(method, isTaskAugmented) {
-      const request = requests.get(method);
-      if (request === undefined) return ['Result'];
-      const named = request.replace(/Request$/, 'Result');
-      // 2026-07-28 spells out each method's response as `<X>ResultResponse`, listing InputRequiredResult where allowed.
-      const response = definitions[`${named}Response`];
-      if (response !== undefined && isNode(response.properties)) return refsOf(response.properties.result);
-      const own = has(named) ? named : has('EmptyResult') ? 'EmptyResult' : 'Result';
-      return isTaskAugmented && has('CreateTaskResult') ? [own, 'CreateTaskResult'] : [own];
+      // Asked once per response: worked out once per method (and task augmentation).
+      const cache = isTaskAugmented ? taskResults : plainResults;
+      let names = cache.get(method);
+      if (names === undefined) {
+        names = resultDefinitions(definitions, { request: requests.get(method), isTaskAugmented });
+        cache.set(method, names);
+      }
+      return names;
     },
     validate(name, value) {
       const check = validatorOf(name);
-      if (check(value)) return [];
+      if (check(value)) return NO_ERRORS;
       return (check.errors ?? [])
         .slice(0, 3)
         .map((error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`);
     },
   };
+}
+
+/** The definitions a result of `method` may match, read off the schema's definitions. */
+function resultDefinitions(
+  definitions: Record<string, SchemaNode>,
+  call: { request: string | undefined; isTaskAugmented: boolean },
+): readonly string[] {
+  const { request } = call;
+  if (request === undefined) return ['Result'];
+  const has = (name: string): boolean => name in definitions;
+  const named = request.replace(/Request$/, 'Result');
+  // 2026-07-28 spells out each method's response as `<X>ResultResponse`, listing InputRequiredResult where allowed.
+  const response = definitions[`${named}Response`];
+  if (response !== undefined && isNode(response.properties)) return refsOf(response.properties.result);
+  const own = has(named) ? named : has('EmptyResult') ? 'EmptyResult' : 'Result';
+  return call.isTaskAugmented && has('CreateTaskResult') ? [own, 'CreateTaskResult'] : [own];
 }
 
 /** The `method` const of a request or notification definition. */

@@ -3,14 +3,12 @@
 // settle, and both sides' capabilities are learned (initialize; server/discover in 2026-07-28).
 
 import type { RequestRecord } from './lint-state.ts';
-import { progressKey } from './check-progress.ts';
 import type { MessageContext } from './message-context.ts';
 import {
+  claimedCapabilities,
   claimedVersion,
-  hasModernClaim,
   isModernRevision,
   isRecord,
-  paramsOf,
   progressTokenOf,
   type JsonRecord,
 } from './message-facts.ts';
@@ -21,10 +19,10 @@ export function revisionOf(context: MessageContext): string | undefined {
   if (state.forcedRevision !== undefined) return state.forcedRevision;
   if (kind === 'request') {
     if (method === 'initialize') {
-      const requested = paramsOf(message)?.protocolVersion;
+      const requested = context.params?.protocolVersion;
       return typeof requested === 'string' ? requested : undefined;
     }
-    const claimed = claimedVersion(message);
+    const claimed = claimedVersion(context.meta);
     if (claimed !== undefined) return claimed;
   }
   if (kind === 'response' && request !== undefined) {
@@ -49,41 +47,44 @@ export function trackMessage(
 }
 
 function trackRequest(context: MessageContext, line: number | undefined, revision: string | undefined): void {
-  const { state, message, from, method } = context;
-  const isModern = hasModernClaim(message);
+  const { state, message, from, method, params, meta } = context;
+  const isModern = context.hasModernClaim;
   if (method === 'initialize' && from === 'client') {
     if (state.forcedRevision === undefined) state.era = 'legacy';
     state.phase = 'initialize-sent';
-    const capabilities = paramsOf(message)?.capabilities;
+    const capabilities = params?.capabilities;
     state.clientCapabilities = isRecord(capabilities) ? capabilities : undefined;
   }
   if (isModern && state.era === 'unknown') state.era = 'probing';
   // Each 2026-07-28 request names its revision; while probing it is not settled yet.
   if (isModern && state.era === 'modern' && state.forcedRevision === undefined && revision !== undefined)
     state.revision = revision;
+  const token = progressTokenOf(meta);
+  // Only what the rules read later is kept, not the message: a tap keeps thousands of these.
   const record: RequestRecord = {
     id: message.id,
     method: method ?? '',
-    message,
     from,
     line,
     revision,
     isModern: context.isModern,
+    isTaskAugmented: isRecord(params?.task),
+    claimedCapabilities: claimedCapabilities(meta),
+    progressToken: token,
     isAnswered: false,
     isCancelled: false,
     isTask: false,
     isAmbiguous: false,
   };
   state.openRequest(record);
-  const token = progressTokenOf(message);
-  if (token !== undefined) state.progress.set(progressKey(from, token), { request: record, last: undefined });
+  if (token !== undefined) state.trackProgress(record, token);
 }
 
 function trackNotification(context: MessageContext): void {
-  const { state, message, from, method } = context;
+  const { state, from, method } = context;
   if (method === 'notifications/initialized' && from === 'client') state.phase = 'initialized';
   if (method === 'notifications/cancelled') {
-    const request = state.requestOf(from, paramsOf(message)?.requestId);
+    const request = state.requestOf(from, context.params?.requestId);
     if (request !== undefined && !request.isAnswered) request.isCancelled = true;
   }
 }
@@ -91,8 +92,7 @@ function trackNotification(context: MessageContext): void {
 function trackResponse(context: MessageContext, line: number | undefined): void {
   const { state, message, request } = context;
   if (request === undefined || request.isAnswered) return;
-  request.isAnswered = true;
-  request.answeredLine = line;
+  state.answerRequest(request, line);
   const result = resultOf(message);
   if (result !== undefined) {
     request.resultType = typeof result.resultType === 'string' ? result.resultType : undefined;

@@ -5,8 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { CliError, ExitCode } from '../../exit-code.ts';
-import { LineSplitter, type WireRecorder } from '../recorder.ts';
+import { LineSplitter, type Observed } from '../recorder.ts';
 import type { Side } from '../transcript.ts';
+import { ObserveQueue } from './observe-queue.ts';
 import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
 
 /**
@@ -28,33 +29,74 @@ const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export async function runStdioTap(command: readonly string[], options: TapWireOptions): Promise<number> {
   const [file, ...args] = command;
   if (file === undefined) throw new CliError('no server command after "--"', ExitCode.usage);
-  const recording = await openTapRecording({ transport: 'stdio', target: command.join(' ') }, options);
-  const { recorder } = recording;
+  // Opened even with nothing to record or lint: a bad --redact path or --log file fails early (exit 2).
+  const observer = await startObserver(command.join(' '), options);
   const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   try {
     await spawned(child);
   } catch (error) {
-    recorder.record({ type: 'note', text: `cannot start the server: ${(error as Error).message}` });
-    await recording.close();
+    observer.record({ type: 'note', text: `cannot start the server: ${(error as Error).message}` });
+    await observer.close();
     throw spawnFailure(file, error as NodeJS.ErrnoException);
   }
-  recorder.record({
+  observer.record({
     type: 'spawn',
     command: file,
     args,
     ...(child.pid === undefined ? {} : { pid: child.pid }),
   });
   // With nothing to record into or lint, the copies would only be parsed to be dropped.
-  forward(child, options.lint || options.record !== undefined ? recorder : undefined);
+  forward(child, options.lint || options.record !== undefined ? observer : undefined);
   const stopSignals = passSignalsOn(child);
   const status = await ended(child);
   stopSignals();
-  recorder.record({ type: 'exit', code: status.code, signal: status.signal });
-  await recording.close();
+  observer.record({ type: 'exit', code: status.code, signal: status.signal });
+  await observer.close();
   // The host may keep our stdin open after the server is gone; stop reading it so the tap can exit.
   process.stdin.unpipe();
   process.stdin.destroy();
   return exitCodeOf(status);
+}
+
+/** Where the tap hands copies of what it forwarded, to be recorded and linted. */
+interface Observer {
+  chunk(from: Side, chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  end(from: Side): void;
+  record(observed: Observed): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The observer: a recorder fed through an ObserveQueue, so each chunk is split, recorded and linted
+ * after it was forwarded, a slice per turn of the event loop. On this 2-core machine this measured
+ * faster than a worker thread fed with copies of the chunks (bench/results/tap-latest.json notes).
+ */
+async function startObserver(target: string, options: TapWireOptions): Promise<Observer> {
+  const queue = new ObserveQueue();
+  const recording = await openTapRecording({ transport: 'stdio', target, clock: queue.clock }, options);
+  const { recorder } = recording;
+  const splitterOf = (from: Side): LineSplitter =>
+    new LineSplitter((text, isCut) => {
+      if (isCut)
+        recorder.record({ type: 'invalid', from, text, reason: 'a line over 16 MiB (recorded cut)' });
+      else recorder.line(from, text);
+    });
+  const splitters: Record<Side, LineSplitter> = {
+    client: splitterOf('client'),
+    server: splitterOf('server'),
+  };
+  return {
+    chunk: (from, chunk) => queue.addChunk(chunk, (slice) => splitters[from].push(slice)),
+    stderr: (chunk) =>
+      queue.add(chunk.length, () => recorder.record({ type: 'stderr', text: chunk.toString('utf8') })),
+    end: (from) => queue.add(0, () => splitters[from].end()),
+    record: (observed) => queue.add(0, () => recorder.record(observed)),
+    close: async () => {
+      queue.flush();
+      await recording.close();
+    },
+  };
 }
 
 /** Resolves once the process is running, rejects with the spawn error (ENOENT, EACCES). */
@@ -79,9 +121,9 @@ function spawnFailure(file: string, error: NodeJS.ErrnoException): CliError {
 
 /**
  * Pipes the three streams (with backpressure, each chunk written as read) and, after each write,
- * hands a copy to `recorder`, if any: lines of stdin and stdout, chunks of stderr.
+ * hands a copy to `observer`, if any: chunks of stdin and stdout (split into lines there) and stderr.
  */
-function forward(child: ChildProcess, recorder: WireRecorder | undefined): void {
+function forward(child: ChildProcess, observer: Observer | undefined): void {
   const { stdin, stdout, stderr } = child as ChildProcess & {
     stdin: NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
     stdout: NodeJS.ReadableStream;
@@ -93,21 +135,13 @@ function forward(child: ChildProcess, recorder: WireRecorder | undefined): void 
   process.stdin.pipe(stdin);
   stdout.pipe(process.stdout);
   stderr.pipe(process.stderr);
-  if (recorder === undefined) return;
-  observeLines(process.stdin, 'client', recorder);
-  observeLines(stdout, 'server', recorder);
-  stderr.on('data', (chunk: Buffer) => recorder.record({ type: 'stderr', text: chunk.toString('utf8') }));
-}
-
-/** Records each line of `stream` (after pipe()'s own listener has passed the chunk on). */
-function observeLines(stream: NodeJS.ReadableStream, from: Side, recorder: WireRecorder): void {
-  const splitter = new LineSplitter((line, isCut) => {
-    if (isCut)
-      recorder.record({ type: 'invalid', from, text: line, reason: 'a line over 16 MiB (recorded cut)' });
-    else recorder.line(from, line);
-  });
-  stream.on('data', (chunk: Buffer) => splitter.push(chunk));
-  stream.once('end', () => splitter.end());
+  if (observer === undefined) return;
+  // These listeners come after pipe()'s own: each chunk is passed on before it is copied here.
+  process.stdin.on('data', (chunk: Buffer) => observer.chunk('client', chunk));
+  process.stdin.once('end', () => observer.end('client'));
+  stdout.on('data', (chunk: Buffer) => observer.chunk('server', chunk));
+  stdout.once('end', () => observer.end('server'));
+  stderr.on('data', (chunk: Buffer) => observer.stderr(chunk));
 }
 
 /**

@@ -32,11 +32,13 @@ export interface TapRecording {
 /**
  * Opens the recording `options` ask for: the redactor (a bad --redact path throws UsageError), the
  * log and the --record file (each fails early, exit 2, when it cannot be written), and the lint sink.
+ * `subject.clock`, when given, stamps the entries (see WireRecorder).
  */
 export async function openTapRecording(
-  subject: Omit<RecordingSubject, 'recorder'>,
+  subject: Omit<RecordingSubject, 'recorder'> & { clock?: () => number },
   options: TapWireOptions,
 ): Promise<TapRecording> {
+  const { clock, ...recorded } = subject;
   const redactor = new Redactor(options.redact ?? []);
   const log = options.log === undefined ? undefined : await openLog(options.log);
   const output: Pick<WriteStream, 'write'> = log ?? process.stderr;
@@ -45,7 +47,10 @@ export async function openTapRecording(
   if (options.record !== undefined) sinks.push(await openFileSink(options.record));
   if (options.lint)
     sinks.push(await openLintSink(diagnose, { file: options.record, hasColour: log === undefined }));
-  const recorder = new WireRecorder({ recorder: 'mcpwire tap', ...subject }, { sinks, redactor });
+  const recorder = new WireRecorder(
+    { recorder: 'mcpwire tap', ...recorded },
+    { sinks, redactor, ...(clock === undefined ? {} : { clock }) },
+  );
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
