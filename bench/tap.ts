@@ -40,9 +40,15 @@ const config = {
 const IDLE_TIMEOUT_MS = 10_000;
 const GRACE_MS = 1_000;
 
-/** The setups measured; the first is the baseline of every ratio. */
-const setups: ReadonlyArray<{ name: string; args: () => string[] }> = [
+/** The setups measured; the first is the baseline of every ratio. `command` defaults to node. */
+const setups: ReadonlyArray<{ name: string; command?: string; args: () => string[] }> = [
   { name: 'direct', args: () => server },
+  {
+    // The floor of any tap that copies the bytes: a shell pipeline through two tee processes.
+    name: 'shell tee pipeline',
+    command: 'bash',
+    args: () => ['-c', `tee /dev/null | '${node}' ${server.join(' ')} | tee /dev/null`],
+  },
   { name: 'tap --no-lint', args: () => [cli, 'tap', '--no-lint', '--', node, ...server] },
   { name: 'tap (lint)', args: () => [cli, 'tap', '--', node, ...server] },
   {
@@ -53,8 +59,8 @@ const setups: ReadonlyArray<{ name: string; args: () => string[] }> = [
 
 /** How the tap under test observes, for the results file (the numbers only mean something with it). */
 const NOTES = [
-  'stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/observe-queue.ts)',
-  'a worker_thread observer fed with copies of the chunks measured slower on this 2-core machine (pipelined p50 2.16x direct against 1.26x in-thread, sequential 2.35x against 2.03x, 5 rounds) and was not kept',
+  "stdio tap: the bytes go through two tee processes (coreutils), each also writing a copy into a FIFO the tap reads; the copies are split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/tee-forward.ts, observe-queue.ts); with --no-lint and no --record the server gets the tap's own stdin and stdout",
+  'in-process forwarding (MCPWIRE_TAP_FORWARD=node, the fallback without tee) measured pipelined p50 1.50-1.62x direct with --no-lint against 1.22x for a shell tee pipeline in the same runs; a worker_thread observer measured slower still (2.16x) and was not kept',
   'the machine is shared: other sessions run tests on the same 2 cores, so ratios move by +-0.3 between runs; compare rows of one run',
 ];
 
@@ -195,7 +201,12 @@ async function main(): Promise<void> {
     process.stderr.write(`  round ${round + 1}/${config.rounds}: ${order.map((s) => s.name).join(' → ')}\n`);
     for (const setup of order)
       for (const mode of modes) {
-        const spec: ServerSpec = { name: setup.name, command: node, args: setup.args(), cwd: root };
+        const spec: ServerSpec = {
+          name: setup.name,
+          command: setup.command ?? node,
+          args: setup.args(),
+          cwd: root,
+        };
         try {
           const result = await measure(spec, config[mode]);
           if (result.errors.count > 0) {

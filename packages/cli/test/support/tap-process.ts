@@ -14,10 +14,11 @@ export class TapProcess implements AsyncDisposable {
   #stderr = '';
   readonly #waiters = new Set<() => void>();
 
-  constructor(args: readonly string[]) {
+  /** `env` is added to the environment the tests' children get. */
+  constructor(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
     this.child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'tap', ...args], {
       cwd: ROOT,
-      env: childEnv(),
+      env: { ...childEnv(), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) =>

@@ -1,6 +1,8 @@
-// `mcpwire tap -- <server command>`: the server started on the tap's own pipes, every byte passed on
+// `mcpwire tap -- <server command>`: the server started behind the tap, every byte passed on
 // unchanged as it is read (stdin to the server, the server's stdout to ours, its stderr to ours) while
-// a copy of each stream is split into lines and recorded. The tap ends as the server ends.
+// a copy of each stream is split into lines, recorded and linted. The bytes go through two `tee`
+// processes where the platform has them (tee-forward.ts), else through this process; with nothing to
+// observe the server gets the tap's own stdin and stdout. The tap ends as the server ends.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
@@ -8,6 +10,13 @@ import { CliError, ExitCode } from '../../exit-code.ts';
 import { LineSplitter, type Observed } from '../recorder.ts';
 import type { Side } from '../transcript.ts';
 import { ObserveQueue } from './observe-queue.ts';
+import {
+  findTeeTools,
+  spawned,
+  startTeeForwarding,
+  TeeSetupError,
+  type TeeForwarding,
+} from './tee-forward.ts';
 import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
 
 /**
@@ -31,10 +40,14 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
   if (file === undefined) throw new CliError('no server command after "--"', ExitCode.usage);
   // Opened even with nothing to record or lint: a bad --redact path or --log file fails early (exit 2).
   const observer = await startObserver(command.join(' '), options);
-  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  // With nothing to record into or lint, the copies would only be parsed to be dropped.
+  const observing = options.lint || options.record !== undefined;
+  const tee = observing ? await startTee(file, args, observer) : undefined;
+  const child = tee?.child ?? spawn(file, args, { stdio: observing ? ['pipe', 'pipe', 'pipe'] : 'inherit' });
   try {
-    await spawned(child);
+    await (tee?.started ?? spawned(child));
   } catch (error) {
+    await tee?.finish(0);
     observer.record({ type: 'note', text: `cannot start the server: ${(error as Error).message}` });
     await observer.close();
     throw spawnFailure(file, error as NodeJS.ErrnoException);
@@ -45,17 +58,45 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
     args,
     ...(child.pid === undefined ? {} : { pid: child.pid }),
   });
-  // With nothing to record into or lint, the copies would only be parsed to be dropped.
-  forward(child, options.lint || options.record !== undefined ? observer : undefined);
+  if (tee !== undefined) forwardStderr(child, observer);
+  else if (observing) forward(child, observer);
   const stopSignals = passSignalsOn(child);
   const status = await ended(child);
   stopSignals();
+  await tee?.finish(DRAIN_GRACE_MS);
   observer.record({ type: 'exit', code: status.code, signal: status.signal });
   await observer.close();
-  // The host may keep our stdin open after the server is gone; stop reading it so the tap can exit.
-  process.stdin.unpipe();
-  process.stdin.destroy();
+  if (tee === undefined && observing) {
+    // The host may keep our stdin open after the server is gone; stop reading it so the tap can exit.
+    process.stdin.unpipe();
+    process.stdin.destroy();
+  }
   return exitCodeOf(status);
+}
+
+/**
+ * The server between two `tee` processes (tee-forward.ts), or undefined where that is not possible:
+ * then the tap forwards in-process, noting why in the transcript.
+ */
+async function startTee(
+  file: string,
+  args: readonly string[],
+  observer: Observer,
+): Promise<TeeForwarding | undefined> {
+  const tools = findTeeTools();
+  if (tools === undefined) return undefined;
+  try {
+    return await startTeeForwarding(tools, file, args, observer);
+  } catch (error) {
+    if (error instanceof TeeSetupError)
+      throw new CliError(
+        `cannot forward through tee: ${error.message}; set MCPWIRE_TAP_FORWARD=node to forward in-process`,
+        ExitCode.connection,
+        { cause: error },
+      );
+    observer.record({ type: 'note', text: `forwarding in-process: ${(error as Error).message}` });
+    return undefined;
+  }
 }
 
 /** Where the tap hands copies of what it forwarded, to be recorded and linted. */
@@ -99,14 +140,6 @@ async function startObserver(target: string, options: TapWireOptions): Promise<O
   };
 }
 
-/** Resolves once the process is running, rejects with the spawn error (ENOENT, EACCES). */
-function spawned(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', reject);
-  });
-}
-
 function spawnFailure(file: string, error: NodeJS.ErrnoException): CliError {
   const hint =
     error.code === 'ENOENT'
@@ -119,11 +152,18 @@ function spawnFailure(file: string, error: NodeJS.ErrnoException): CliError {
   });
 }
 
+/** Passes the server's stderr on and hands a copy of each chunk to `observer`. */
+function forwardStderr(child: ChildProcess, observer: Observer): void {
+  const stderr = child.stderr as NodeJS.ReadableStream;
+  stderr.pipe(process.stderr);
+  stderr.on('data', (chunk: Buffer) => observer.stderr(chunk));
+}
+
 /**
  * Pipes the three streams (with backpressure, each chunk written as read) and, after each write,
  * hands a copy to `observer`, if any: chunks of stdin and stdout (split into lines there) and stderr.
  */
-function forward(child: ChildProcess, observer: Observer | undefined): void {
+function forward(child: ChildProcess, observer: Observer): void {
   const { stdin, stdout, stderr } = child as ChildProcess & {
     stdin: NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
     stdout: NodeJS.ReadableStream;
@@ -135,7 +175,6 @@ function forward(child: ChildProcess, observer: Observer | undefined): void {
   process.stdin.pipe(stdin);
   stdout.pipe(process.stdout);
   stderr.pipe(process.stderr);
-  if (observer === undefined) return;
   // These listeners come after pipe()'s own: each chunk is passed on before it is copied here.
   process.stdin.on('data', (chunk: Buffer) => observer.chunk('client', chunk));
   process.stdin.once('end', () => observer.end('client'));
@@ -162,8 +201,9 @@ function passSignalsOn(child: ChildProcess): () => void {
 }
 
 /**
- * Resolves with the server's exit status once it has exited and its stdout and stderr are drained
- * (or DRAIN_GRACE_MS after the exit, when a process it left behind still holds them).
+ * Resolves with the server's exit status once it has exited and its stdout and stderr are drained,
+ * or DRAIN_GRACE_MS after the exit and the last byte read, when a process it left behind still
+ * holds them (a slow drain of a burst is waited for).
  */
 function ended(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
@@ -173,7 +213,9 @@ function ended(child: ChildProcess): Promise<{ code: number | null; signal: Node
       resolve({ code, signal });
     });
     child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
-      drainTimer = setTimeout(() => resolve({ code, signal }), DRAIN_GRACE_MS);
+      const giveUp = (): void => resolve({ code, signal });
+      drainTimer = setTimeout(giveUp, DRAIN_GRACE_MS);
+      for (const stream of [child.stdout, child.stderr]) stream?.on('data', () => drainTimer?.refresh());
     });
   });
 }

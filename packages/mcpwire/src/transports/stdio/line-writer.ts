@@ -41,6 +41,7 @@ export class LineWriter {
   #failure: ConnectionClosedError | undefined;
   #hasStreamFailed = false;
   #isReleased = false;
+  #idleWaiters: Array<() => void> = [];
 
   constructor(stream: Writable, options: LineWriterOptions) {
     this.#stream = stream;
@@ -74,6 +75,27 @@ export class LineWriter {
     this.#queue = [];
     this.#head = 0;
     for (const line of queue) line.reject(error);
+    this.#notifyIfIdle();
+  }
+
+  /**
+   * Resolves once every text written so far is flushed (or has failed): nothing queued, nothing in
+   * flight. What a server awaits before it exits, so that closing stdin loses no queued response.
+   */
+  whenIdle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #isIdle(): boolean {
+    return this.#inFlight === 0 && this.#head === this.#queue.length;
+  }
+
+  #notifyIfIdle(): void {
+    if (this.#idleWaiters.length === 0 || !this.#isIdle()) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /**
@@ -97,6 +119,7 @@ export class LineWriter {
         line.resolve();
       }
       if (this.#isReleased && this.#inFlight === 0) this.#detach();
+      this.#notifyIfIdle();
     });
     if (!isBelowHighWaterMark) this.#isBlocked = true;
   }

@@ -7,7 +7,8 @@ import { createStdioServerChannel, type StdioServerChannelOptions } from './stdi
 
 /**
  * Connects `server` to stdin/stdout (NDJSON, with the stdout guard) and resolves once the
- * connection ends (stdin closed or stdout broken) and the server is closed. With nothing else
+ * connection ends (stdin closed or stdout broken), the server is closed and the responses queued
+ * for a slow stdout are written (stdin closing loses none of them). With nothing else
  * keeping it alive, the process then exits on its own (S26-STDIO-5, LIFE-13).
  */
 export async function serveStdio(
@@ -33,4 +34,6 @@ export async function serveStdio(
   server.connect(channel);
   await closed;
   await server.close?.();
+  // Resolves only once the responses queued for a slow stdout are written.
+  await inner.close();
 }

@@ -135,6 +135,30 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it('STDIO-2: stdin ending while stdout is slow still writes every queued response; close() waits for them', async () => {
+    const stdout = new ManualWritable();
+    const stdin = new PassThrough();
+    const channel = createStdioServerChannel({ stdin, stdout });
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    const sends = [1, 2, 3].map((id) => channel.send({ jsonrpc: '2.0', id, result: {} }));
+    stdin.end();
+    assert.equal(await receiver.waitForClose(), null);
+    let isClosed = false;
+    const closing = channel.close().then(() => (isClosed = true));
+    for (let written = 1; written <= 3; written++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(stdout.chunks.length, written);
+      assert.equal(isClosed, false, 'close() waits for the queued responses');
+      stdout.complete();
+    }
+    await Promise.all([...sends, closing]);
+    assert.deepEqual(
+      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
+      [1, 2, 3],
+    );
+    await assert.rejects(channel.send({ jsonrpc: '2.0', method: 'x' }), ConnectionClosedError);
+  });
   it('turns EPIPE on stdout into a rejected send and a close, never an uncaught error', async () => {
     const stdout = new ManualWritable();
     const channel = createStdioServerChannel({ stdin: new PassThrough(), stdout });

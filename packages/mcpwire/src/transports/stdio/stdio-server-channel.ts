@@ -46,6 +46,8 @@ class StdioServerChannel implements Channel {
   readonly #splitter: NdjsonSplitter;
   readonly #writer: LineWriter;
   readonly #guard: StdoutGuard | undefined;
+  /** Settles once the channel is closed and what it had queued for stdout is flushed. */
+  #flushed: Promise<void> | undefined;
 
   constructor(options: StdioServerChannelOptions) {
     // First, so that a bad limit throws before anything is patched or subscribed.
@@ -76,9 +78,10 @@ class StdioServerChannel implements Channel {
     return this.#writer.write(encodeMessage(message) + '\n');
   }
 
+  /** Closes the channel; resolves once the responses it had already queued are written. */
   close(): Promise<void> {
     this.#finish();
-    return Promise.resolve();
+    return this.#flushed ?? Promise.resolve();
   }
 
   readonly #onData = (chunk: Buffer | string): void => {
@@ -105,8 +108,14 @@ class StdioServerChannel implements Channel {
     this.#stdin.off('close', this.#onStdinClose);
     // Keep the 'error' listener: a late stdin error must not become an uncaught exception.
     this.#stdin.pause();
-    this.#writer.fail(error ?? new ConnectionClosedError('The stdio channel is closed'));
-    this.#writer.release();
-    this.#guard?.restore();
+    const stop = (): void => {
+      this.#writer.fail(error ?? new ConnectionClosedError('The stdio channel is closed'));
+      this.#writer.release();
+      this.#guard?.restore();
+    };
+    // stdin ending (the client's shutdown) or close() still delivers what was queued for a slow
+    // reader (STDIO-2); nothing new is accepted. A failing stream has nothing left to deliver.
+    if (error === undefined) this.#flushed = this.#writer.whenIdle().then(stop);
+    else stop();
   }
 }
