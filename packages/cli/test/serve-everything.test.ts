@@ -344,4 +344,21 @@ describe('mcpwire serve everything', { concurrency: 4 }, () => {
     assert.deepEqual(await server.close(), { code: 0, signal: null });
     assert.ok(server.received.every((message) => message.jsonrpc === '2.0'));
   });
+
+  test('LIFE-13: requests piped in just before stdin closes are all answered, then it exits 0', async () => {
+    const server = new RawServerProcess(SERVE);
+    await server.initialize();
+    for (let id = 1001; id <= 1500; id++)
+      server.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { message: `m${id}` } },
+      });
+    assert.deepEqual(await server.close(), { code: 0, signal: null });
+    const answered = new Set(
+      server.received.filter((message) => typeof message.id === 'number').map((m) => m.id),
+    );
+    for (let id = 1001; id <= 1500; id++) assert.ok(answered.has(id), `no answer to request ${id}`);
+  });
 });

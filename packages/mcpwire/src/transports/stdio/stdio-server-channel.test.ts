@@ -135,6 +135,43 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it('LIFE-13: requests read before stdin ends are still answered, then the channel closes', async () => {
+    const { stdin, written, channel } = openChannel();
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":"two","method":"b"}\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(receiver.closes.length, 0, 'open while two requests wait for their answers');
+    await channel.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(receiver.closes.length, 0, 'one still unanswered');
+    await channel.send({ jsonrpc: '2.0', id: 'two', error: { code: -32601, message: 'no' } });
+    assert.equal(await receiver.waitForClose(), null);
+    assert.deepEqual(
+      written.map((line) => (JSON.parse(line) as { id: unknown }).id),
+      [1, 'two'],
+    );
+  });
+
+  it('LIFE-13, CANCEL-5: after stdin ends, a cancelled request is not waited for and a stalled one only endDrainIdleMs', async () => {
+    {
+      // Were the cancellation not counted, this channel would wait ten minutes.
+      const { stdin, channel } = openChannel({ endDrainIdleMs: 600_000 });
+      const receiver = new RecordingReceiver();
+      channel.open(receiver);
+      stdin.end(
+        '{"jsonrpc":"2.0","id":1,"method":"slow"}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}\n',
+      );
+      assert.equal(await receiver.waitForClose(), null);
+    }
+    const { stdin, channel } = openChannel({ endDrainIdleMs: 50 });
+    const receiver = new RecordingReceiver();
+    channel.open(receiver);
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"stuck"}\n');
+    assert.equal(await receiver.waitForClose(), null);
+    await assert.rejects(channel.send({ jsonrpc: '2.0', id: 1, result: {} }), ConnectionClosedError);
+  });
+
   it('STDIO-2: stdin ending while stdout is slow still writes every queued response; close() waits for them', async () => {
     const stdout = new ManualWritable();
     const stdin = new PassThrough();

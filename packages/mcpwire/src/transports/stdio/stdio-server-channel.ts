@@ -10,6 +10,7 @@ import { decodeLine } from './decode-line.ts';
 import { Inbox } from '../inbox.ts';
 import { LineWriter } from './line-writer.ts';
 import { NdjsonSplitter } from './ndjson.ts';
+import { UnansweredRequests } from './unanswered.ts';
 import { installStdoutGuard, type StdoutGuard } from './stdout-guard.ts';
 
 /** Options of {@link createStdioServerChannel}. */
@@ -25,7 +26,16 @@ export interface StdioServerChannelOptions {
    * stdout.write) to `process.stderr`. Default: on when `stdout` is `process.stdout`.
    */
   guardStdout?: boolean;
+  /**
+   * After stdin ends, how long to wait for the next response while requests already read are still
+   * unanswered, before closing anyway; default 1,000 ms. Responses keep coming as long as the
+   * handlers produce them, so a burst piped in and closed is answered whole, and a stuck handler
+   * delays the exit by at most this (hosts send SIGTERM about 2 s after closing stdin).
+   */
+  endDrainIdleMs?: number;
 }
+
+const DEFAULT_END_DRAIN_IDLE_MS = 1000;
 
 /**
  * Creates the server's stdio channel. Reading (and the stdout guard) starts at once; frames that
@@ -48,12 +58,22 @@ class StdioServerChannel implements Channel {
   readonly #guard: StdoutGuard | undefined;
   /** Settles once the channel is closed and what it had queued for stdout is flushed. */
   #flushed: Promise<void> | undefined;
+  readonly #unanswered = new UnansweredRequests();
+  readonly #endDrainIdleMs: number;
+  /** Set while stdin has ended and requests read before are still being answered. */
+  #drainTimer: NodeJS.Timeout | undefined;
 
   constructor(options: StdioServerChannelOptions) {
     // First, so that a bad limit throws before anything is patched or subscribed.
-    this.#splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
-      maxMessageBytes: options.maxMessageBytes,
-    });
+    this.#splitter = new NdjsonSplitter(
+      (line) => {
+        const frame = decodeLine(line);
+        this.#unanswered.read(frame);
+        this.#inbox.deliver(frame);
+      },
+      { maxMessageBytes: options.maxMessageBytes },
+    );
+    this.#endDrainIdleMs = options.endDrainIdleMs ?? DEFAULT_END_DRAIN_IDLE_MS;
     const stdout = options.stdout ?? process.stdout;
     this.#stdin = options.stdin ?? process.stdin;
     const shouldGuard = options.guardStdout ?? stdout === process.stdout;
@@ -75,7 +95,14 @@ class StdioServerChannel implements Channel {
 
   send(message: Message | readonly Message[]): Promise<void> {
     if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
-    return this.#writer.write(encodeMessage(message) + '\n');
+    const written = this.#writer.write(encodeMessage(message) + '\n');
+    this.#unanswered.sent(message);
+    if (this.#drainTimer !== undefined) {
+      // The last answer after stdin ended: close once this send has returned to its caller.
+      if (this.#unanswered.size === 0) queueMicrotask(() => this.#finish());
+      else this.#drainTimer.refresh();
+    }
+    return written;
   }
 
   /** Closes the channel; resolves once the responses it had already queued are written. */
@@ -90,7 +117,7 @@ class StdioServerChannel implements Channel {
 
   readonly #onEnd = (): void => {
     this.#splitter.end();
-    this.#finish();
+    this.#endOfInput();
   };
 
   readonly #onError = (error: Error): void => {
@@ -98,10 +125,19 @@ class StdioServerChannel implements Channel {
   };
 
   readonly #onStdinClose = (): void => {
-    this.#finish();
+    this.#endOfInput();
   };
 
+  /** stdin is over: close now, or once the requests already read are answered (or stall). */
+  #endOfInput(): void {
+    if (this.#drainTimer !== undefined) return;
+    if (this.#unanswered.size === 0 || this.#inbox.isClosed) return this.#finish();
+    this.#stdin.off('data', this.#onData);
+    this.#drainTimer = setTimeout(() => this.#finish(), this.#endDrainIdleMs);
+  }
+
   #finish(error?: ConnectionClosedError): void {
+    clearTimeout(this.#drainTimer);
     if (!this.#inbox.close(error)) return;
     this.#stdin.off('data', this.#onData);
     this.#stdin.off('end', this.#onEnd);
