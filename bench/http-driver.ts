@@ -3,22 +3,58 @@
 // response (status, JSON or SSE body, JSON-RPC id, echoed text), and takes the measurements: closed-loop
 // throughput and latency at a fixed number of connections, and memory per idle handshake-era session.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type HttpAnswer, RawHttpConnection } from './raw-http.ts';
 import { ErrorLog } from './server-process.ts';
 import { percentile } from './stats.ts';
 
-/** How to start one HTTP server under test; it must print `http://127.0.0.1:<port>/mcp` on stderr when ready. */
+/**
+ * How to start one HTTP server under test: it prints `http://127.0.0.1:<port>/mcp` on stderr when
+ * ready, or, with `isQuiet` (as `mcpwire serve` is off a terminal), is ready once its port accepts.
+ */
 export interface HttpServerSpec {
   name: string;
   command: string;
-  /** Arguments; the literal `{port}` is replaced by 0 (the server picks a free port and prints it). */
+  /**
+   * Arguments; the literal `{port}` is replaced by 0 (the server picks a free port and prints it),
+   * or with `isQuiet` by a port that was free a moment ago.
+   */
   args: readonly string[];
   cwd: string;
+  isQuiet?: boolean;
 }
 
 const liveChildren = new Set<ChildProcess>();
+
+/** A port on 127.0.0.1 that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Resolves true once `port` accepts a connection (tried every 50 ms), false once `hasEnded()`. */
+async function whenAccepting(port: number, hasEnded: () => boolean): Promise<boolean> {
+  while (!hasEnded()) {
+    const isOpen = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (isOpen) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
 
 /** Sends SIGKILL to every server process still alive; for emergency exits. */
 export function killAllHttpChildren(): void {
@@ -43,8 +79,9 @@ export class HttpServerProcess {
   }
 
   /** Spawns the server and resolves once it has printed its URL, or rejects after `timeoutMs`. */
-  static start(spec: HttpServerSpec, timeoutMs = 15_000): Promise<HttpServerProcess> {
-    const args = spec.args.map((arg) => (arg === '{port}' ? '0' : arg));
+  static async start(spec: HttpServerSpec, timeoutMs = 15_000): Promise<HttpServerProcess> {
+    const port = spec.isQuiet === true ? await freePort() : 0;
+    const args = spec.args.map((arg) => (arg === '{port}' ? String(port) : arg));
     const child = spawn(spec.command, args, { cwd: spec.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     liveChildren.add(child);
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -58,15 +95,29 @@ export class HttpServerProcess {
         child.kill('SIGKILL');
         reject(new Error(`${spec.name}: ${reason}; stderr: ${stderr.trim().slice(-500)}`));
       };
-      const timer = setTimeout(() => fail(`no URL on stderr within ${timeoutMs} ms`), timeoutMs);
-      const onData = (text: string) => {
-        stderr += text;
-        const match = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
-        if (!match) return;
+      const timer = setTimeout(
+        () =>
+          fail(
+            spec.isQuiet === true
+              ? `port ${port} not open within ${timeoutMs} ms`
+              : `no URL on stderr within ${timeoutMs} ms`,
+          ),
+        timeoutMs,
+      );
+      const ready = (url: string): void => {
         clearTimeout(timer);
         child.stderr!.off('data', onData);
         child.off('close', onClose);
-        resolve(new HttpServerProcess(child, match[0], stderr, exited));
+        resolve(new HttpServerProcess(child, url, stderr, exited));
+      };
+      if (spec.isQuiet === true)
+        void whenAccepting(port, () => child.exitCode !== null || child.signalCode !== null).then(
+          (isOpen) => isOpen && ready(`http://127.0.0.1:${port}/mcp`),
+        );
+      const onData = (text: string) => {
+        stderr += text;
+        const match = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
+        if (match && spec.isQuiet !== true) ready(match[0]);
       };
       const onClose = (code: number | null) => fail(`exited before listening (code ${code})`);
       child.stderr!.on('data', onData);

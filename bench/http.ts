@@ -180,6 +180,8 @@ const probeArgs = ['--expose-gc', '--import', pathToFileURL(join(root, 'bench/se
 interface Entry {
   name: string;
   args: readonly string[];
+  /** Prints no URL off a terminal (mcpwire serve): ready once its port accepts. */
+  isQuiet?: boolean;
   /** Shown under the table: what differs about this row. */
   note?: string;
   /** Excluded from ratios (different traffic). */
@@ -206,7 +208,7 @@ const scenarios: readonly Scenario[] = [
     kind: 'load',
     workload: statelessModern,
     entries: [
-      { name: 'mcpwire', args: mcpwireArgs },
+      { name: 'mcpwire', args: mcpwireArgs, isQuiet: true },
       { name: 'official-v2', args: v2('stateless'), note: 'createMcpHandler(factory), dual-era entry' },
       {
         name: 'raw node:http',
@@ -231,7 +233,7 @@ const scenarios: readonly Scenario[] = [
     kind: 'load',
     workload: stateful,
     entries: [
-      { name: 'mcpwire', args: mcpwireArgs },
+      { name: 'mcpwire', args: mcpwireArgs, isQuiet: true },
       {
         name: 'official-v2',
         args: v2('sessions'),
@@ -250,7 +252,7 @@ const scenarios: readonly Scenario[] = [
     kind: 'memory',
     workload: stateful,
     entries: [
-      { name: 'mcpwire', args: [...probeArgs, ...mcpwireArgs] },
+      { name: 'mcpwire', args: [...probeArgs, ...mcpwireArgs], isQuiet: true },
       { name: 'official-v2', args: [...probeArgs, ...v2('sessions')] },
       { name: 'official-v1', args: [...probeArgs, ...v1('sessions')] },
     ],
@@ -307,7 +309,13 @@ function recordErrors(result: Result, errors: ErrorLog): boolean {
 }
 
 async function measure(scenario: Scenario, entry: Entry, result: Result): Promise<void> {
-  const spec: HttpServerSpec = { name: entry.name, command: node, args: entry.args, cwd: root };
+  const spec: HttpServerSpec = {
+    name: entry.name,
+    command: node,
+    args: entry.args,
+    cwd: root,
+    ...(entry.isQuiet === true ? { isQuiet: true } : {}),
+  };
   let server: HttpServerProcess | undefined;
   try {
     server = await HttpServerProcess.start(spec);

@@ -2,6 +2,8 @@
 // protocol/ and web standards only, and no transport, client or server imports it.
 
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkTree, LIBRARY_DIR, type Tree } from './architecture/rules.ts';
 
@@ -52,4 +54,21 @@ test('fails: a transport, the client or the server importing auth/', () => {
       violations.join('\n'),
     );
   }
+});
+
+test('auth/file-token-store.ts is the one auth file allowed node:*, and no other auth file imports it', async () => {
+  assert.deepEqual(
+    violationsOf({
+      [`${SRC}/auth/file-token-store.ts`]: "import { readFile } from 'node:fs/promises';\nvoid readFile;\n",
+    }),
+    [],
+  );
+  // mcpwire/auth stays web-standard: the Node store is reached only through mcpwire/auth/node.
+  const dir = join(import.meta.dirname, '..', SRC, 'auth');
+  const importers: string[] = [];
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith('.ts') || name.startsWith('file-token-store')) continue;
+    if ((await readFile(join(dir, name), 'utf8')).includes('file-token-store')) importers.push(name);
+  }
+  assert.deepEqual(importers, []);
 });

@@ -70,6 +70,7 @@ test('the repository follows every rule (layers, node:*, packages, pure layers, 
 
 test('the packages the rules know are the workspaces', () => {
   assert.deepEqual(PACKAGES.map((info) => info.name).sort(), [
+    '@mcpwire/auth-server',
     '@mcpwire/cli',
     '@mcpwire/server-everything',
     '@mcpwire/server-github',
@@ -215,4 +216,25 @@ test('fails: a banned name and an import cycle', () => {
   assert.deepEqual(cycle, [
     `${SRC}/server/a.ts: cycle: ${SRC}/server/a.ts -> ${SRC}/server/b.ts -> ${SRC}/server/a.ts`,
   ]);
+});
+
+test('fails: the library importing the development authorization server, or it reaching into the library', () => {
+  assertViolation(
+    {
+      [`${SRC}/auth/x.ts`]:
+        "import { createAuthorizationServer } from '@mcpwire/auth-server';\nvoid createAuthorizationServer;\n",
+    },
+    `${SRC}/auth/x.ts`,
+    'package',
+    /mcpwire does not declare @mcpwire\/auth-server/,
+  );
+  assertViolation(
+    {
+      'packages/auth-server/src/x.ts':
+        "import { OAuthError } from '../../mcpwire/src/auth/errors.ts';\nvoid OAuthError;\n",
+    },
+    'packages/auth-server/src/x.ts',
+    'package',
+    /a file of package mcpwire/,
+  );
 });

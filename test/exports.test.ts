@@ -27,7 +27,7 @@ interface Packed {
   files: Set<string>;
 }
 
-const FOLDERS = ['mcpwire', 'server-everything', 'server-github', 'cli'];
+const FOLDERS = ['mcpwire', 'auth-server', 'server-everything', 'server-github', 'cli'];
 /** npm without the test runner's preloads (tsx, the wire check, the source condition). */
 const ENV = { ...process.env, NODE_OPTIONS: '' };
 const work = mkdtempSync(join(tmpdir(), 'mcpwire-pack-'));
@@ -84,7 +84,12 @@ before(() => {
     Object.fromEntries([...packed.values()].map((p) => [p.manifest.name, `file:${p.tarball}`])),
   );
   const cli = packed.get('cli')!;
-  install(users.cliOnly, { [cli.manifest.name]: `file:${cli.tarball}` });
+  // The CLI and the workspace package it depends on at run time (the development authorization server).
+  const authServer = packed.get('auth-server')!;
+  install(users.cliOnly, {
+    [cli.manifest.name]: `file:${cli.tarball}`,
+    [authServer.manifest.name]: `file:${authServer.tarball}`,
+  });
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -122,8 +127,11 @@ test('every entry point of the library and the servers imports by its public nam
     ['mcpwire/http', 'createHttpHandler'],
     ['mcpwire/node', 'serveHttp'],
     ['mcpwire/auth', 'createOAuthFetch'],
+    ['mcpwire/auth/node', 'createFileTokenStore'],
     ['mcpwire/validators/ajv', 'createAjvValidator'],
     ['mcpwire/validators/cfworker', 'createCfWorkerValidator'],
+    ['mcpwire/extensions/skills', 'skills'],
+    ['@mcpwire/auth-server', 'createAuthorizationServer'],
     ['@mcpwire/server-everything', 'createEverythingServer'],
     ['@mcpwire/server-github', 'createGithubServer'],
   ];

@@ -6,7 +6,8 @@
 import { Client, type ClientHandlers } from 'mcpwire/client';
 import type { Tool } from 'mcpwire';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
-import { createOAuthFetch, type AuthorizationRequest } from 'mcpwire/auth';
+import { skills, SkillsClient, SkillVerificationError } from 'mcpwire/extensions/skills';
+import { createOAuthFetch, type AuthorizationRequest, type OAuthClientOptions } from 'mcpwire/auth';
 
 /** One scenario: the handlers the client is built with, and what it does once connected. */
 interface Scenario {
@@ -16,14 +17,78 @@ interface Scenario {
 
 /**
  * `MCP_CONFORMANCE_CONTEXT`: `toolCalls` of http-custom-headers (the calls to make, verbatim); the
- * pre-registered credentials of auth/pre-registration.
+ * pre-registered credentials of auth/pre-registration and the client credentials scenarios; the
+ * signing key of client-credentials-jwt; the workload assertion of wif-jwt-bearer; the IdP of
+ * enterprise-managed-authorization.
  */
 interface ToolCallContext {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
   client_id?: string;
   client_secret?: string;
   issuer?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  valid_jwt?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
 }
+
+/** What a context field names, or an error saying the scenario's context lacks it. */
+function required(context: ToolCallContext, field: keyof ToolCallContext): string {
+  const value = context[field];
+  if (typeof value !== 'string') throw new Error(`MCP_CONFORMANCE_CONTEXT has no ${field}`);
+  return value;
+}
+
+/**
+ * auth/* scenarios of a client without a user: the grant, the client's credentials and how it
+ * authenticates, as a machine client's configuration would give them. The rest run the browser grant.
+ */
+const AUTH_OPTIONS: Record<string, (context: ToolCallContext) => Partial<OAuthClientOptions>> = {
+  'auth/client-credentials-basic': (context) => ({
+    grant: { type: 'client_credentials' },
+    client: { client_id: required(context, 'client_id'), client_secret: required(context, 'client_secret') },
+  }),
+  'auth/client-credentials-jwt': (context) => ({
+    grant: { type: 'client_credentials' },
+    client: { client_id: required(context, 'client_id') },
+    tokenEndpointAuth: {
+      method: 'private_key_jwt',
+      key: required(context, 'private_key_pem'),
+      alg: required(context, 'signing_algorithm'),
+    },
+  }),
+  'auth/wif-jwt-bearer': (context) => {
+    const assertion = required(context, 'valid_jwt');
+    return {
+      grant: { type: 'jwt_bearer', assertion: () => assertion },
+      client: { client_id: required(context, 'client_id') },
+    };
+  },
+  'auth/enterprise-managed-authorization': (context) => {
+    const idToken = required(context, 'idp_id_token');
+    return {
+      grant: {
+        type: 'identity_assertion',
+        subjectToken: () => idToken,
+        idp: {
+          tokenEndpoint: required(context, 'idp_token_endpoint'),
+          clientId: required(context, 'idp_client_id'),
+          issuer: required(context, 'idp_issuer'),
+        },
+      },
+      client: {
+        client_id: required(context, 'client_id'),
+        client_secret: required(context, 'client_secret'),
+      },
+    };
+  },
+  // Not machine grants: the browser grant with DPoP-bound tokens.
+  'auth/dpop': () => ({ dpop: {} }),
+  'auth/dpop-nonce': () => ({ dpop: {} }),
+};
 
 /**
  * auth/* scenarios whose server is hostile or never satisfied: the client must stop (before the
@@ -126,7 +191,30 @@ const SCENARIOS: Record<string, (context: ToolCallContext) => Scenario> = {
       await client.callTool({ name: 'json_schema_echo', arguments: { schema: focal.inputSchema } });
     },
   }),
+  // SEP-2640: list the skills and load none (no prefetch).
+  'sep-2640-client-no-prefetch': () => ({
+    run: async (client) => void (await new SkillsClient(client).list()),
+  }),
+  // SEP-2640: load pdf-processing as a host would; the tampered SKILL.md must stop it before FORMS.md.
+  'sep-2640-client-verify-digest': () => ({ run: loadSkillScenario }),
+  'sep-2640-client-verify-size': () => ({ run: loadSkillScenario }),
+  'sep-2640-client-verify-frontmatter': () => ({ run: loadSkillScenario }),
 };
+
+/** Loads the pdf-processing skill: its SKILL.md, then its other files, each verified before use. */
+async function loadSkillScenario(client: Client): Promise<void> {
+  const host = new SkillsClient(client);
+  const skill = (await host.list()).find((entry) => entry.frontmatter.name === 'pdf-processing');
+  if (!skill) throw new Error('skills/list did not include pdf-processing');
+  try {
+    await host.read(skill);
+    for (const file of skill.resources === 'dynamic' ? [] : skill.resources)
+      if (file.uri !== skill.uri) await host.read(skill, file.uri);
+  } catch (error) {
+    if (!(error instanceof SkillVerificationError)) throw error;
+    process.stderr.write(`[mcpwire fixture] skill refused (${error.reason}): ${error.message}\n`);
+  }
+}
 
 /**
  * SEP-2322: echo_state answers input_required with a requestState; while its input is being
@@ -226,6 +314,7 @@ function fetchFor(name: string, serverUrl: string, context: ToolCallContext) {
     clientMetadataUrl: CLIENT_METADATA_URL,
     preRegistered,
     allowPrivateNetwork: true,
+    ...AUTH_OPTIONS[name]?.(context),
   });
 }
 
@@ -234,7 +323,6 @@ async function main(): Promise<void> {
   const name = process.env.MCP_CONFORMANCE_SCENARIO;
   if (!serverUrl || !name) throw new Error('usage: MCP_CONFORMANCE_SCENARIO=<name> client.ts <serverUrl>');
   const create = name.startsWith('auth/') ? () => authScenario : SCENARIOS[name];
-  // The skills extension (SEP-2640 scenarios) has no client API in mcpwire yet.
   if (!create) throw new Error(`scenario "${name}": mcpwire's Client has no API for it, nothing to run`);
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ToolCallContext;
   const scenario = create(context);
@@ -245,6 +333,7 @@ async function main(): Promise<void> {
       handlers: scenario.handlers ?? BASE_HANDLERS,
       eraCache: false,
       ...(protocolVersion ? { protocolVersion } : {}),
+      ...(name.startsWith('sep-2640-') ? { extensions: [skills()] } : {}),
     },
   );
   const oauthFetch = fetchFor(name, serverUrl, context);

@@ -13,6 +13,7 @@ import type { CompleteResult, GetPromptResult, ReadResourceResult } from 'mcpwir
 import { metaOf } from './conversation-log.ts';
 import { assertInputRounds } from './modern-results.ts';
 import {
+  EVERYTHING_CAPABILITIES,
   COMPLETION_CASES,
   PROMPT_CASES,
   RESOURCE_CASES,
@@ -45,13 +46,7 @@ test('v2 client, auto negotiation: the server/discover probe settles on 2026-07-
   assert.deepEqual(discover?.supportedVersions, [MODERN_REVISION]);
   assert.equal(typeof discover.ttlMs, 'number', 'DiscoverResult carries caching hints (S26-DISC-3)');
   assert.equal(client.getServerVersion()?.name, SERVER_NAME);
-  assert.deepEqual(client.getServerCapabilities(), {
-    tools: { listChanged: true },
-    resources: { subscribe: true, listChanged: true },
-    prompts: { listChanged: true },
-    completions: {},
-    logging: {},
-  });
+  assert.deepEqual(client.getServerCapabilities(), EVERYTHING_CAPABILITIES);
   assert.match(client.getInstructions() ?? '', /every MCP feature/);
   // The session process was never sent `initialize` (the probe ran on the SDK's sibling process).
   assert.ok(!tap.log.clientMethods.includes('initialize'), tap.log.clientMethods.join(', '));

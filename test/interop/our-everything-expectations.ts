@@ -106,6 +106,49 @@ export const RESOURCE_CASES: Record<string, (result: ReadResourceResult) => void
     assert.ok('text' in contents);
     assert.match(contents.text, /^Watched resource content/);
   },
+  // The skills extension's files (SEP-2640) are ordinary resources.
+  'skill://pdf-processing/SKILL.md': skillFileCase(
+    'skill://pdf-processing/SKILL.md',
+    'text/markdown',
+    /^---\nname: pdf-processing\n/,
+  ),
+  'skill://pdf-processing/references/FORMS.md': skillFileCase(
+    'skill://pdf-processing/references/FORMS.md',
+    'text/markdown',
+    /^# Filling PDF forms/,
+  ),
+  'skill://pdf-processing/scripts/extract.py': skillFileCase(
+    'skill://pdf-processing/scripts/extract.py',
+    'text/x-python',
+    /^import sys/,
+  ),
+  'skill://release-notes/SKILL.md': skillFileCase(
+    'skill://release-notes/SKILL.md',
+    'text/markdown',
+    /^---\nname: release-notes\n/,
+  ),
+};
+
+/** The check of one skill file: one text content with its mime type and its opening. */
+function skillFileCase(uri: string, mimeType: string, opening: RegExp): (result: ReadResourceResult) => void {
+  return (result) => {
+    const [contents, ...rest] = result.contents;
+    assert.equal(rest.length, 0);
+    assert.equal(contents?.uri, uri);
+    assert.equal(contents.mimeType, mimeType);
+    assert.ok('text' in contents, `${uri} is text`);
+    assert.match(contents.text, opening);
+  };
+}
+
+/** The capabilities our everything server declares, in both eras: every feature and the skills extension. */
+export const EVERYTHING_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+  extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
 };
 
 /** The one template, a URI it expands to, and the check on reading that URI. */

@@ -24,6 +24,7 @@ import type {
 } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import {
+  EVERYTHING_CAPABILITIES,
   CLIENT_ROOTS,
   COMPLETION_CASES,
   onlyText,
@@ -96,13 +97,7 @@ export function registerOurServerTour(label: string, peer: () => OfficialClient)
   test('the handshake reports our server, its capabilities and instructions', () => {
     const client = peer();
     assert.equal(client.serverVersion()?.name, 'mcpwire-everything');
-    assert.deepEqual(client.serverCapabilities(), {
-      tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      prompts: { listChanged: true },
-      completions: {},
-      logging: {},
-    });
+    assert.deepEqual(client.serverCapabilities(), EVERYTHING_CAPABILITIES);
     assert.match(client.instructions() ?? '', /every MCP feature/);
   });
 

@@ -7,6 +7,8 @@ import { build } from 'esbuild';
 
 /** Workspace packages (and their `#` subpath imports) are bundled from source; every other bare import is left to node_modules. */
 const workspacePackages = /^(mcpwire|@mcpwire\/[^/]+)(\/|$)/;
+/** Workspace packages the CLI lists in its `dependencies`: imported from node_modules (their dist), not bundled. */
+const dependencyPackages = /^@mcpwire\/auth-server(\/|$)/;
 
 // Chunk names carry a content hash: without a clean folder, every build would leave the old ones behind.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -28,7 +30,9 @@ await build({
       name: 'external-third-party',
       setup(pluginBuild) {
         pluginBuild.onResolve({ filter: /^[^./#]/ }, (args) =>
-          workspacePackages.test(args.path) ? undefined : { path: args.path, external: true },
+          workspacePackages.test(args.path) && !dependencyPackages.test(args.path)
+            ? undefined
+            : { path: args.path, external: true },
         );
       },
     },

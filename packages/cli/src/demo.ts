@@ -4,6 +4,7 @@
 
 import { coloursFor } from './colours.ts';
 import { DemoPrinter } from './demo-printer.ts';
+import { checkAuthorization } from './demo/auth-checks.ts';
 import { Checks } from './demo/checks.ts';
 import { startHttpServer, startStdioServer, type DemoServer } from './demo/connections.ts';
 import { cancellationStep, shutdownStep } from './demo/ending-steps.ts';
@@ -22,6 +23,8 @@ export interface DemoOptions {
   isHttp?: boolean;
   /** One line per message, the JSON as sent; the story as `#` lines. */
   isRaw?: boolean;
+  /** With isHttp: the server protected by OAuth (a development authorization server, auto-approving). */
+  isAuth?: boolean;
 }
 
 /** The story after the version negotiation, in order, on one connection. */
@@ -54,12 +57,16 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   });
   const checks = new Checks(printer);
   const server =
-    options.isHttp === true ? await startHttpServer(printer, { isRaw }) : startStdioServer(printer);
+    options.isHttp === true
+      ? await startHttpServer(printer, { isRaw, isAuth: options.isAuth === true })
+      : startStdioServer(printer);
   const host = createDemoHost(era, printer);
   const context: StepContext = { era, host, printer, checks, server };
   printer.line(introduction(era, server, isRaw));
   try {
     await showVersionNegotiation(era, { printer, checks, server });
+    // Its first request met the 401: the whole flow is on the wire by now.
+    if (options.isAuth === true) checkAuthorization(printer, checks, server);
     for (const step of STEPS) await step(context);
   } catch (error) {
     checks.fail(`the story stopped: ${error instanceof Error ? error.message : String(error)}`);

@@ -4,12 +4,13 @@
 import type { Client, EraChoice } from 'mcpwire/client';
 import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
+import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
 
 /** The options every target-taking command accepts (see target-options.ts). */
-export interface TargetCommandOptions extends WireOptions {
+export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   config?: string;
   header?: string[];
   era: EraChoice;
@@ -62,6 +63,7 @@ export async function runOneShot(
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,
       signal: controller.signal,
+      ...authOf(options),
     });
     const colours = coloursFor(process.stdout);
     try {

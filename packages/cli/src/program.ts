@@ -2,6 +2,7 @@
 // commander and the command definitions only; each command imports what it runs when it runs.
 
 import type { Command } from 'commander';
+import { authServerCommand } from './commands/auth-server.ts';
 import { callCommand } from './commands/call.ts';
 import { completeCommand } from './commands/complete.ts';
 import { connectCommand } from './commands/connect.ts';
@@ -48,6 +49,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(connectCommand(context))
     .addCommand(doctorCommand(context))
     .addCommand(tapCommand())
+    .addCommand(authServerCommand())
     .addCommand(lintCommand())
     .addCommand(reportCommand())
     .addCommand(replayCommand())

@@ -1,6 +1,7 @@
 // `mcpwire serve <server> --http <port>`: the server on Streamable HTTP at <host>:<port>/mcp (both
 // protocol eras on one endpoint, HTTP+SSE at /sse for old clients), the Host and Origin checks on.
 // It says where it listens on stderr only when stderr is a terminal; SIGINT or SIGTERM stops it.
+// With --auth dev, a development authorization server runs beside it and tokens are required.
 
 import type { ChannelServer } from 'mcpwire/stdio';
 import { chainHandlers, createHttpHandler, createLegacySseHandler, LOOPBACK_HOSTNAMES } from 'mcpwire/http';
@@ -14,6 +15,8 @@ export interface HttpServeOptions {
   host?: string;
   /** Host header names accepted besides loopback ones and `host` itself (DNS rebinding protection). */
   allowedHosts?: readonly string[];
+  /** `dev`: require tokens of a development authorization server started beside the endpoint. */
+  auth?: 'dev';
 }
 
 /** Addresses that mean "every interface": no Host header can name them. */
@@ -33,14 +36,27 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   const onError = (error: Error): void => {
     process.stderr.write(`mcpwire: ${error.message}${describeCause(error.cause)}\n`);
   };
-  const streamable = createHttpHandler(server, { allowedHosts, onError });
+  // Loaded only with --auth dev: the development authorization server and the resource server.
+  const devAuth =
+    options.auth === 'dev' ? await (await import('./serve-auth-dev.ts')).startDevAuth(host) : undefined;
+  const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
+  const streamable = createHttpHandler(server, { allowedHosts, onError, ...auth });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
-  const legacy = createLegacySseHandler(server, { allowedHosts });
-  const handle = await serveHttp(chainHandlers(legacy, streamable), { port: options.port, host });
+  // It has no authorization layer, so --auth serves Streamable HTTP only.
+  const handlers =
+    devAuth === undefined
+      ? [createLegacySseHandler(server, { allowedHosts }), streamable]
+      : [devAuth.metadata, streamable];
+  const handle = await serveHttp(chainHandlers(...handlers), { port: options.port, host });
+  devAuth?.bind(handle.url);
+  if (devAuth !== undefined)
+    process.stderr.write(
+      `mcpwire: tokens required, from the development authorization server at ${devAuth.issuer} (for development only, not for production)\n`,
+    );
   if (process.stderr.isTTY === true) {
     const colours = coloursFor(process.stderr);
     process.stderr.write(
-      `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)} (HTTP+SSE at /sse); Ctrl-C stops\n`,
+      `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${devAuth === undefined ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
     );
     if (WILDCARDS.has(host) && options.allowedHosts === undefined)
       process.stderr.write(
@@ -53,6 +69,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   });
   await server.close?.();
   await handle.close();
+  await devAuth?.[Symbol.asyncDispose]();
 }
 
 /** How a Host header names `host`: IPv6 addresses in brackets, as URL hostnames have them. */

@@ -14,8 +14,14 @@ export function targetArgument(): Argument {
   return new Argument('<target>', TARGET_DESCRIPTION);
 }
 
-/** Adds --config, --header, --era, --timeout, --verbose and the wire options (and --json when `hasJson`). */
-export function addTargetOptions(command: Command, { hasJson }: { hasJson: boolean }): Command {
+/**
+ * Adds --config, --header, --era, --timeout, --verbose, the wire options and the OAuth options (and
+ * --json when `hasJson`). OAuth runs unless --no-auth; with `isAuthOptIn` (doctor) only with --auth.
+ */
+export function addTargetOptions(
+  command: Command,
+  { hasJson, isAuthOptIn = false }: { hasJson: boolean; isAuthOptIn?: boolean },
+): Command {
   command
     .option('--config <file>', 'look the target name up in this host config file only')
     .option(
@@ -37,8 +43,45 @@ export function addTargetOptions(command: Command, { hasJson }: { hasJson: boole
       'also redact this value in --trace and --record, e.g. $.params.arguments.password (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     );
+  addAuthOptions(command, isAuthOptIn);
   if (hasJson) command.option('--json', 'print only the result, as JSON, on stdout');
   return command;
+}
+
+/** Adds the OAuth options of URL targets: --no-auth (or --auth), --client-id/--client-secret, --scope, --token-store. */
+function addAuthOptions(command: Command, isOptIn: boolean): Command {
+  if (isOptIn)
+    command.option(
+      '--auth',
+      'walk the OAuth flow step by step: the 401, each metadata request, registration, the authorization URL, the token request, the retried call',
+    );
+  else command.option('--no-auth', 'never run OAuth: a 401 from the server ends the command (exit 3)');
+  return command
+    .option('--client-id <id>', 'OAuth: a client registered with the authorization server beforehand')
+    .addOption(
+      new Option(
+        '--client-secret <secret>',
+        'OAuth: the secret of --client-id (better: the environment variable)',
+      ).env('MCPWIRE_CLIENT_SECRET'),
+    )
+    .option(
+      '--scope <scopes>',
+      'OAuth: the scopes to ask for (space-separated), instead of what the server suggests',
+    )
+    .option(
+      '--token-store <file>',
+      'OAuth: keep registrations and tokens in this file (owner-only); default one file per server in your data directory',
+    )
+    .option(
+      '--auth-timeout <seconds>',
+      'OAuth: how long to wait for the browser to come back',
+      parseSeconds,
+      300,
+    )
+    .option(
+      '--allow-private-auth',
+      'OAuth: let a public server name metadata or endpoints on loopback or private addresses',
+    );
 }
 
 function parseSeconds(value: string): number {

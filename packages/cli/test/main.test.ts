@@ -18,6 +18,7 @@ const COMMANDS = [
   'connect',
   'doctor',
   'tap',
+  'auth-server',
   'lint',
   'report',
   'replay',

@@ -17,6 +17,14 @@ export {
   type RevisionFeature,
 } from './protocol/revisions.ts';
 export { CapabilityNotNegotiatedError, ProtocolStateError } from './protocol/capabilities.ts';
+export { defineExtension, extensionGate, type Extension } from './protocol/extension.ts';
+export {
+  describeMethod,
+  type DescribedParams,
+  type DescribedResult,
+  type MethodDescription,
+} from './protocol/method-table.ts';
+export type { CapabilityGate, MethodSpec, ParamRule, Sender } from './protocol/methods.ts';
 export type { Channel, ChannelInfo, ChannelReceiver, Transport } from './transports/channel.ts';
 export { createMemoryPair } from './transports/memory.ts';
 export { tapChannel, type ChannelObserver } from './transports/tap.ts';

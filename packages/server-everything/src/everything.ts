@@ -10,6 +10,7 @@ import { registerListChangeTools } from './everything/list-change-tools.ts';
 import { registerNotificationTools } from './everything/notification-tools.ts';
 import { registerPrompts } from './everything/prompts.ts';
 import { registerResources } from './everything/resources.ts';
+import { createEverythingSkills } from './everything/skills.ts';
 
 /** This package's version (`src/` and `dist/` both sit one folder below package.json). */
 const PACKAGE_VERSION = (
@@ -25,6 +26,7 @@ export function createEverythingServer(): Server {
     { name: 'mcpwire-everything', title: 'mcpwire everything server', version: PACKAGE_VERSION },
     {
       instructions: 'A test server: every MCP feature, with the fixtures of the official conformance suite.',
+      extensions: [createEverythingSkills()],
     },
   );
   registerContentTools(server);

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { CompleteResult, GetPromptResult, ReadResourceResult } from 'mcpwire';
 import { metaOf } from '../conversation-log.ts';
 import {
+  EVERYTHING_CAPABILITIES,
   COMPLETION_CASES,
   PROMPT_CASES,
   RESOURCE_CASES,
@@ -44,13 +45,7 @@ test('v2 over HTTP, auto negotiation: server/discover settles on 2026-07-28; no 
   assert.equal(client.getNegotiatedProtocolVersion(), MODERN_REVISION);
   assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [MODERN_REVISION]);
   assert.equal(client.getServerVersion()?.name, SERVER_NAME);
-  assert.deepEqual(client.getServerCapabilities(), {
-    tools: { listChanged: true },
-    resources: { subscribe: true, listChanged: true },
-    prompts: { listChanged: true },
-    completions: {},
-    logging: {},
-  });
+  assert.deepEqual(client.getServerCapabilities(), EVERYTHING_CAPABILITIES);
   assert.match(client.getInstructions() ?? '', /every MCP feature/);
   // 2026-07-28 has no ping: a list stands in for any later request.
   await client.listTools();

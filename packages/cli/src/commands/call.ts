@@ -46,6 +46,10 @@ export function callCommand(context: ProgramContext): Command {
       'mcpwire call http://127.0.0.1:3000/mcp get_weather --args \'{"city":"Oslo"}\' --json',
       'the whole result, as JSON',
     ],
+    [
+      'mcpwire call https://example.com/mcp echo message=hi --no-auth -H "Authorization: Bearer $TOKEN"',
+      'your own token, never the OAuth flow',
+    ],
   ]);
 }
 

@@ -3,11 +3,13 @@
 
 import { Option, type Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
+import { UsageError } from '../exit-code.ts';
 
 interface DemoCommandOptions {
   era?: 'legacy' | 'modern';
   http?: boolean;
   raw?: boolean;
+  auth?: boolean;
 }
 
 /** What `mcpwire demo --help` says the command does. */
@@ -39,19 +41,33 @@ export function demoCommand(): Command {
       'Streamable HTTP (the server in this process on a free 127.0.0.1 port) instead of stdio, showing each HTTP ' +
         'exchange: method, status, MCP headers, SSE event ids',
     )
+    .option(
+      '--auth',
+      'with --http: protect the server with OAuth (a development authorization server that approves at once) and ' +
+        'show the whole flow: the 401, discovery, registration, consent, token, the retried call',
+    )
     .option('--raw', 'one line per message, the JSON exactly as sent (the story as "#" lines)')
     .action(async (options: DemoCommandOptions) => {
+      if (options.auth === true && options.http !== true)
+        throw new UsageError(
+          '--auth needs --http: OAuth protects HTTP servers (try "mcpwire demo --http --auth")',
+        );
       const { runDemo } = await import('../demo.ts');
       process.exitCode = await runDemo({
         ...(options.era === undefined ? {} : { era: options.era }),
         isHttp: options.http === true,
         isRaw: options.raw === true,
+        isAuth: options.auth === true,
       });
     });
   return addExamples(command, [
     ['mcpwire demo', 'the founding scenario over stdio, handshake era, coloured on a terminal'],
     ['mcpwire demo --era modern', 'the same story in the stateless revision 2026-07-28'],
     ['mcpwire demo --http', 'over Streamable HTTP, with every HTTP exchange and SSE event'],
+    [
+      'mcpwire demo --http --auth',
+      'the same behind OAuth: 401, discovery, registration, consent, token, retry',
+    ],
     ["mcpwire demo --raw | grep '^←'", 'only what the server sent, one JSON message per line'],
   ]);
 }

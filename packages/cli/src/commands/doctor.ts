@@ -16,10 +16,11 @@ export function doctorCommand(context: ProgramContext): Command {
         'is found and starts, stdout carries nothing but JSON-RPC messages. Over HTTP: the name ' +
         'resolves (DNS), the port accepts connections (TCP), the certificate verifies (TLS), the ' +
         'endpoint answers MCP. Then the era and version negotiation, the handshake, and listing each ' +
-        'primitive the server declares. Exit 0 when every step passed, 1 when one failed.',
+        'primitive the server declares. With --auth, the OAuth flow of a protected server, one ' +
+        'exchange per line, in between. Exit 0 when every step passed, 1 when one failed.',
     )
     .addArgument(targetArgument());
-  addTargetOptions(command, { hasJson: true }).action(
+  addTargetOptions(command, { hasJson: true, isAuthOptIn: true }).action(
     async (operand: string, options: TargetCommandOptions) => {
       const { doctor } = await import('../doctor/command.ts');
       process.exitCode = await doctor(operand, context.commandAfterDash, options);
@@ -29,5 +30,9 @@ export function doctorCommand(context: ProgramContext): Command {
     ['mcpwire doctor -- npx -y @modelcontextprotocol/server-everything', 'a server your host starts'],
     ['mcpwire doctor https://example.com/mcp', 'a remote server: DNS, TCP, TLS, then MCP'],
     ['mcpwire doctor github --trace', 'a server of your host config, every message shown'],
+    [
+      'mcpwire doctor --auth https://example.com/mcp',
+      'the OAuth flow step by step: 401, metadata, registration, consent, token, the retried call',
+    ],
   ]);
 }

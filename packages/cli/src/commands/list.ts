@@ -83,6 +83,14 @@ export function listCommand(context: ProgramContext): Command {
     ],
     ['mcpwire list http://127.0.0.1:3000/mcp tools', 'the tools of a server over Streamable HTTP'],
     ['mcpwire list github prompts --json', 'the prompts of the "github" server of your host config, as JSON'],
+    [
+      'mcpwire list https://example.com/mcp',
+      'a server behind OAuth: the URL to open is printed (and opened in your browser); the token is kept for next time',
+    ],
+    [
+      'MCPWIRE_CLIENT_SECRET=... mcpwire list https://example.com/mcp --client-id my-app --scope "mcp:tools"',
+      'with a client registered beforehand, asking for one scope',
+    ],
   ]);
 }
 

@@ -12,6 +12,7 @@ interface ServeOptions {
   http?: number;
   host?: string;
   allowHost?: string[];
+  auth?: 'dev';
   db?: string;
 }
 
@@ -39,6 +40,11 @@ export function serveCommand(): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option(
+      '--auth <mode>',
+      'with --http: require OAuth access tokens; "dev" starts the development authorization server beside it (for development only)',
+      parseAuthMode,
+    )
+    .option(
       '--db <file>',
       'github only: its SQLite database file, or :memory: for a fresh one per run (default: mcpwire/github.sqlite3 in your data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%)',
     )
@@ -51,6 +57,10 @@ export function serveCommand(): Command {
     ['mcpwire serve github --db ./tracker.db', 'the GitHub-like server, keeping its data in tracker.db'],
     ['mcpwire serve everything --http 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
     [
+      'mcpwire serve everything --http 3000 --auth dev',
+      'the same, protected by OAuth with a development authorization server',
+    ],
+    [
       'mcpwire serve ./my-server.ts --http 8080 --host 0.0.0.0 --allow-host myhost.lan',
       'your own server, reachable from the network',
     ],
@@ -62,6 +72,8 @@ function checkOptions(options: ServeOptions, command: Command): void {
   const explicit = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
   if (explicit('host') || options.allowHost !== undefined)
     throw new UsageError('--host and --allow-host apply with --http <port> (see "mcpwire serve --help")');
+  if (options.auth !== undefined)
+    throw new UsageError('--auth applies with --http <port> (see "mcpwire serve --help")');
 }
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
@@ -75,6 +87,7 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
       port: options.http,
       host: options.host ?? '127.0.0.1',
       ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
     });
   } else {
     const { serveStdio } = await import('mcpwire/stdio');
@@ -83,6 +96,12 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
   // Leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return ExitCode.ok;
+}
+
+function parseAuthMode(value: string): 'dev' {
+  if (value !== 'dev')
+    throw new InvalidArgumentError('expected "dev" (the development authorization server).');
+  return value;
 }
 
 function parsePort(value: string): number {

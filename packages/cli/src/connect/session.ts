@@ -7,6 +7,7 @@ import { ConnectionClosedError } from 'mcpwire/client';
 import { coloursFor } from '../colours.ts';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
 import type { TargetCommandOptions } from '../one-shot.ts';
+import { authOf } from '../oauth/auth-options.ts';
 import { openClient, toCliError } from '../target/open-client.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
 import { resolveTarget } from '../target/target.ts';
@@ -59,6 +60,7 @@ export async function runConnect(
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,
       handlers: createInteractiveHandlers(activity, colours),
+      ...authOf(options),
     });
   } catch (error) {
     connecting.error('Could not connect');

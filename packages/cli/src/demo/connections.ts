@@ -3,10 +3,16 @@
 // loopback port. Either way every channel is tapped, so the printer sees each message.
 
 import { tapChannel, type Channel } from 'mcpwire';
-import { createHttpHandler, LOOPBACK_HOSTNAMES, StreamableHttpClientTransport } from 'mcpwire/http';
+import {
+  chainHandlers,
+  createHttpHandler,
+  LOOPBACK_HOSTNAMES,
+  StreamableHttpClientTransport,
+} from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
 import type { DemoPrinter } from '../demo-printer.ts';
+import type { AuthExchange } from './auth-wire.ts';
 import { createHttpWire, type HttpExchange } from './http-wire.ts';
 
 /** One way to reach the server. `open` makes a new connection each time. */
@@ -16,6 +22,8 @@ export interface DemoServer {
   readonly description: string;
   /** Over HTTP, every request made so far (empty over stdio). */
   readonly exchanges: readonly HttpExchange[];
+  /** With --auth, every request of the host's OAuth client (else empty). */
+  readonly authExchanges: readonly AuthExchange[];
   /** A new tapped channel (over stdio: a new server process). */
   open(): Promise<DemoChannel>;
   /** Stops what `start*` started (the HTTP server); idempotent. */
@@ -42,6 +50,7 @@ export function startStdioServer(printer: DemoPrinter): DemoServer {
   return {
     kind: 'stdio',
     exchanges: [],
+    authExchanges: [],
     description: `"mcpwire serve github --db :memory:" as a child process, JSON-RPC lines on its stdin/stdout`,
     async open() {
       const raw: StdioClientChannel = await transport.connect();
@@ -58,23 +67,45 @@ export function startStdioServer(printer: DemoPrinter): DemoServer {
 /** The github server (a fresh in-memory database) on Streamable HTTP at 127.0.0.1, any free port. */
 export async function startHttpServer(
   printer: DemoPrinter,
-  options: { isRaw: boolean },
+  options: { isRaw: boolean; isAuth?: boolean },
 ): Promise<DemoServer> {
   // Loaded here: the stdio demo never loads the server (its child process does).
   const { createGithubServer } = await import('@mcpwire/server-github');
   const server = createGithubServer({ db: ':memory:' });
-  const handler = createHttpHandler(server, { allowedHosts: LOOPBACK_HOSTNAMES });
-  const handle: HttpServerHandle = await serveHttp(handler, { port: 0, host: '127.0.0.1' });
+  // With --auth: the development authorization server (auto-approving) and the resource server.
+  const devAuth =
+    options.isAuth === true
+      ? await (await import('../serve-auth-dev.ts')).startDevAuth('127.0.0.1', { isAutoApproved: true })
+      : undefined;
+  const handler = createHttpHandler(server, {
+    allowedHosts: LOOPBACK_HOSTNAMES,
+    ...(devAuth === undefined ? {} : { auth: devAuth.auth }),
+  });
+  const handle: HttpServerHandle = await serveHttp(
+    devAuth === undefined ? handler : chainHandlers(devAuth.metadata, handler),
+    { port: 0, host: '127.0.0.1' },
+  );
+  devAuth?.bind(handle.url);
   const exchanges: HttpExchange[] = [];
+  const authExchanges: AuthExchange[] = [];
+  const wire = createHttpWire(printer, { isFull: options.isRaw, exchanges });
   const transport = new StreamableHttpClientTransport(handle.url, {
-    fetch: createHttpWire(printer, { isFull: options.isRaw, exchanges }),
+    fetch:
+      devAuth === undefined
+        ? wire
+        : (await import('./auth-wire.ts')).createDemoOAuthFetch(handle.url, wire, printer, authExchanges),
     onError: (error) => printer.note(`HTTP transport: ${error.message}`),
   });
   let closing: Promise<void> | undefined;
   return {
     kind: 'http',
     exchanges,
-    description: `the github server (in-memory database) on Streamable HTTP at ${handle.url}, in this process`,
+    authExchanges,
+    description:
+      `the github server (in-memory database) on Streamable HTTP at ${handle.url}, in this process` +
+      (devAuth === undefined
+        ? ''
+        : `, protected by OAuth (development authorization server at ${devAuth.issuer})`),
     async open() {
       const channel = await transport.connect();
       // Sent messages are printed from the POST bodies (see http-wire.ts): the tap would also show
@@ -86,7 +117,10 @@ export async function startHttpServer(
       };
     },
     close() {
-      closing ??= handle.close().finally(() => server.close());
+      closing ??= handle
+        .close()
+        .finally(() => server.close())
+        .finally(() => devAuth?.[Symbol.asyncDispose]());
       return closing;
     },
   };

@@ -77,12 +77,14 @@ function describeExchange(request: Request, response: Response, shorten: (id: st
   });
   const type = response.headers.get('content-type')?.split(';')[0];
   const assigned = response.headers.get(McpHeader.sessionId);
+  const challenge = response.status === 401 ? response.headers.get('www-authenticate') : null;
   const answer = [
     `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`,
     ...(type === undefined ? [] : [type]),
     ...(assigned !== null && assigned !== request.headers.get(McpHeader.sessionId)
       ? [`${McpHeader.sessionId}: ${shorten(assigned)} (assigned)`]
       : []),
+    ...(challenge === null ? [] : [`WWW-Authenticate: ${challenge}`]),
   ];
   return [`HTTP ${request.method} ${path}`, ...sent, `⇒ ${answer.join('  ')}`].join('  ');
 }

@@ -7,6 +7,9 @@ import type { TargetCommandOptions } from '../one-shot.ts';
 import { resolveTarget } from '../target/target.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
 import type { EventEntry } from '../wire/transcript.ts';
+import { UsageError } from '../exit-code.ts';
+import { authOf } from '../oauth/auth-options.ts';
+import { createAuthWalk } from './auth-steps.ts';
 import { Checklist } from './checklist.ts';
 import { runDoctor } from './run.ts';
 
@@ -21,19 +24,36 @@ export async function doctor(
     config: options.config,
     headers: options.header,
   });
+  const { auth } = authOf(options);
+  if (auth !== undefined && target.kind !== 'http')
+    throw new UsageError('--auth walks the OAuth flow of a URL target; a server over stdio has none');
   const entries: EventEntry[] = [];
-  const recorder = (await openCommandRecorder('doctor', target, options, [
-    { entry: (entry) => entries.push(entry) },
-  ]))!;
   const isJson = options.json === true;
   const colours = coloursFor(process.stdout);
   const list = new Checklist(isJson ? () => {} : (text) => process.stdout.write(text), colours);
+  const walk = auth === undefined || target.kind !== 'http' ? undefined : createAuthWalk(list, target.url);
+  const recorder = (await openCommandRecorder('doctor', target, options, [
+    { entry: (entry) => entries.push(entry) },
+    ...(walk === undefined ? [] : [walk]),
+  ]))!;
   if (!isJson) process.stdout.write(`${colours.bold('mcpwire doctor')} ${target.label}\n`);
   let code: ExitCodeValue;
   try {
     code = await runDoctor(
       target,
-      { era: options.era, timeoutMs: options.timeout * 1000, recorder, entries },
+      {
+        era: options.era,
+        timeoutMs: options.timeout * 1000,
+        recorder,
+        entries,
+        ...(auth === undefined || walk === undefined
+          ? {}
+          : {
+              // A walk shows the whole flow: nothing stored is reused unless --token-store says so.
+              auth: { ...auth, isStoreless: true, onAuthorization: (event) => walk.onAuthorization(event) },
+              authWalk: walk,
+            }),
+      },
       list,
     );
   } finally {

@@ -21,6 +21,8 @@ import { openClient, type OpenClient } from '../target/open-client.ts';
 import type { StdioTarget, Target } from '../target/target.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 import type { EventEntry, InvalidEntry, MessageEntry } from '../wire/transcript.ts';
+import type { CliAuthOptions } from '../oauth/cli-oauth.ts';
+import { authStepsAfter, explainAuthFailure, type AuthWalk } from './auth-steps.ts';
 import { checkNetwork } from './network.ts';
 import type { Checklist } from './checklist.ts';
 
@@ -31,6 +33,9 @@ export interface DoctorOptions {
   recorder: WireRecorder;
   /** Every entry the recorder saw, in order (the doctor reads the wire afterwards). */
   entries: readonly EventEntry[];
+  /** With --auth: OAuth runs, and its exchanges are steps. */
+  auth?: CliAuthOptions;
+  authWalk?: AuthWalk;
 }
 
 /** The steps after connecting, for the skip list (stdout only over stdio). */
@@ -53,8 +58,11 @@ export async function runDoctor(
       era: options.era,
       timeoutMs: options.timeoutMs,
       recorder: options.recorder,
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
     });
   } catch (error) {
+    if (options.authWalk !== undefined && explainAuthFailure(error, options.authWalk, list))
+      return finish(list, [...authStepsAfter(list), 'endpoint', ...AFTER_CONNECT]);
     explainConnectFailure(target, error, options.entries, list);
     return finish(
       list,
@@ -196,7 +204,7 @@ function httpHint(status: number, target: Target): string {
     return `nothing is served at ${path}: check the path (many servers, and mcpwire serve, use /mcp)`;
   }
   if (status === 401)
-    return 'the server wants authorization: pass a token with -H "Authorization: Bearer <token>"';
+    return 'the server wants authorization: run "mcpwire doctor --auth <url>" to walk the OAuth flow, or pass a token with -H "Authorization: Bearer <token>"';
   if (status === 403)
     return "the server refused this client: check the token's scopes, or the Origin/Host the server allows";
   if (status === 405)

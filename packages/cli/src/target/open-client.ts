@@ -2,12 +2,14 @@
 // and every failure turned into a CliError with the exit code a script can branch on.
 
 import { Client, RequestCancelledError, RpcError, type ClientHandlers, type EraChoice } from 'mcpwire/client';
-import { SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
+import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
 import type { Transport } from 'mcpwire';
+import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
+import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
-import type { Target } from './target.ts';
+import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 
@@ -23,6 +25,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** Where --trace and --record see the connection: messages and transport events. */
   recorder?: WireRecorder;
+  /** OAuth for URL targets (the browser flow when the server answers 401); absent: none. */
+  auth?: CliAuthOptions;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -50,7 +54,11 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
           recorder.record({ type: 'stderr', text });
           showStderr(text);
         };
-  const transport = createTransport(target, stderr, recorder);
+  const authFetch =
+    target.kind === 'http' && options.auth !== undefined
+      ? await createAuthFetch(target, options.auth, recorder)
+      : undefined;
+  const transport = createTransport(target, stderr, recorder, authFetch?.fetch);
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
     {
@@ -70,19 +78,35 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     await client.connect(transport, options.signal === undefined ? {} : { signal: options.signal });
   } catch (error) {
     await client.close().catch(() => {});
+    await authFetch?.[Symbol.asyncDispose]();
     throw toCliError(error, `cannot connect to ${target.label}`, tail);
   }
   return {
     client,
     stderrTail: () => tail,
-    [Symbol.asyncDispose]: () => client.close().catch(() => {}),
+    [Symbol.asyncDispose]: async () => {
+      await client.close().catch(() => {});
+      await authFetch?.[Symbol.asyncDispose]();
+    },
   };
+}
+
+/** The OAuth fetch over the recording one (so the auth exchanges are on the wire view too), loaded only now. */
+async function createAuthFetch(
+  target: HttpTarget,
+  auth: CliAuthOptions,
+  recorder: WireRecorder | undefined,
+): Promise<CliAuthFetch> {
+  const { createCliAuthFetch } = await import('../oauth/cli-oauth.ts');
+  const inner: FetchLike = recorder === undefined ? (request) => fetch(request) : recordingFetch(recorder);
+  return createCliAuthFetch(target.url, auth, inner);
 }
 
 function createTransport(
   target: Target,
   stderr: (text: string) => void,
   recorder: WireRecorder | undefined,
+  authFetch: FetchLike | undefined,
 ): Transport {
   if (target.kind === 'stdio') {
     const transport = new StdioClientTransport({
@@ -97,7 +121,11 @@ function createTransport(
   const options = {
     headers: target.headers,
     onError: () => {},
-    ...(recorder === undefined ? {} : { fetch: recordingFetch(recorder) }),
+    ...(authFetch !== undefined
+      ? { fetch: authFetch }
+      : recorder === undefined
+        ? {}
+        : { fetch: recordingFetch(recorder) }),
   };
   return target.transport === 'sse'
     ? new SseClientTransport(target.url, options)
@@ -115,6 +143,14 @@ function forwardStderr(text: string): void {
  */
 export function toCliError(error: unknown, doing: string, stderrTail = ''): CliError {
   if (error instanceof CliError) return error;
+  const cause = causeOf(error);
+  if (cause instanceof CliError) return cause;
+  if (isOAuthError(cause))
+    return new CliError(
+      `${doing}: authorization failed at step "${cause.step}": ${cause.message}`,
+      ExitCode.connection,
+      { cause: error },
+    );
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
   if (error instanceof RpcError) {
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
@@ -125,10 +161,34 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof ProcessSpawnError ? '; check the command and your PATH' : '';
+  const hint =
+    error instanceof ProcessSpawnError
+      ? '; check the command and your PATH'
+      : error instanceof HttpError && error.status === 401
+        ? '; the server needs authorization: run without --no-auth to sign in with OAuth, or pass -H "Authorization: Bearer <token>"'
+        : '';
   const tail =
     stderrTail.trim() === '' || message.includes(stderrTail.trim())
       ? ''
       : `\nserver stderr:\n${stderrTail.trimEnd()}`;
   return new CliError(`${doing}: ${message}${hint}${tail}`, ExitCode.connection, { cause: error });
+}
+
+/** The innermost CliError or OAuthError along `error`'s causes, else `error` itself. */
+function causeOf(error: unknown): unknown {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof CliError || isOAuthError(current)) return current;
+    current = current.cause;
+  }
+  return error;
+}
+
+/** mcpwire/auth's OAuthError, recognised by its stable code (so this file need not load mcpwire/auth). */
+function isOAuthError(error: unknown): error is Error & { step: string; code: string } {
+  return (
+    error instanceof Error &&
+    error.name === 'OAuthError' &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    (error as unknown as { code: string }).code.startsWith('OAUTH_')
+  );
 }

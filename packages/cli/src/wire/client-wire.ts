@@ -89,15 +89,18 @@ export function recordingFetch(recorder: WireRecorder, inner: FetchLike = fetch)
   return async (request) => {
     const exchange = ++exchanges;
     const body = request.method === 'POST' ? await request.clone().text() : '';
+    const posted = parseJson(body);
+    // A body that is no JSON-RPC (an OAuth token request, a registration) is kept on the exchange.
+    const isRpc = isJsonRpc(posted);
     recorder.record({
       type: 'http-request',
       exchange,
       method: request.method,
       url: request.url,
       headers: headersOf(request.headers),
+      ...(isRpc || body === '' ? {} : { body: body.slice(0, MAX_KEPT_TEXT) }),
     });
-    const posted = parseJson(body);
-    if (posted !== undefined) recorder.message('client', posted as Message | Message[], { exchange });
+    if (isRpc) recorder.message('client', posted as Message | Message[], { exchange });
     let response: Response;
     try {
       response = await inner(request);
@@ -122,8 +125,9 @@ export function recordingFetch(recorder: WireRecorder, inner: FetchLike = fetch)
     }
     const text = await response.text();
     const received = parseJson(text);
-    recorder.record(received === undefined ? { ...base, body: text.slice(0, MAX_KEPT_TEXT) } : base);
-    if (received !== undefined) recorder.message('server', received as Message | Message[], { exchange });
+    const isRpcAnswer = isJsonRpc(received);
+    recorder.record(isRpcAnswer ? base : { ...base, body: text.slice(0, MAX_KEPT_TEXT) });
+    if (isRpcAnswer) recorder.message('server', received as Message | Message[], { exchange });
     recorder.record({ type: 'http-end', exchange });
     return new Response(text, {
       status: response.status,
@@ -192,6 +196,19 @@ function headersOf(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => (out[name] = value));
   return out;
+}
+
+/**
+ * True for what reads as JSON-RPC: an object with `jsonrpc`, `method`, `id`, `result` or `error` whose
+ * `error` is not an OAuth error string, or a non-empty array (a batch). OAuth documents, token responses
+ * and registrations have none of these.
+ */
+function isJsonRpc(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value !== 'object' || value === null) return false;
+  const object = value as Record<string, unknown>;
+  if (typeof object.error === 'string') return false;
+  return ['jsonrpc', 'method', 'id', 'result', 'error'].some((key) => key in object);
 }
 
 function parseJson(text: string): unknown {

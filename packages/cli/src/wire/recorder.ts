@@ -146,13 +146,32 @@ export class WireRecorder {
       case 'spawn':
         return { ...entry, args: redactor.args(entry.args) };
       case 'http-request':
-        return { ...entry, url: redactor.url(entry.url), headers: redactor.headers(entry.headers) };
+        return {
+          ...entry,
+          url: redactor.url(entry.url),
+          headers: redactor.headers(entry.headers),
+          ...(entry.body === undefined
+            ? {}
+            : { body: redactor.body(entry.body, contentTypeOf(entry.headers)) }),
+        };
       case 'http-response':
-        return { ...entry, headers: redactor.headers(entry.headers) };
+        return {
+          ...entry,
+          headers: redactor.headers(entry.headers),
+          ...(entry.body === undefined
+            ? {}
+            : { body: redactor.body(entry.body, contentTypeOf(entry.headers)) }),
+        };
       default:
         return entry;
     }
   }
+}
+
+function contentTypeOf(headers: Record<string, string>): string {
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'content-type') return value;
+  return '';
 }
 
 /** `text` without a CR that ends it, when what is left is one line with no CR; else undefined. */

@@ -119,3 +119,50 @@ test('--redact paths replace what they reach in a copy; the message itself never
   );
   assert.ok(!('absent' in redacted.params));
 });
+
+test('OAuth bodies: form and JSON credentials redacted (code, code_verifier, client_secret, tokens), the rest kept', () => {
+  const redactor = new Redactor();
+  const form = redactor.body(
+    'grant_type=authorization_code&code=abc&code_verifier=ver&client_id=c1&client_secret=sec&refresh_token=rt&resource=https%3A%2F%2Fx',
+    'application/x-www-form-urlencoded;charset=UTF-8',
+  );
+  const params = new URLSearchParams(form);
+  for (const name of ['code', 'code_verifier', 'client_secret', 'refresh_token'])
+    assert.equal(params.get(name), REDACTED, name);
+  assert.deepEqual(
+    [params.get('grant_type'), params.get('client_id'), params.get('resource')],
+    ['authorization_code', 'c1', 'https://x'],
+  );
+  const json = JSON.parse(
+    redactor.body(
+      JSON.stringify({
+        access_token: 'at',
+        refresh_token: 'rt',
+        id_token: 'it',
+        token_type: 'Bearer',
+        client_id: 'c1',
+        client_secret: 'cs',
+        registration_access_token: 'rat',
+        expires_in: 60,
+      }),
+      'application/json',
+    ),
+  ) as Record<string, unknown>;
+  assert.deepEqual(json, {
+    access_token: REDACTED,
+    refresh_token: REDACTED,
+    id_token: REDACTED,
+    token_type: 'Bearer',
+    client_id: 'c1',
+    client_secret: REDACTED,
+    registration_access_token: REDACTED,
+    expires_in: 60,
+  });
+  const plain = 'no JSON, no form: kept';
+  assert.equal(redactor.body(plain, 'text/plain'), plain);
+});
+
+test('`code` is a credential in a body only: a JSON-RPC error code in a message is kept', () => {
+  const message = { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } };
+  assert.equal(new Redactor().message(message, JSON.stringify(message)), message);
+});

@@ -21,6 +21,14 @@ const SECRET_NAME =
   /^(?:x-)?(?:access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|password|passwd|secret|client[-_]?secret|api[-_]?key|apikey|private[-_]?key|session[-_]?token|authorization|cookie|code[-_]?verifier)$/i;
 
 /**
+ * The OAuth parameters and fields that are credentials in a request or response body (RFC 6749 §4.1.3,
+ * RFC 7636 §4.5, RFC 7591 §3.2.1, RFC 7523, RFC 8693), besides SECRET_NAME. In a body only: `code` is
+ * a credential in a token request, not in a JSON-RPC error.
+ */
+const BODY_SECRET_NAME =
+  /^(?:code|assertion|client_assertion|subject_token|actor_token|registration_access_token|device_code)$/i;
+
+/**
  * What every SECRET_NAME spelling contains (token, passw(or)d, secret, key, authorization, cookie,
  * verifier), or a `\u` escape that could spell one. JSON text without any of these has no key the
  * rules redact, so its walk is skipped; with one (`progressToken`, `keywords`), the walk decides.
@@ -73,6 +81,35 @@ export class Redactor {
     return redacted as T;
   }
 
+  /**
+   * An HTTP body that is no JSON-RPC (an OAuth token request or response, a registration) with its
+   * credentials replaced: form parameters and JSON keys named by SECRET_NAME or the OAuth body
+   * parameters (`code`, `code_verifier`, `client_secret`, `refresh_token`, `access_token`, ...); the
+   * `--redact` paths apply to a JSON body too. Other text is kept as it is.
+   */
+  body(text: string, contentType = ''): string {
+    const isSecret = (name: string): boolean => SECRET_NAME.test(name) || BODY_SECRET_NAME.test(name);
+    if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+      const form = new URLSearchParams(text);
+      let isChanged = false;
+      for (const name of new Set(form.keys()))
+        if (isSecret(name)) {
+          form.set(name, REDACTED);
+          isChanged = true;
+        }
+      return isChanged ? form.toString() : text;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    let redacted = redactKeys(value, isSecret);
+    for (const path of this.#paths) redacted = replaceAt(redacted, path, 0);
+    return redacted === value ? text : JSON.stringify(redacted);
+  }
+
   /** `url` with the values of credential-named query parameters and any userinfo password replaced. */
   url(url: string): string {
     let parsed: URL;
@@ -110,13 +147,17 @@ export class Redactor {
   }
 }
 
+function isSecretName(key: string): boolean {
+  return SECRET_NAME.test(key);
+}
+
 /** `value` with credential-named keys' scalars replaced; copied only along the way to a replacement. */
-function redactKeys(value: unknown): unknown {
+function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecretName): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
-      const item = redactKeys(value[index]);
+      const item = redactKeys(value[index], isSecret);
       if (item !== value[index]) (copy ??= [...value])[index] = item;
     }
     return copy ?? value;
@@ -125,7 +166,7 @@ function redactKeys(value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     const redacted =
-      SECRET_NAME.test(key) && item !== null && typeof item !== 'object' ? REDACTED : redactKeys(item);
+      isSecret(key) && item !== null && typeof item !== 'object' ? REDACTED : redactKeys(item, isSecret);
     if (redacted !== item) (copy ??= { ...value })[key] = redacted;
   }
   return copy ?? value;

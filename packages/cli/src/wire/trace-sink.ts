@@ -25,6 +25,8 @@ export function traceSink(stream: NodeJS.WriteStream = process.stderr): WireSink
     isRaw: false,
   });
   const requests = new Map<number, HttpRequestEntry>();
+  /** The origin of the first exchange (the MCP server's): others (authorization servers) show theirs. */
+  let firstOrigin: string | undefined;
   return {
     entry(entry: EventEntry) {
       switch (entry.type) {
@@ -50,6 +52,7 @@ export function traceSink(stream: NodeJS.WriteStream = process.stderr): WireSink
           return;
         case 'http-request':
           requests.set(entry.exchange, entry);
+          firstOrigin ??= new URL(entry.url).origin;
           return;
         case 'http-response': {
           const request = requests.get(entry.exchange);
@@ -57,13 +60,18 @@ export function traceSink(stream: NodeJS.WriteStream = process.stderr): WireSink
             SHOWN_REQUEST_HEADERS.includes(name.toLowerCase()),
           );
           const type = entry.headers['content-type']?.split(';')[0];
+          const challenge = entry.headers['www-authenticate'];
           printer.http(
             [
-              `HTTP ${request?.method ?? '?'} ${request === undefined ? '' : new URL(request.url).pathname}`,
+              `HTTP ${request?.method ?? '?'} ${request === undefined ? '' : shownUrl(request.url, firstOrigin)}`,
               ...shown.map(([name, value]) => `${name}: ${value}`),
               `⇒ ${entry.status}${type === undefined ? '' : `  ${type}`}`,
+              ...(challenge === undefined ? [] : [`www-authenticate: ${challenge}`]),
             ].join('  '),
           );
+          // Bodies that are no JSON-RPC (OAuth forms, metadata, token responses), already redacted.
+          if (request?.body !== undefined) printer.http(`  sent ${cut(request.body)}`);
+          if (entry.body !== undefined && entry.body !== '') printer.http(`  received ${cut(entry.body)}`);
           return;
         }
         case 'http-end':
@@ -75,4 +83,16 @@ export function traceSink(stream: NodeJS.WriteStream = process.stderr): WireSink
       }
     },
   };
+}
+
+/** The path of a URL on the MCP server's origin; the whole URL, query dropped, elsewhere. */
+function shownUrl(url: string, firstOrigin: string | undefined): string {
+  const parsed = new URL(url);
+  return parsed.origin === firstOrigin ? parsed.pathname : `${parsed.origin}${parsed.pathname}`;
+}
+
+/** A body on one line, at most 400 characters. */
+function cut(body: string): string {
+  const line = body.replace(/\s+/g, ' ');
+  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }

@@ -83,6 +83,8 @@ export interface HttpRequestEntry {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** A body that is no JSON-RPC (an OAuth token request, a registration), credentials redacted, cut at 64 KiB. */
+  body?: string;
 }
 
 /** The status and headers of the response to exchange `exchange`. */

@@ -7,12 +7,16 @@ import { fetchMetadata, type AuthFetchContext } from './metadata-fetch.ts';
 /** The authorization server metadata fields the client reads (RFC 8414 §2). */
 export interface AuthorizationServerMetadata {
   issuer: string;
-  authorization_endpoint: string;
+  /** Required for the authorization_code grant; a server for machine grants only may omit it. */
+  authorization_endpoint?: string;
   token_endpoint: string;
   registration_endpoint?: string;
   scopes_supported?: string[];
   grant_types_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  token_endpoint_auth_signing_alg_values_supported?: string[];
+  /** RFC 9449 §5.1: the JWS algorithms the server accepts in DPoP proofs. */
+  dpop_signing_alg_values_supported?: string[];
   code_challenge_methods_supported?: string[];
   authorization_response_iss_parameter_supported?: boolean;
   client_id_metadata_document_supported?: boolean;
@@ -38,11 +42,13 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * Fetches the first metadata document found for `issuer` (the identifier exactly as the protected
  * resource listed it). Resolves undefined when no location answers; rejects with OAuthError when the
  * document's `issuer` is not identical to `issuer` (its endpoints are then never used), when it lacks
- * the endpoints, or when it does not advertise PKCE `S256`.
+ * the token endpoint, or, for the browser grant (`isBrowserGrant`, the default), when it lacks the
+ * authorization endpoint or does not advertise PKCE `S256` (AUTH-31).
  */
 export async function discoverAuthorizationServer(
   issuer: string,
   context: AuthFetchContext,
+  options: { isBrowserGrant?: boolean } = {},
 ): Promise<AuthorizationServerMetadata | undefined> {
   const step = 'authorization-server-discovery';
   let issuerUrl: URL;
@@ -59,7 +65,7 @@ export async function discoverAuthorizationServer(
         step,
         `${url.href} names issuer ${JSON.stringify(document.issuer)}, not "${issuer}" (RFC 8414 §3.3); refusing its endpoints`,
       );
-    return checkMetadata(document, url);
+    return checkMetadata(document, url, options.isBrowserGrant ?? true);
   }
   return undefined;
 }
@@ -78,10 +84,17 @@ export function fallbackMetadata(origin: string): AuthorizationServerMetadata {
   };
 }
 
-function checkMetadata(document: Record<string, unknown>, url: URL): AuthorizationServerMetadata {
+function checkMetadata(
+  document: Record<string, unknown>,
+  url: URL,
+  isBrowserGrant: boolean,
+): AuthorizationServerMetadata {
   const step = 'authorization-server-discovery';
-  for (const field of ['authorization_endpoint', 'token_endpoint'])
+  const fields = isBrowserGrant ? ['authorization_endpoint', 'token_endpoint'] : ['token_endpoint'];
+  for (const field of fields)
     if (typeof document[field] !== 'string') throw new OAuthError(step, `${url.href} has no "${field}"`);
+  // PKCE protects the authorization code; the machine grants have none (AUTH-31).
+  if (!isBrowserGrant) return document as unknown as AuthorizationServerMetadata;
   const methods = document.code_challenge_methods_supported;
   if (!Array.isArray(methods) || !methods.includes('S256'))
     throw new OAuthError(

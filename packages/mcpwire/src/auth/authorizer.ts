@@ -1,5 +1,5 @@
 // The client's authorization state for one MCP server: the current token, and the flows that replace
-// it (refresh, or discovery + registration + authorization code with PKCE), one at a time.
+// it (refresh, or discovery then the grant: authorization code with PKCE, or a machine grant), one at a time.
 
 import {
   discoverAuthorizationServer,
@@ -7,15 +7,23 @@ import {
   type AuthorizationServerMetadata,
 } from './authorization-server.ts';
 import { parseAuthorizationResponse } from './authorization-response.ts';
+import { DpopProver } from './dpop.ts';
 import { OAuthError } from './errors.ts';
+import { requestGrantToken, type MachineGrant } from './grants.ts';
 import type { AuthFetchContext } from './metadata-fetch.ts';
 import type { OAuthClientOptions } from './oauth-options.ts';
 import { createPkce, createRandomToken } from './pkce.ts';
 import { discoverProtectedResource } from './protected-resource.ts';
 import { resolveClient } from './registration.ts';
 import { selectScope } from './scope.ts';
-import { requestToken } from './token-request.ts';
-import { createMemoryTokenStore, type IssuerRecord, type TokenStore, type Tokens } from './token-store.ts';
+import { requestToken, type TokenPostOptions } from './token-request.ts';
+import {
+  createMemoryTokenStore,
+  type ClientCredentials,
+  type IssuerRecord,
+  type TokenStore,
+  type Tokens,
+} from './token-store.ts';
 import { checkUrl } from './url-policy.ts';
 import type { BearerChallenge } from './www-authenticate.ts';
 
@@ -41,6 +49,8 @@ interface Discovered {
  * replaced just retries, so N concurrent 401s cause one refresh or one authorization.
  */
 export class Authorizer {
+  /** The proof key of DPoP-bound tokens, when the `dpop` option is on. */
+  readonly dpop: DpopProver | undefined;
   readonly #serverUrl: URL;
   readonly #options: OAuthClientOptions;
   readonly #store: TokenStore;
@@ -49,12 +59,18 @@ export class Authorizer {
   #issuer: string | undefined;
   #tokens: Tokens | undefined;
   #flight: Promise<void> | undefined;
+  /** What discovery demands of the metadata: the browser grant needs PKCE and an authorization endpoint. */
+  readonly #discovery: { isBrowserGrant: boolean };
 
   constructor(serverUrl: URL, options: OAuthClientOptions) {
     this.#serverUrl = serverUrl;
     this.#options = options;
     this.#store = options.store ?? createMemoryTokenStore();
     this.#now = options.now ?? Date.now;
+    this.#discovery = {
+      isBrowserGrant: (options.grant?.type ?? 'authorization_code') === 'authorization_code',
+    };
+    this.dpop = options.dpop === undefined ? undefined : new DpopProver(options.dpop, this.#now);
     this.#context = {
       fetch: options.fetch ?? ((request) => fetch(request)),
       policy: { allowPrivateNetwork: options.allowPrivateNetwork ?? false },
@@ -62,8 +78,8 @@ export class Authorizer {
     };
   }
 
-  /** The access token to send now (after any flow in progress, and refreshed first if expired). */
-  async accessToken(): Promise<string | undefined> {
+  /** The tokens to send now (after any flow in progress, and refreshed first if expired). */
+  async currentTokens(): Promise<Tokens | undefined> {
     if (this.#flight) await this.#flight.catch(() => undefined);
     const tokens = this.#tokens;
     if (
@@ -72,7 +88,7 @@ export class Authorizer {
       this.#now() >= tokens.expiresAt
     )
       await this.#single(() => this.#refreshExpired(tokens));
-    return this.#tokens?.accessToken;
+    return this.#tokens;
   }
 
   /** Obtains a new token after `refusal`; joins a flow in progress; rejects with OAuthError when it fails. */
@@ -94,22 +110,63 @@ export class Authorizer {
     if (!(await this.#tryRefresh(discovered, record))) this.#tokens = undefined;
   }
 
-  async #renew({ status, challenge }: Challenge): Promise<void> {
+  async #renew({ status, challenge, sentToken }: Challenge): Promise<void> {
     const discovered = await this.#discover(challenge.resourceMetadata);
     const record = (await this.#store.get(discovered.issuer)) ?? {};
     const isStepUp = status === 403;
-    if (!isStepUp && discovered.issuer === this.#issuer && (await this.#tryRefresh(discovered, record)))
-      return;
-    const scope = selectScope({
-      ...(challenge.scope === undefined ? {} : { challenged: challenge.scope }),
-      ...(discovered.resourceScopes === undefined ? {} : { resourceScopes: discovered.resourceScopes }),
-      ...(discovered.metadata.scopes_supported === undefined
-        ? {}
-        : { serverScopes: discovered.metadata.scopes_supported }),
-      ...(isStepUp && record.requestedScope !== undefined ? { previous: record.requestedScope } : {}),
-      isOfflineAccessWanted: this.#options.isOfflineAccessWanted ?? true,
+    if (!isStepUp && this.#adoptStored(discovered, record, sentToken)) return;
+    const isOurs = this.#issuer === undefined || discovered.issuer === this.#issuer;
+    if (!isStepUp && isOurs && (await this.#tryRefresh(discovered, record))) return;
+    const grant = this.#options.grant ?? { type: 'authorization_code' };
+    const isMachine = grant.type !== 'authorization_code';
+    const scope =
+      this.#options.scope ??
+      selectScope({
+        ...(challenge.scope === undefined ? {} : { challenged: challenge.scope }),
+        ...(discovered.resourceScopes === undefined ? {} : { resourceScopes: discovered.resourceScopes }),
+        ...(discovered.metadata.scopes_supported === undefined
+          ? {}
+          : { serverScopes: discovered.metadata.scopes_supported }),
+        ...(isStepUp && record.requestedScope !== undefined ? { previous: record.requestedScope } : {}),
+        // A machine grant can run again at any time: no refresh token to ask for.
+        isOfflineAccessWanted: !isMachine && (this.#options.isOfflineAccessWanted ?? true),
+      });
+    if (isMachine) await this.#runGrant(grant, discovered, record, scope);
+    else await this.#authorize(discovered, record, scope);
+  }
+
+  /** A machine grant with the configured client (or a pre-registered one for the issuer), if any. */
+  async #runGrant(
+    grant: MachineGrant,
+    discovered: Discovered,
+    record: IssuerRecord,
+    scope: string | undefined,
+  ): Promise<void> {
+    const client = this.#configuredClient(discovered.issuer) ?? record.client;
+    const post = this.#tokenOptions(discovered);
+    const tokens = await requestGrantToken(grant, {
+      resource: discovered.resource,
+      scope,
+      post: client === undefined ? post : { ...post, client },
     });
-    await this.#authorize(discovered, record, scope);
+    await this.#keep(discovered.issuer, {
+      ...(client === undefined ? {} : { client }),
+      tokens,
+      resource: discovered.resource,
+      ...(scope === undefined ? {} : { requestedScope: scope }),
+    });
+  }
+
+  #configuredClient(issuer: string): ClientCredentials | undefined {
+    const configured = this.#options.client;
+    if (configured !== undefined && (configured.issuer === undefined || configured.issuer === issuer)) {
+      const { issuer: _issuer, ...credentials } = configured;
+      return credentials;
+    }
+    const preRegistered = this.#options.preRegistered?.find((client) => client.issuer === issuer);
+    if (preRegistered === undefined) return undefined;
+    const { issuer: _issuer, ...credentials } = preRegistered;
+    return credentials;
   }
 
   /** PRM (or, without one, the 2025-03-26 fallbacks), then the authorization server's metadata. */
@@ -117,11 +174,13 @@ export class Authorizer {
     const resource = await discoverProtectedResource(this.#serverUrl, resourceMetadata, this.#context);
     if (resource === undefined) {
       const origin = this.#serverUrl.origin;
-      const metadata = (await discoverAuthorizationServer(origin, this.#context)) ?? fallbackMetadata(origin);
+      const metadata =
+        (await discoverAuthorizationServer(origin, this.#context, this.#discovery)) ??
+        fallbackMetadata(origin);
       return { issuer: origin, metadata, resource: canonicalServerUri(this.#serverUrl) };
     }
     const issuer = resource.authorizationServers[0]!;
-    const metadata = await discoverAuthorizationServer(issuer, this.#context);
+    const metadata = await discoverAuthorizationServer(issuer, this.#context, this.#discovery);
     if (metadata === undefined)
       throw new OAuthError(
         'authorization-server-discovery',
@@ -130,6 +189,21 @@ export class Authorizer {
     const found: Discovered = { issuer, metadata, resource: resource.resource };
     if (resource.scopesSupported !== undefined) found.resourceScopes = resource.scopesSupported;
     return found;
+  }
+
+  /**
+   * A store that outlives this Authorizer (a file) may hold tokens for this resource from an earlier
+   * run: the first 401 of a run tries them (or refreshes them when expired) before a new authorization.
+   */
+  #adoptStored(discovered: Discovered, record: IssuerRecord, sentToken: string | undefined): boolean {
+    const stored = record.tokens;
+    if (this.#issuer !== undefined || stored === undefined || record.resource !== discovered.resource)
+      return false;
+    if (stored.accessToken === sentToken) return false;
+    if (stored.expiresAt !== undefined && this.#now() >= stored.expiresAt) return false;
+    this.#issuer = discovered.issuer;
+    this.#tokens = stored;
+    return true;
   }
 
   async #tryRefresh(discovered: Discovered, record: IssuerRecord): Promise<boolean> {
@@ -155,11 +229,17 @@ export class Authorizer {
   async #authorize(discovered: Discovered, record: IssuerRecord, scope: string | undefined): Promise<void> {
     const { metadata } = discovered;
     const options = this.#options;
+    const { authorize, redirectUri } = options;
+    if (authorize === undefined || redirectUri === undefined)
+      throw new OAuthError(
+        'authorization',
+        `${metadata.issuer}: the authorization_code grant needs the authorize and redirectUri options (or choose another grant with the grant option)`,
+      );
     const client = await resolveClient(
       metadata,
-      record.client,
+      this.#configuredClient(discovered.issuer) ?? record.client,
       {
-        redirectUri: options.redirectUri,
+        redirectUri,
         clientMetadata: options.clientMetadata ?? {},
         ...(options.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: options.clientMetadataUrl }),
         preRegistered: options.preRegistered ?? [],
@@ -170,23 +250,23 @@ export class Authorizer {
     await this.#store.set(discovered.issuer, { ...record, client });
     const pkce = await createPkce();
     const state = createRandomToken();
+    if (metadata.authorization_endpoint === undefined)
+      throw new OAuthError(
+        'authorization-server-discovery',
+        `${metadata.issuer} has no authorization_endpoint`,
+      );
     const url = new URL(metadata.authorization_endpoint);
     checkUrl(url, this.#context.policy, this.#context.trustedOrigin);
     const query = url.searchParams;
     query.set('response_type', 'code');
     query.set('client_id', client.client_id);
-    query.set('redirect_uri', options.redirectUri);
+    query.set('redirect_uri', redirectUri);
     query.set('code_challenge', pkce.challenge);
     query.set('code_challenge_method', 'S256');
     query.set('state', state);
     query.set('resource', discovered.resource);
     if (scope !== undefined) query.set('scope', scope);
-    const redirect = await options.authorize({
-      url,
-      issuer: metadata.issuer,
-      state,
-      redirectUri: options.redirectUri,
-    });
+    const redirect = await authorize({ url, issuer: metadata.issuer, state, redirectUri });
     const code = parseAuthorizationResponse(new URL(redirect), {
       state,
       issuer: metadata.issuer,
@@ -196,7 +276,7 @@ export class Authorizer {
       grant_type: 'authorization_code',
       code,
       code_verifier: pkce.verifier,
-      redirect_uri: options.redirectUri,
+      redirect_uri: redirectUri,
       resource: discovered.resource,
     });
     const tokens = await requestToken(params, { ...this.#tokenOptions(discovered), client });
@@ -208,12 +288,24 @@ export class Authorizer {
     });
   }
 
-  #tokenOptions(discovered: Discovered): {
-    metadata: AuthorizationServerMetadata;
-    context: AuthFetchContext;
-    now: () => number;
-  } {
-    return { metadata: discovered.metadata, context: this.#context, now: this.#now };
+  /** How token requests to the discovered server are made: its metadata, the auth method, DPoP. */
+  #tokenOptions(discovered: Discovered): TokenPostOptions {
+    const { metadata } = discovered;
+    const { tokenEndpointAuth } = this.#options;
+    const dpop = this.dpop;
+    const algs = metadata.dpop_signing_alg_values_supported;
+    if (dpop !== undefined && algs !== undefined && !algs.includes(dpop.alg))
+      throw new OAuthError(
+        'token',
+        `${metadata.issuer} accepts DPoP proofs signed with ${algs.join(', ') || 'nothing'}, not ${dpop.alg}; pass dpop: { key, alg } with one of those`,
+      );
+    return {
+      metadata,
+      context: this.#context,
+      now: this.#now,
+      ...(tokenEndpointAuth === undefined ? {} : { tokenEndpointAuth }),
+      ...(dpop === undefined ? {} : { dpop }),
+    };
   }
 
   async #keep(issuer: string, record: IssuerRecord): Promise<void> {

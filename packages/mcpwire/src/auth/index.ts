@@ -1,8 +1,30 @@
 // Public entry of `mcpwire/auth`: the OAuth 2.1 client as a fetch wrapper, its discovery steps, token
-// storage and errors. Speaks fetch/Request/Response only; no transport imports it.
+// storage and errors; and the resource server (`bearerAuth`) that protects mcpwire/http's handler.
+// Speaks fetch/Request/Response only; no transport imports it.
 
 export { createOAuthFetch } from './oauth-fetch.ts';
-export type { AuthorizationRequest, AuthorizeCallback, OAuthClientOptions } from './oauth-options.ts';
+export type {
+  AuthorizationRequest,
+  AuthorizeCallback,
+  ConfiguredClient,
+  OAuthClientOptions,
+} from './oauth-options.ts';
+export type {
+  AssertionProvider,
+  AssertionTarget,
+  AuthorizationCodeGrant,
+  ClientCredentialsGrant,
+  IdentityAssertionGrant,
+  JwtBearerGrant,
+  OAuthGrant,
+} from './grants.ts';
+export type { IdentityProvider } from './token-exchange.ts';
+export type {
+  PrivateKeyJwtAuth,
+  TokenEndpointAuth,
+  TokenEndpointAuthMethod,
+} from './client-authentication.ts';
+export { DpopProver, type DpopKeyPair, type DpopOptions, type ProofTarget } from './dpop.ts';
 export { OAuthError, type OAuthStep } from './errors.ts';
 export type { FetchLike } from './fetch-like.ts';
 export {
@@ -27,3 +49,22 @@ export {
   type Tokens,
 } from './token-store.ts';
 export { isPrivateHost, type UrlPolicy } from './url-policy.ts';
+export {
+  bearerAuth,
+  createIntrospectionVerifier,
+  createJwtVerifier,
+  createMetadataHandler,
+  DpopProofError,
+  resourceMetadataUrlOf,
+  TokenRefusedError,
+  type AuthorizedRequest,
+  type BearerAuth,
+  type BearerAuthOptions,
+  type DpopProofOptions,
+  type IntrospectionOptions,
+  type JwtVerifierOptions,
+  type MetadataHandler,
+  type ProtectedResourceDocument,
+  type TokenVerifier,
+  type VerifiedToken,
+} from './resource-server/index.ts';

@@ -138,3 +138,17 @@ test('AUTH-7, AUTH-12: without resource_metadata, PRM path-inserted then root; A
     ],
   );
 });
+
+test('RFC 9207, S26-AUTH-2: an authorization response whose iss is another issuer is refused before the token request', async () => {
+  await using server = await startOAuthFixture({ iss: () => 'https://evil.example' });
+  const counter = authorizeCounting();
+  const oauthFetch = createOAuthFetch(`${server.origin}/mcp`, options({ authorize: counter.authorize }));
+  await assert.rejects(oauthFetch(mcpPost(server.origin)), (error: unknown) => {
+    assert.ok(error instanceof OAuthError);
+    assert.equal(error.step, 'authorization-response');
+    assert.match(error.message, /iss "https:\/\/evil\.example" is not the issuer/);
+    return true;
+  });
+  assert.equal(counter.calls, 1);
+  assert.equal(server.requests.filter((r) => r.path === '/token').length, 0, 'the code is never redeemed');
+});

@@ -3,6 +3,7 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ProtocolStateError } from '../protocol/capabilities.ts';
+import type { MethodTable } from '../protocol/method-table.ts';
 import { isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
 import { Session, type InboundRequest, type RequestOptions } from '../protocol/session.ts';
 import type {
@@ -30,6 +31,8 @@ export interface ClientConnectionOptions {
   options: ClientOptions;
   /** The Client's middleware, read on every request (so later `use` calls apply). */
   middleware: readonly ClientMiddleware[];
+  /** The methods the client knows: the core table plus its extensions' rows. */
+  methods: MethodTable;
   /** The capabilities to declare when speaking `version`. */
   capabilities(version: string): ClientCapabilities;
   /** Called as `connect` starts a new connection, before anything is sent. */
@@ -175,6 +178,7 @@ export class ClientConnection {
     const session: Session = new Session({
       role: 'client',
       channel,
+      methods: client.methods,
       handleRequest: (request) => client.handleRequest(session, request),
       handleNotification: (method, params) => client.handleNotification(method, params),
       handleClose: (error) => {

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../protocol/session.ts';
 import type { ClientCapabilities, Root } from '../protocol/types/index.ts';
 import type { JsonSchemaValidator } from '../validation/index.ts';
 import type { ElicitationMode } from './client-capabilities.ts';
+import type { ClientExtension } from './extension.ts';
 import type { EraCache } from './era-probe.ts';
 import type { EraChoice } from './establish.ts';
 import type { ClientHandlers } from './server-requests.ts';
@@ -71,6 +72,11 @@ export interface ClientOptions {
   validator?: JsonSchemaValidator;
   /** Local diagnostics: handler crashes, listener errors, bad input. Default: stderr. */
   onError?: (error: Error) => void;
+  /**
+   * Extensions this client supports (S26-EXT; none unless listed): declared under
+   * `capabilities.extensions`, their methods known to the client's method table.
+   */
+  extensions?: readonly ClientExtension[];
 }
 
 /** Options of the auto-paginating helpers. */

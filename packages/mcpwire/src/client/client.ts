@@ -4,6 +4,7 @@
 import { ConnectionClosedError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { hasCapability, ProtocolStateError } from '../protocol/capabilities.ts';
+import { MethodTable } from '../protocol/method-table.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
 import type { InboundRequest, RequestOptions, Session } from '../protocol/session.ts';
 import type {
@@ -89,6 +90,10 @@ export class Client {
       info,
       options,
       middleware: this.#middleware,
+      methods: (options.extensions ?? []).reduce(
+        (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
+        MethodTable.core,
+      ),
       capabilities: (version) => this.#capabilities(version),
       handleConnecting: () => this.#outputSchemas.invalidate(),
       handleRequest: (session, request) => this.#handleServerRequest(session, request),
@@ -181,6 +186,19 @@ export class Client {
     if (session?.state !== 'operating' || !hasCapability(session.ownCapabilities, ['roots', 'listChanged']))
       return Promise.resolve();
     return session.notify('notifications/roots/list_changed');
+  }
+
+  /**
+   * Sends any request the server declared, e.g. an extension's method (`skills/list`), through the
+   * middleware chain in the connection's era; resolves with its result. Prefer the typed calls
+   * (`listTools`, ...) and an extension's own client (`SkillsClient`) where there is one.
+   */
+  request<R extends object = JsonObject>(
+    method: string,
+    params?: object,
+    options?: RequestOptions,
+  ): Promise<R> {
+    return this.#call<R>(method, params, options);
   }
 
   /** `ping`: resolves when the server answers (PING-1). */
@@ -342,8 +360,19 @@ export class Client {
 
   #capabilities(version: string): ClientCapabilities {
     const handlers = this.#options.handlers ?? {};
+    const extensions = this.#options.extensions ?? [];
+    const extra: ClientCapabilities | undefined =
+      extensions.length === 0
+        ? this.#options.capabilities
+        : {
+            ...this.#options.capabilities,
+            extensions: {
+              ...this.#options.capabilities?.extensions,
+              ...Object.fromEntries(extensions.map(({ id, client }) => [id, client?.settings() ?? {}])),
+            },
+          };
     return createClientCapabilities({
-      extra: this.#options.capabilities,
+      extra,
       hasSampling: handlers.sampling !== undefined,
       hasElicitation: handlers.elicitation !== undefined,
       elicitationModes: this.#options.elicitationModes,

@@ -2,6 +2,7 @@
 
 export { Client } from './client.ts';
 export type { ClientOptions, ListAllOptions } from './client-options.ts';
+export type { ClientExtension, ClientExtensionPart } from './extension.ts';
 export type { ElicitationMode } from './client-capabilities.ts';
 export type { ClientHandlers, ClientRequestContext } from './server-requests.ts';
 export type { ClientEvent, ClientEventMap, ClientListener } from './events.ts';

@@ -300,7 +300,10 @@ export class Peer {
     if (this.#closed) return;
     const options =
       !Array.isArray(response) && response.id !== undefined ? { relatedRequestId: response.id } : undefined;
-    this.#options.send(response, options).catch((error: unknown) => this.#report(asError(error)));
+    this.#options.send(response, options).catch((error: unknown) => {
+      // A reply lost because the connection closed meanwhile (EPIPE) is no news: the close is reported once.
+      if (!this.#closed) this.#report(asError(error));
+    });
   }
 
   #report(error: Error): void {

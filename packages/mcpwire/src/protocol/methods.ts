@@ -1,5 +1,6 @@
-// THE method table: every MCP method once, with its direction, gate, eras and parameter shape.
-// Dispatch on both sides reads this table: known? right direction? in this revision? negotiated? params valid?
+// THE core method table: every MCP method once, with its direction, gate, eras and parameter shape
+// (its params and result types: method-types.ts, key for key). MethodTable (method-table.ts) opens it
+// to extensions; the inbound check (inbound-check.ts) and both sides' dispatch read it.
 
 /** Which side may send a method. */
 export type Sender = 'client' | 'server' | 'both';
@@ -38,6 +39,12 @@ export interface MethodSpec {
   params?: Readonly<Record<string, ParamRule>>;
   /** Results may be paginated with `cursor`/`nextCursor`. */
   isPaginated?: boolean;
+  /** Stateless-era results carry caching hints of this family (S26-CACHE-1). */
+  cache?: 'discover' | 'lists' | 'read';
+  /** The handler may ask the client for input: multi-round-trip requests in the stateless era (S26-MRTR). */
+  hasInputRounds?: boolean;
+  /** The result closes a stream the request opened (listen): sent as the handler made it, undecorated. */
+  isStreamed?: boolean;
 }
 
 const LEGACY_LAST = '2025-11-25';
@@ -58,7 +65,7 @@ export const METHODS = {
     params: { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' },
   },
   ping: { kind: 'request', sender: 'both', since: FIRST, until: LEGACY_LAST },
-  'server/discover': { kind: 'request', sender: 'client', since: MODERN },
+  'server/discover': { kind: 'request', sender: 'client', since: MODERN, cache: 'discover' },
   'tools/list': {
     kind: 'request',
     sender: 'client',
@@ -66,6 +73,7 @@ export const METHODS = {
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
+    cache: 'lists',
   },
   'tools/call': {
     kind: 'request',
@@ -73,6 +81,7 @@ export const METHODS = {
     gate: server('tools'),
     since: FIRST,
     params: { name: 'string', arguments: 'object?' },
+    hasInputRounds: true,
   },
   'resources/list': {
     kind: 'request',
@@ -81,6 +90,7 @@ export const METHODS = {
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
+    cache: 'lists',
   },
   'resources/templates/list': {
     kind: 'request',
@@ -89,6 +99,7 @@ export const METHODS = {
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
+    cache: 'lists',
   },
   'resources/read': {
     kind: 'request',
@@ -96,6 +107,8 @@ export const METHODS = {
     gate: server('resources'),
     since: FIRST,
     params: { uri: 'string' },
+    cache: 'read',
+    hasInputRounds: true,
   },
   'resources/subscribe': {
     kind: 'request',
@@ -120,6 +133,7 @@ export const METHODS = {
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
+    cache: 'lists',
   },
   'prompts/get': {
     kind: 'request',
@@ -127,6 +141,7 @@ export const METHODS = {
     gate: server('prompts'),
     since: FIRST,
     params: { name: 'string', arguments: 'object?' },
+    hasInputRounds: true,
   },
   // 2024-11-05 had no `completions` capability; the gate applies from 2025-03-26 (see isGateRequired).
   'completion/complete': {
@@ -149,6 +164,7 @@ export const METHODS = {
     sender: 'client',
     since: MODERN,
     params: { notifications: 'object' },
+    isStreamed: true,
   },
   'sampling/createMessage': {
     kind: 'request',
@@ -287,23 +303,12 @@ export const METHODS = {
   },
 } as const satisfies Record<string, MethodSpec>;
 
-/** A method name the table knows. */
+/** A method name the core table knows. */
 export type Method = keyof typeof METHODS;
-
-/** The table row for a method name, or undefined for an unknown method. */
-export function lookupMethod(method: string): MethodSpec | undefined {
-  return Object.hasOwn(METHODS, method) ? (METHODS as Record<string, MethodSpec>)[method] : undefined;
-}
 
 /** True if `method` exists in protocol revision `version` (ISO date strings compare in order). */
 export function isMethodInRevision(spec: MethodSpec, version: string): boolean {
   return version >= spec.since && (spec.until === undefined || version <= spec.until);
-}
-
-/** True if the method exists only in the stateless era (2026-07-28 and later). */
-export function isStatelessOnly(method: string): boolean {
-  const spec = lookupMethod(method);
-  return spec !== undefined && spec.since >= MODERN;
 }
 
 /** True if `role` may send this method. */

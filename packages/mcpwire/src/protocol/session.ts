@@ -14,14 +14,9 @@ import type {
 import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import {
-  canSend,
-  checkParams,
-  isGateRequired,
-  isMethodInRevision,
-  lookupMethod,
-  type MethodSpec,
-} from './methods.ts';
+import { checkInbound, type InboundScope } from './inbound-check.ts';
+import { MethodTable } from './method-table.ts';
+import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
 import {
   bindSessionSteps,
@@ -49,6 +44,13 @@ export interface SessionChannel {
 export interface SessionOptions {
   role: 'client' | 'server';
   channel: SessionChannel;
+  /** The methods this side knows: the core's and its extensions'. Default: the core table. */
+  methods?: MethodTable;
+  /**
+   * True if `handleRequest` answers `ping` (a Server's handler table does, so middleware sees it);
+   * otherwise the session answers it with `{}` (PING-2).
+   */
+  servesPing?: boolean;
   /** Serves one inbound request that passed the table checks. Throw RpcError for protocol errors. */
   handleRequest(request: InboundRequest): Promise<JsonObject> | JsonObject;
   /** Receives one inbound notification that passed the table checks (cancel and progress are handled here). */
@@ -83,6 +85,9 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 600_000;
 
+/** Session's lifecycle step, for SessionScope (assigned in Session's static block). */
+let checkLifecycleOf: (session: Session, method: string) => void;
+
 /**
  * One handshake-era MCP connection. Inbound messages are checked against the method table in
  * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
@@ -99,10 +104,14 @@ export class Session {
   #state: SessionState = 'new';
   #options: SessionOptions;
   #peer: Peer;
+  readonly #methods: MethodTable;
+  /** What the inbound check reads of this session: one object for the connection's life. */
+  readonly #scope: InboundScope;
   /** Made for the first request that wants progress. */
   #progress: ProgressTracker | undefined;
 
   static {
+    checkLifecycleOf = (session, method) => session.#checkLifecycle(method);
     bindSessionSteps({
       send: (session: Session, message: Message | readonly Message[], options?: SendOptions) => {
         if (isWireObserved()) session.#observe('sent', message);
@@ -124,7 +133,9 @@ export class Session {
   constructor(options: SessionOptions) {
     this.role = options.role;
     this.#options = options;
+    this.#methods = options.methods ?? MethodTable.core;
     this.#peer = new Peer(new PeerBridge(this, options));
+    this.#scope = new SessionScope(this);
   }
 
   /** The lifecycle state. */
@@ -227,7 +238,7 @@ export class Session {
   }
 
   #checkOutbound(method: string, kind: MethodSpec['kind'], params: JsonObject | undefined): void {
-    const spec = lookupMethod(method);
+    const spec = this.#methods.lookup(method);
     if (!spec) return; // Custom and experimental methods are the caller's business.
     if (spec.kind !== kind) throw new ProtocolStateError(`"${method}" is a ${spec.kind}, not a ${kind}`);
     if (!canSend(spec, this.role)) throw new ProtocolStateError(`A ${this.role} cannot send "${method}"`);
@@ -262,44 +273,11 @@ export class Session {
   #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
     const params = request.params ?? {};
     const inbound: InboundRequest = new Inbound(request.id, request.method, params, cancellation);
-    const spec = lookupMethod(request.method);
+    const spec = this.#methods.lookup(request.method);
     const claimed = this.#options.intercept?.(inbound);
     if (claimed) return claimed;
-    if (!spec || !canSend(spec, this.role === 'client' ? 'server' : 'client')) {
-      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${request.method}"`);
-    }
-    if (spec.kind !== 'request') {
-      throw new RpcError(
-        ErrorCode.InvalidRequest,
-        `Invalid Request: "${request.method}" is a notification and must not carry an id`,
-      );
-    }
-    this.#checkLifecycle(request.method);
-    const version = this.protocolVersion;
-    if (version !== undefined) {
-      if (!isMethodInRevision(spec, version)) {
-        throw new RpcError(
-          ErrorCode.MethodNotFound,
-          `Method not found: "${request.method}" is not part of protocol revision ${version}`,
-        );
-      }
-      const isOwnGate =
-        spec.gate !== undefined && (spec.gate.side === this.role || spec.gate.side === 'receiver');
-      if (
-        spec.gate &&
-        isOwnGate &&
-        isGateRequired(request.method, version) &&
-        !hasCapability(this.ownCapabilities, spec.gate.path)
-      ) {
-        throw new RpcError(
-          ErrorCode.MethodNotFound,
-          `Method not found: "${request.method}" needs the ${this.role} capability "${spec.gate.path.join('.')}", which was not declared`,
-        );
-      }
-    }
-    const problem = checkParams(request.method, spec, request.params);
-    if (problem) throw new RpcError(ErrorCode.InvalidParams, problem);
-    if (request.method === 'ping') return {};
+    checkInbound(spec, request, this.#scope);
+    if (request.method === 'ping' && this.#options.servesPing !== true) return {};
     return this.#options.handleRequest(inbound);
   }
 
@@ -332,7 +310,7 @@ export class Session {
   #handleNotification(notification: JsonRpcNotification): void {
     const { method } = notification;
     const params = notification.params ?? {};
-    const spec = lookupMethod(method);
+    const spec = this.#methods.lookup(method);
     if (!spec) return this.#options.handleNotification?.(method, params);
     const peerRole = this.role === 'client' ? 'server' : 'client';
     if (spec.kind !== 'notification' || !canSend(spec, peerRole)) {
@@ -359,6 +337,30 @@ export class Session {
     this.#state = 'closed';
     this.#progress?.clear();
     this.#options.handleClose?.(error);
+  }
+}
+
+/** The inbound check's view of a handshake-era session (a class: no closure per connection). */
+class SessionScope implements InboundScope {
+  readonly receiver: 'client' | 'server';
+  readonly era = 'legacy';
+  readonly #session: Session;
+
+  constructor(session: Session) {
+    this.#session = session;
+    this.receiver = session.role;
+  }
+
+  checkLifecycle(method: string): void {
+    checkLifecycleOf(this.#session, method);
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#session.protocolVersion;
+  }
+
+  get ownCapabilities(): object {
+    return this.#session.ownCapabilities;
   }
 }
 

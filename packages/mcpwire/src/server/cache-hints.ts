@@ -15,16 +15,6 @@ export interface CacheDefaults {
   read?: CacheHint;
 }
 
-/** Methods whose complete results carry hints (S26-CACHE-1). */
-const CACHEABLE: Record<string, keyof CacheDefaults> = {
-  'server/discover': 'discover',
-  'tools/list': 'lists',
-  'prompts/list': 'lists',
-  'resources/list': 'lists',
-  'resources/templates/list': 'lists',
-  'resources/read': 'read',
-};
-
 // Lists change at runtime (and subscribers hear it), so they stay fresh briefly; identity is stable.
 // `private` by default: results may depend on the caller's authorization (S26-CACHE-4).
 const DEFAULTS: Required<CacheDefaults> = {
@@ -34,16 +24,15 @@ const DEFAULTS: Required<CacheDefaults> = {
 };
 
 /**
- * The hint fields for a result of `method`, or `{}` if it is not cacheable. A handler's own
- * `ttlMs`/`cacheScope` (e.g. a resource registration's `cache` option) win over the defaults.
+ * The hint fields for a result of a method whose row names cache `family` (S26-CACHE-1: the method
+ * table says which are cacheable). A handler's own `ttlMs`/`cacheScope` (e.g. a resource
+ * registration's `cache` option) win over the defaults.
  */
 export function cacheHints(
-  method: string,
+  family: keyof CacheDefaults,
   result: JsonObject,
   defaults: CacheDefaults = {},
-): Partial<CacheHint> {
-  const family = CACHEABLE[method];
-  if (!family) return {};
+): CacheHint {
   const hint = defaults[family] ?? DEFAULTS[family];
   return {
     ttlMs: typeof result.ttlMs === 'number' ? Math.max(0, Math.floor(result.ttlMs)) : hint.ttlMs,

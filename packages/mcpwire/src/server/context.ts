@@ -1,6 +1,7 @@
 // The request context every server handler receives: the same shape in both protocol eras.
 
 import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import type { Principal } from '../protocol/principal.ts';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -34,6 +35,12 @@ export interface RequestContext {
   readonly isCancelled: boolean;
   /** The request's `params._meta`, as received. */
   readonly meta: JsonObject;
+  /**
+   * Who sent the request, as the HTTP transport verified it (a bearer token's subject, client,
+   * scopes, expiry and claims, with `bearerAuth` of `mcpwire/auth`); undefined without
+   * authentication (stdio, an unprotected endpoint). Never the token itself (SEC-5).
+   */
+  readonly auth: Principal | undefined;
   /**
    * Reports progress when the client asked for it (`_meta.progressToken`); a no-op otherwise.
    * Values must increase (PROG-3): a non-increasing value is dropped.

@@ -3,6 +3,8 @@
 
 export { Server, type ServerOptions } from './server.ts';
 export type { ServerSession } from './server-session.ts';
+export type { ExtensionHost, ServerExtension, ServerExtensionPart } from './extension.ts';
+export type { RequestOrigin, ServerMethodHandler } from './method-handlers.ts';
 export type { ToolArguments, ToolDefinition, ToolHandler, ToolReturn } from './tools.ts';
 export {
   createResourceNotFoundError,
@@ -16,6 +18,7 @@ export {
 export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.ts';
 export { MAX_COMPLETION_VALUES } from './completion.ts';
 export type { Era, InputOptions, Middleware, RequestContext } from './context.ts';
+export type { Principal } from '../protocol/principal.ts';
 export type { Registration } from './registry.ts';
 export { LOGGING_LEVELS, isLevelEnabled, isLoggingLevel } from './logging.ts';
 export type {

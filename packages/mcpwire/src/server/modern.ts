@@ -1,15 +1,18 @@
 // The stateless era (2026-07-28): one request served on its own, from its `_meta` envelope.
 // Order of checks (S26-META-3, S26-VER-2, checklist section 5 item 7): envelope -> (headers, on HTTP)
-// -> version -> method -> capability -> params. Then the shared method table, with MRTR rounds.
+// -> version -> method -> capability -> params (the inbound check both eras share). Then the server's
+// one handler table, with MRTR rounds for the methods whose row has them.
 
 import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import { hasCapability } from '../protocol/capabilities.ts';
-import { canSend, checkParams, isMethodInRevision, lookupMethod } from '../protocol/methods.ts';
-import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
+import type { MethodTable } from '../protocol/method-table.ts';
+import type { MethodSpec } from '../protocol/methods.ts';
+import type { Principal } from '../protocol/principal.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
-import { MetaKey, type Implementation, type LoggingLevel } from '../protocol/types/index.ts';
-import type { InputBroker, MethodHandler, RequestContext } from './context.ts';
+import { MetaKey, type LoggingLevel } from '../protocol/types/index.ts';
+import type { InputBroker, RequestContext } from './context.ts';
+import type { HandlerHost, RequestOrigin } from './method-handlers.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
 import { InputRound } from './mrtr-broker.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
@@ -18,12 +21,17 @@ import { cacheHints, type CacheDefaults } from './cache-hints.ts';
 import { toCanonicalJson } from '../validation/index.ts';
 
 /** What the stateless dispatcher needs of its server definition. */
-export interface ModernHost {
-  readonly info: Implementation;
+export interface ModernHost extends HandlerHost {
   readonly options: { readonly instructions?: string; readonly cache?: CacheDefaults };
   readonly sealer: RequestStateSealer;
-  capabilities(): object;
-  dispatch(method: string, params: JsonObject, ctx: RequestContext, own?: MethodHandler): Promise<JsonObject>;
+  /** The core's and the extensions' method rows. */
+  readonly methods: MethodTable;
+  dispatch(
+    method: string,
+    params: JsonObject,
+    ctx: RequestContext,
+    origin: RequestOrigin,
+  ): Promise<JsonObject>;
   /** Serves `subscriptions/listen` on the request's own stream. */
   listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject>;
 }
@@ -41,10 +49,20 @@ export interface ModernRequest {
 /** Where notifications scoped to the request go (its response stream; on stdio, the shared channel). */
 export interface ModernStream {
   notify(method: string, params: JsonObject, options?: SendOptions): Promise<void>;
+  /** Who sent the request `requestId`, as the transport authenticated it (becomes `ctx.auth`). */
+  principalOf?(requestId: RequestId): Principal | undefined;
 }
 
-/** The methods only the stateless era has; the rest come from the shared table. */
-const MRTR_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+/**
+ * The inbound check's view of one stateless request, reused: the check is synchronous, so one
+ * object serves every request (no allocation per message).
+ */
+const scope: { -readonly [K in keyof InboundScope]: InboundScope[K] } = {
+  receiver: 'server',
+  era: 'modern',
+  protocolVersion: undefined,
+  ownCapabilities: {},
+};
 
 /**
  * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`
@@ -56,28 +74,9 @@ export async function serveModern(
   stream: ModernStream,
 ): Promise<JsonObject> {
   const envelope = readEnvelope(request.params);
-  const { method, params } = request;
-  const spec = lookupMethod(method);
-  if (
-    !spec ||
-    spec.kind !== 'request' ||
-    !canSend(spec, 'client') ||
-    !isMethodInRevision(spec, envelope.version)
-  ) {
-    throw new RpcError(
-      ErrorCode.MethodNotFound,
-      `Method not found: "${method}"${spec ? ` does not exist in protocol revision ${envelope.version}` : ''}`,
-    );
-  }
-  const capabilities = host.capabilities() as JsonObject;
-  if (spec.gate && spec.gate.side !== 'client' && !hasCapability(capabilities, spec.gate.path)) {
-    throw new RpcError(
-      ErrorCode.MethodNotFound,
-      `Method not found: "${method}" needs the server capability "${spec.gate.path.join('.')}", which this server does not declare`,
-    );
-  }
-  const problem = checkParams(method, spec, params);
-  if (problem) throw new RpcError(ErrorCode.InvalidParams, problem);
+  scope.protocolVersion = envelope.version;
+  scope.ownCapabilities = host.capabilities();
+  const spec = checkInbound(host.methods.lookup(request.method), request, scope);
   const logLevel = envelope.meta[MetaKey.logLevel];
   if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
     throw new RpcError(
@@ -85,27 +84,20 @@ export async function serveModern(
       `Invalid params: unknown "${MetaKey.logLevel}" ${JSON.stringify(logLevel)}`,
     );
   }
-  let result: JsonObject;
-  if (method === 'server/discover') result = discover(host, capabilities);
-  else if (method === 'subscriptions/listen') return host.listen(request, stream);
-  else result = await runRounds(host, request, envelope, stream);
-  return decorate(host, method, result);
-}
-
-function discover(host: ModernHost, capabilities: JsonObject): JsonObject {
-  const result: JsonObject = { supportedVersions: [...MODERN_VERSIONS], capabilities };
-  if (host.options.instructions !== undefined) result.instructions = host.options.instructions;
-  return result;
+  const result = await runRounds(host, spec, request, envelope, stream);
+  // A listen result closes its stream as the handler made it (S26-SUB).
+  return spec.isStreamed ? result : decorate(host, spec, result);
 }
 
 async function runRounds(
   host: ModernHost,
+  spec: MethodSpec,
   request: ModernRequest,
   envelope: ReturnType<typeof readEnvelope>,
   stream: ModernStream,
 ): Promise<JsonObject> {
   const { method, params } = request;
-  const isMrtr = MRTR_METHODS.has(method);
+  const isMrtr = spec.hasInputRounds === true;
   const responses = params.inputResponses;
   if (
     responses !== undefined &&
@@ -122,15 +114,23 @@ async function runRounds(
   const handlerParams =
     responses === undefined && params.requestState === undefined ? params : withoutRoundKeys(params);
   // A complete result gets its `resultType` from `decorate`.
-  if (!isMrtr)
-    return await host.dispatch(method, handlerParams, modernContext(request, envelope, stream, undefined));
+  if (!isMrtr) {
+    const origin = new ModernOutput(host, request, stream, envelope, undefined);
+    return await host.dispatch(
+      method,
+      handlerParams,
+      modernContext(request, envelope, stream, origin),
+      origin,
+    );
+  }
   const answers = earlier || responses ? { ...earlier, ...(responses as JsonObject | undefined) } : {};
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.
   const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
     round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
+    const origin = new ModernOutput(host, request, stream, envelope, round);
     host
-      .dispatch(method, handlerParams, modernContext(request, envelope, stream, round))
+      .dispatch(method, handlerParams, modernContext(request, envelope, stream, origin), origin)
       .then(resolve, reject);
   });
   if (outcome) return outcome;
@@ -158,7 +158,7 @@ function modernContext(
   request: ModernRequest,
   envelope: ReturnType<typeof readEnvelope>,
   stream: ModernStream,
-  round: InputRound | undefined,
+  output: ModernOutput,
 ): RequestContext {
   return createRequestContext(
     {
@@ -168,33 +168,40 @@ function modernContext(
       clientInfo: envelope.clientInfo,
       request,
       meta: envelope.meta,
+      auth: stream.principalOf?.(request.id),
     },
-    new ModernOutput(
-      stream,
-      envelope.meta[MetaKey.logLevel] as LoggingLevel | undefined,
-      round,
-      request.method,
-    ),
+    output,
   );
 }
 
-/** Where a stateless request's context sends things: its stream, its own log level, its round. */
-class ModernOutput implements ContextOutput {
+/**
+ * Where a stateless request's context sends things (its stream, its own log level, its round), and
+ * its origin for the handler table (the server and the request's stream, no connection).
+ */
+class ModernOutput implements ContextOutput, RequestOrigin {
+  readonly server: ModernHost;
+  readonly connection = undefined;
+  readonly #request: ModernRequest;
   readonly #stream: ModernStream;
   readonly #level: LoggingLevel | undefined;
   readonly #round: InputRound | undefined;
-  readonly #method: string;
 
   constructor(
+    host: ModernHost,
+    request: ModernRequest,
     stream: ModernStream,
-    level: LoggingLevel | undefined,
+    envelope: ReturnType<typeof readEnvelope>,
     round: InputRound | undefined,
-    method: string,
   ) {
+    this.server = host;
+    this.#request = request;
     this.#stream = stream;
-    this.#level = level;
+    this.#level = envelope.meta[MetaKey.logLevel] as LoggingLevel | undefined;
     this.#round = round;
-    this.#method = method;
+  }
+
+  listen(): Promise<JsonObject> {
+    return this.server.listen(this.#request, this.#stream);
   }
 
   notify(method: string, params: JsonObject, options: SendOptions): Promise<void> {
@@ -212,7 +219,7 @@ class ModernOutput implements ContextOutput {
         request: () =>
           Promise.reject(
             new Error(
-              `"${this.#method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
+              `"${this.#request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
             ),
           ),
       }
@@ -221,9 +228,10 @@ class ModernOutput implements ContextOutput {
 }
 
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */
-function decorate(host: ModernHost, method: string, result: JsonObject): JsonObject {
+function decorate(host: ModernHost, spec: MethodSpec, result: JsonObject): JsonObject {
   const meta = { ...((result._meta as JsonObject | undefined) ?? {}), [MetaKey.serverInfo]: host.info };
   const out: JsonObject = { resultType: 'complete', ...result, _meta: meta };
-  if (out.resultType === 'complete') Object.assign(out, cacheHints(method, result, host.options.cache));
+  if (out.resultType === 'complete' && spec.cache)
+    Object.assign(out, cacheHints(spec.cache, result, host.options.cache));
   return out;
 }

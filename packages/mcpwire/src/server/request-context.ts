@@ -2,6 +2,7 @@
 // where notifications go differ (a session in the handshake era, the request's stream statelessly).
 
 import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
+import type { Principal } from '../protocol/principal.ts';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import type { Era, InputBroker, RequestContext } from './context.ts';
 
@@ -13,6 +14,8 @@ export interface ContextFacts {
   clientInfo: Implementation | undefined;
   request: { id: RequestId; method: string; readonly signal: AbortSignal; readonly isCancelled: boolean };
   meta: JsonObject;
+  /** The authenticated sender, from the channel (`ChannelInfo.principalOf`). */
+  auth?: Principal | undefined;
 }
 
 /** Where the context's output goes. */
@@ -47,6 +50,7 @@ class Context implements RequestContext {
   readonly requestId: RequestId;
   readonly method: string;
   readonly meta: JsonObject;
+  readonly auth: Principal | undefined;
   readonly #request: ContextFacts['request'];
   readonly #output: ContextOutput;
   #lastProgress = -Infinity;
@@ -65,6 +69,7 @@ class Context implements RequestContext {
     this.requestId = facts.request.id;
     this.method = facts.request.method;
     this.meta = facts.meta;
+    this.auth = facts.auth;
     this.#request = facts.request;
     this.#output = output;
   }

@@ -1,15 +1,17 @@
 // One handshake-era connection of a Server: initialize and negotiation, per-session logging level,
 // resource subscriptions, coalesced list_changed notifications, and the legacy request context.
 
-import type { JsonObject, SendOptions } from '../jsonrpc/message.ts';
+import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
+import type { Principal } from '../protocol/principal.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session, type InboundRequest, type SessionOptions } from '../protocol/session.ts';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
+import type { MethodTable } from '../protocol/method-table.ts';
 import type { InputBroker, RequestContext } from './context.ts';
+import type { RequestOrigin } from './method-handlers.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
-import { isStatelessOnly } from '../protocol/methods.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
@@ -26,14 +28,6 @@ type ListKind = 'tools' | 'resources' | 'prompts';
 export interface SessionHost extends ModernHost {
   reportError(error: Error): void;
 }
-
-/** The requests a handshake-era session answers itself, before the server's handlers. */
-const OWN_METHODS: Readonly<Record<string, (session: ServerSession, params: JsonObject) => JsonObject>> = {
-  initialize: (session, params) => session.initialize(params),
-  'logging/setLevel': (session, params) => session.setLevel(params),
-  'resources/subscribe': (session, params) => session.subscribe(params, true),
-  'resources/unsubscribe': (session, params) => session.subscribe(params, false),
-};
 
 /** ServerSession's private steps, for SessionHooks (assigned in ServerSession's static block). */
 let internals: {
@@ -65,7 +59,7 @@ export class ServerSession {
     this.#server = server;
     this.#channel = channel;
     this.#onClose = onClose;
-    this.session = new Session(new SessionHooks(this, channel));
+    this.session = new Session(new SessionHooks(this, channel, server.methods));
   }
 
   static {
@@ -79,7 +73,7 @@ export class ServerSession {
   }
 
   get #modernStream(): ModernStream {
-    return (this.#modern ??= new SessionStream(this.session));
+    return (this.#modern ??= new SessionStream(this.session, this.#channel));
   }
 
   /** Starts receiving. */
@@ -105,15 +99,11 @@ export class ServerSession {
     }
   }
 
+  /** Every handshake-era request (initialize and ping too) goes through the server's one handler table. */
   async #handleRequest(request: InboundRequest): Promise<JsonObject> {
-    const ctx = this.#context(request);
-    const own = Object.hasOwn(OWN_METHODS, request.method) ? OWN_METHODS[request.method] : undefined;
-    const result = await this.#server.dispatch(
-      request.method,
-      request.params,
-      ctx,
-      own && ((params) => Promise.resolve(own(this, params))),
-    );
+    const origin = new LegacyOutput(this, this.#server, request);
+    const ctx = this.#context(request, origin);
+    const result = await this.#server.dispatch(request.method, request.params, ctx, origin);
     return adaptResultForRevision(request.method, result, ctx.protocolVersion);
   }
 
@@ -137,7 +127,7 @@ export class ServerSession {
       return serveModern(this.#server, request, this.#modernStream);
     }
     // A stateless-only method without a claim is a broken stateless request (-32602), not a lifecycle error.
-    if (this.#era === undefined && isStatelessOnly(request.method))
+    if (this.#era === undefined && this.#server.methods.isStatelessOnly(request.method))
       return serveModern(this.#server, request, this.#modernStream);
     if (isClaim) {
       return Promise.reject(
@@ -223,7 +213,7 @@ export class ServerSession {
     }, 0);
   }
 
-  #context(request: InboundRequest): RequestContext {
+  #context(request: InboundRequest, output: LegacyOutput): RequestContext {
     const session = this.session;
     const meta = (request.params._meta as JsonObject | undefined) ?? {};
     return createRequestContext(
@@ -234,8 +224,9 @@ export class ServerSession {
         clientInfo: this.clientInfo,
         request,
         meta,
+        auth: this.#channel.info?.principalOf?.(request.id),
       },
-      new LegacyOutput(this, request),
+      output,
     );
   }
 
@@ -257,12 +248,15 @@ export class ServerSession {
 /** The Session's options as one object with prototype methods (no closures per connection). */
 class SessionHooks implements SessionOptions {
   readonly role = 'server';
+  readonly servesPing = true;
   readonly channel: Channel;
+  readonly methods: MethodTable;
   readonly #owner: ServerSession;
 
-  constructor(owner: ServerSession, channel: Channel) {
+  constructor(owner: ServerSession, channel: Channel, methods: MethodTable) {
     this.#owner = owner;
     this.channel = channel;
+    this.methods = methods;
   }
 
   handleRequest(request: InboundRequest): Promise<JsonObject> {
@@ -289,25 +283,40 @@ class SessionHooks implements SessionOptions {
 /** Stateless-era notifications on a dual-era connection: unchecked against the handshake-era table. */
 class SessionStream implements ModernStream {
   readonly #session: Session;
+  readonly #channel: Channel;
 
-  constructor(session: Session) {
+  constructor(session: Session, channel: Channel) {
     this.#session = session;
+    this.#channel = channel;
   }
 
   notify(method: string, params: JsonObject, options?: SendOptions): Promise<void> {
     return this.#session.notifyUnchecked(method, params, options);
   }
+
+  principalOf(requestId: RequestId): Principal | undefined {
+    return this.#channel.info?.principalOf?.(requestId);
+  }
 }
 
-/** Where a handshake-era request's context sends things: the session; input is made on first use. */
-class LegacyOutput implements ContextOutput {
+/**
+ * Where a handshake-era request's context sends things (the session; input is made on first use),
+ * and its origin for the handler table (the server and this connection).
+ */
+class LegacyOutput implements ContextOutput, RequestOrigin {
+  readonly server: SessionHost;
   readonly #owner: ServerSession;
   readonly #request: InboundRequest;
   #broker: InputBroker | undefined;
 
-  constructor(owner: ServerSession, request: InboundRequest) {
+  constructor(owner: ServerSession, server: SessionHost, request: InboundRequest) {
     this.#owner = owner;
+    this.server = server;
     this.#request = request;
+  }
+
+  get connection(): ServerSession {
+    return this.#owner;
   }
 
   notify(method: string, params: JsonObject, options: SendOptions): Promise<void> {

@@ -3,12 +3,14 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { MethodTable } from '../protocol/method-table.ts';
 import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
 import { createDefaultValidator } from '#default-validator';
 import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
 import type { Channel } from '../transports/channel.ts';
-import { complete } from './completion.ts';
-import { runMiddleware, type MethodHandler, type Middleware, type RequestContext } from './context.ts';
+import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
+import type { ServerExtension } from './extension.ts';
+import { CORE_HANDLERS, type RequestOrigin, type ServerMethodHandler } from './method-handlers.ts';
 import { Prompts, type PromptDefinition, type PromptHandler } from './prompts.ts';
 import type { Registration } from './registry.ts';
 import { Resources, type ResourceDefinition, type ResourceHandler } from './resources.ts';
@@ -44,20 +46,12 @@ export interface ServerOptions {
   cache?: CacheDefaults;
   /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
   onError?: (error: Error) => void;
+  /**
+   * Extensions to serve (S26-EXT; disabled unless listed, S26-EXT-4), e.g. `skills(...)` of
+   * `mcpwire/extensions/skills`: their methods join the method table, their handlers the server's.
+   */
+  extensions?: readonly ServerExtension[];
 }
-
-/** The inbound methods every era shares, served from the registrations. The table is exhaustive. */
-const FEATURE_METHODS = {
-  'tools/list': (server, params) => Promise.resolve(server.tools.list(params, server.pageSize)),
-  'tools/call': (server, params, ctx) => server.tools.call(params, ctx),
-  'resources/list': (server, params, ctx) => server.resources.list(params, server.pageSize, ctx),
-  'resources/templates/list': (server, params) =>
-    Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
-  'resources/read': (server, params, ctx) => server.resources.read(params, ctx),
-  'prompts/list': (server, params) => Promise.resolve(server.prompts.list(params, server.pageSize)),
-  'prompts/get': (server, params, ctx) => server.prompts.get(params, ctx),
-  'completion/complete': (server, params, ctx) => complete(params, ctx, server),
-} satisfies Record<string, (server: Server, params: JsonObject, ctx: RequestContext) => Promise<JsonObject>>;
 
 /**
  * An MCP server definition. Register tools, resources and prompts (at any time: connected clients
@@ -71,6 +65,10 @@ export class Server {
   readonly prompts: Prompts;
   readonly pageSize: number;
   readonly sealer: RequestStateSealer;
+  /** The methods this server knows: the core table plus its extensions' rows. */
+  readonly methods: MethodTable;
+  /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
+  readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
   // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
   #closing: AbortController | undefined;
   #isClosed = false;
@@ -94,6 +92,13 @@ export class Server {
     this.sealer = options.requestState
       ? new RequestStateSealer(options.requestState)
       : RequestStateSealer.random();
+    const extensions = options.extensions ?? [];
+    this.methods = extensions.reduce(
+      (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
+      MethodTable.core,
+    );
+    this.#handlers = handlerTable(extensions);
+    for (const extension of extensions) extension.server?.attach?.(this);
   }
 
   /** Registers a tool. */
@@ -135,8 +140,15 @@ export class Server {
     if (!this.resources.isEmpty)
       declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
     if (!this.prompts.registry.isEmpty) declared.prompts = { listChanged: true, ...declared.prompts };
+    const extensions = this.options.extensions ?? [];
+    for (const { server } of extensions)
+      for (const [key, value] of Object.entries(server?.requires ?? {}))
+        (declared as JsonObject)[key] ??= value as JsonObject;
     if (declared.prompts || declared.resources) declared.completions = { ...declared.completions };
     declared.logging = { ...declared.logging };
+    // S26-EXT-1: each extension's settings sit directly under its id.
+    for (const { id, server } of extensions)
+      if (server) declared.extensions = { ...declared.extensions, [id]: server.settings() };
     return declared;
   }
 
@@ -191,19 +203,21 @@ export class Server {
   }
 
   /**
-   * Runs one feature request through the middleware chain and the method table. Session-scoped
-   * methods (initialize, logging/setLevel, subscriptions) are the session's and arrive via `own`.
+   * Runs one request, in either era, through the middleware chain and the handler table (core and
+   * extension methods alike). The inbound check has passed; `origin` says where it arrived.
    */
   dispatch(
     method: string,
     params: JsonObject,
     ctx: RequestContext,
-    own?: MethodHandler,
+    origin: RequestOrigin,
   ): Promise<JsonObject> {
-    const run = (): Promise<JsonObject> => (own ? own(params, ctx) : runFeature(this, method, params, ctx));
+    const handler = this.#handlers[method];
     // No middleware, no runner: most servers have none, and this is every request's path.
-    if (this.#middleware.length === 0) return run();
-    return runMiddleware(this.#middleware, { method, params, ctx }, run);
+    if (this.#middleware.length === 0) return handler ? handler(params, ctx, origin) : methodNotFound(method);
+    return runMiddleware(this.#middleware, { method, params, ctx }, () =>
+      handler ? handler(params, ctx, origin) : methodNotFound(method),
+    );
   }
 
   /** Reports a local diagnostic. */
@@ -213,15 +227,21 @@ export class Server {
   }
 }
 
-function runFeature(
-  server: Server,
-  method: string,
-  params: JsonObject,
-  ctx: RequestContext,
-): Promise<JsonObject> {
-  const row = Object.hasOwn(FEATURE_METHODS, method)
-    ? FEATURE_METHODS[method as keyof typeof FEATURE_METHODS]
-    : undefined;
-  if (!row) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
-  return row(server, params, ctx);
+function methodNotFound(method: string): Promise<never> {
+  return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+}
+
+/** The core handlers plus each extension's; an extension method a client sends must have one. */
+function handlerTable(extensions: readonly ServerExtension[]): Readonly<Record<string, ServerMethodHandler>> {
+  const table = Object.assign(Object.create(null) as Record<string, ServerMethodHandler>, CORE_HANDLERS);
+  for (const { id, methods, server } of extensions) {
+    for (const [method, spec] of Object.entries(methods)) {
+      if (spec.kind !== 'request' || spec.sender === 'server') continue;
+      const handler = server?.handlers[method];
+      if (!handler)
+        throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
+      table[method] = handler;
+    }
+  }
+  return table;
 }

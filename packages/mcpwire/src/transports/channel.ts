@@ -2,6 +2,7 @@
 
 import type { Frame } from '../jsonrpc/codec.ts';
 import type { Message, RequestId, SendOptions } from '../jsonrpc/message.ts';
+import type { Principal } from '../protocol/principal.ts';
 
 /** What a channel delivers to the side that opened it. */
 export interface ChannelReceiver {
@@ -40,6 +41,12 @@ export interface ChannelInfo {
    * through keep it.
    */
   readonly closeStream?: (relatedRequestId: RequestId) => boolean;
+  /**
+   * Who sent the inbound request `requestId`, as the transport authenticated it (HTTP with an
+   * `authenticate` hook or `auth` layer); undefined when unauthenticated. Asked while the request is
+   * in flight; the server hands it to the request's handler as `ctx.auth`.
+   */
+  readonly principalOf?: (requestId: RequestId) => Principal | undefined;
 }
 
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */

@@ -17,6 +17,7 @@ export function fakeContext(method: string, era: Era = 'legacy'): RequestContext
     signal: new AbortController().signal,
     isCancelled: false,
     meta: {},
+    auth: undefined,
     sendProgress: () => Promise.resolve(),
     log: () => Promise.resolve(),
     elicit: refuse,

@@ -14,6 +14,18 @@ export interface LoggedRequest {
   /** The form body of a POST (token, registration bodies are parsed as forms or kept raw). */
   form: URLSearchParams;
   authorization: string | undefined;
+  /** The `DPoP` proof header, if any. */
+  dpop: string | undefined;
+}
+
+/** What a test's hook gives: its own answer, or undefined for the fixture's. */
+export type Answering = FixtureAnswer | undefined | Promise<FixtureAnswer | undefined>;
+
+/** A response a test chooses instead of the fixture's own. */
+export interface FixtureAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /** What the fixture answers, per test. */
@@ -24,6 +36,12 @@ export interface OAuthFixtureOptions {
   missing?: readonly string[];
   /** The `WWW-Authenticate` of a 401 (given the origin). Default: Bearer with resource_metadata. */
   challenge?: (origin: string) => string;
+  /** The `iss` of the authorization response (given the origin); default the origin (RFC 9207). */
+  iss?: (origin: string) => string;
+  /** Answers a token request instead of the fixture (undefined: the fixture answers). */
+  token?: (request: LoggedRequest, origin: string) => Answering;
+  /** Answers `POST /mcp` instead of the fixture (undefined: the fixture answers). */
+  mcp?: (request: LoggedRequest, origin: string) => Answering;
 }
 
 /** The running fixture; `await using` closes it. */
@@ -32,6 +50,8 @@ export interface OAuthFixture extends AsyncDisposable {
   requests: LoggedRequest[];
   /** Makes every token issued so far invalid (the next MCP request meets 401). */
   revokeAccessTokens(): void;
+  /** Makes `token` valid at `POST /mcp` (for tokens a test's `token` answer issued). */
+  acceptAccessToken(token: string): void;
 }
 
 /** Starts the fixture on an ephemeral port of 127.0.0.1. */
@@ -49,11 +69,22 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
         query: url.searchParams,
         form: new URLSearchParams(req.headers['content-type']?.includes('form') ? body : ''),
         authorization: req.headers.authorization,
+        dpop: typeof req.headers.dpop === 'string' ? req.headers.dpop : undefined,
       };
       requests.push(logged);
-      route(logged, res);
+      return answerOf(logged).then((answer) => {
+        if (answer === undefined) return route(logged, res);
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        res.end(JSON.stringify(answer.body));
+      });
     });
   });
+  const answerOf = async (request: LoggedRequest): Promise<FixtureAnswer | undefined> => {
+    if (request.method !== 'POST') return undefined;
+    if (request.path === '/token') return options.token?.(request, origin);
+    if (request.path === '/mcp') return options.mcp?.(request, origin);
+    return undefined;
+  };
   const route = (request: LoggedRequest, res: ServerResponse): void => {
     const { method, path } = request;
     if (options.missing?.includes(path)) return json(res, 404, { error: 'not_found' });
@@ -67,7 +98,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       const back = new URL(request.query.get('redirect_uri')!);
       back.searchParams.set('code', `code-${++counter}`);
       back.searchParams.set('state', request.query.get('state') ?? '');
-      back.searchParams.set('iss', origin);
+      back.searchParams.set('iss', options.iss?.(origin) ?? origin);
       res.writeHead(302, { location: back.href }).end();
       return;
     }
@@ -84,7 +115,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
       });
     }
     if (method === 'POST' && path === '/mcp') {
-      const token = request.authorization?.replace(/^Bearer /, '');
+      const token = request.authorization?.replace(/^(Bearer|DPoP) /, '');
       if (token !== undefined && valid.has(token)) return json(res, 200, { ok: true });
       const challenge =
         options.challenge?.(origin) ??
@@ -101,6 +132,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     origin,
     requests,
     revokeAccessTokens: () => valid.clear(),
+    acceptAccessToken: (token) => void valid.add(token),
     [Symbol.asyncDispose]: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,7 +2,8 @@
 // endpoint serving both eras, body first (S26 section 3.5). Runtime-neutral; adapters are thin. The
 // routes work on an exchange (exchange.ts), so the Node adapter skips the web objects altogether.
 
-import { decodeFrame } from '../../jsonrpc/codec.ts';
+import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
+import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { isModernVersion } from '../../protocol/revisions.ts';
 import { classifyPost } from './classify.ts';
 import {
@@ -21,8 +22,15 @@ import {
   type LegacyContext,
 } from './legacy-routes.ts';
 import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
+import { findRepeatedHeader } from './repeated-headers.ts';
 import { serveModernRequest } from './modern-exchange.ts';
-import { resolveOptions, type ChannelServer, type HttpConfig, type HttpHandlerOptions } from './options.ts';
+import {
+  resolveOptions,
+  type ChannelServer,
+  type HttpConfig,
+  type HttpHandlerOptions,
+  type Principal,
+} from './options.ts';
 import type { Accepts } from './post-exchange.ts';
 import {
   corsHeaders,
@@ -31,6 +39,7 @@ import {
   preflightResponse,
   type SecurityPolicy,
 } from './security.ts';
+import { serverWithSender } from './sender-channel.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
@@ -60,6 +69,7 @@ export function createHttpHandler(server: ChannelServer, options: HttpHandlerOpt
       store: config.eventStore,
       retryMs: config.retryMs,
       keepAliveMs: config.keepAliveMs,
+      maxSseBufferBytes: config.maxSseBufferBytes,
       closeSseStreamsAfterMs: config.closeSseStreamsAfterMs,
       onError: config.onError,
     },
@@ -107,18 +117,11 @@ async function route(request: HttpRequestView, context: Context): Promise<HttpRe
   const origin = request.headers.get('origin');
   if (!isOriginAllowed(origin, policy)) return refuse(403, 'Forbidden: Origin not allowed');
   if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
-  let principal: string | undefined;
-  if (config.authenticate) {
-    principal = (await config.authenticate(request.toRequest()))?.principal;
-    if (principal === undefined) {
-      return errorReply({
-        status: 401,
-        code: TRANSPORT_ERROR,
-        message: 'Unauthorized',
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
-    }
-  }
+  const repeated = findRepeatedHeader(request.headers);
+  if (repeated !== undefined) return refuse(400, `Bad Request: the ${repeated} header must appear once`);
+  const principal = await authenticate(request, config);
+  // Every Principal has its binding key; a reply has none.
+  if (principal !== undefined && !('principal' in principal)) return principal;
   const legacy: LegacyContext = { server: context.server, sessions: context.sessions, principal };
   const version = request.headers.get('mcp-protocol-version');
   const isModernHeader = version !== null && isModernVersion(version);
@@ -158,6 +161,8 @@ async function handlePost(
     protocolVersion: request.headers.get('mcp-protocol-version'),
     method: request.headers.get('mcp-method'),
   });
+  const denied = await authorize(routed, legacy.principal, context.config);
+  if (denied) return denied;
   switch (routed.kind) {
     case 'reject':
       return errorReply(routed.error);
@@ -167,13 +172,77 @@ async function handlePost(
       const checked = checkModernRequest(routed.message, request.headers, context.toolSchema);
       const refused = checked instanceof Promise ? await checked : checked;
       if (refused) return errorReply(refused);
-      return await serveModernRequest(context.server, routed.message, request, {
+      const { principal } = legacy;
+      const server =
+        principal === undefined
+          ? context.server
+          : serverWithSender(context.server, { requestId: routed.message.id, principal });
+      return await serveModernRequest(server, routed.message, request, {
         keepAliveMs: context.config.keepAliveMs,
       });
     }
     case 'legacy':
       return await handleLegacyPost(request, routed.frame, routed.isInitialize, accepts, legacy);
   }
+}
+
+/**
+ * The request's principal (undefined without authentication), or the reply refusing it: the `auth`
+ * layer's own response, or a bare 401 when the `authenticate` hook finds no principal.
+ */
+async function authenticate(
+  request: HttpRequestView,
+  config: HttpConfig,
+): Promise<Principal | HttpReply | undefined> {
+  if (config.auth) {
+    const outcome = await config.auth.authenticate(request.toRequest());
+    return outcome instanceof Response ? await replyOf(outcome) : outcome;
+  }
+  if (!config.authenticate) return undefined;
+  const principal = await config.authenticate(request.toRequest());
+  if (principal !== undefined) return principal;
+  return errorReply({
+    status: 401,
+    code: TRANSPORT_ERROR,
+    message: 'Unauthorized',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
+}
+
+/** The `auth` layer's refusal of a POST's requests (e.g. 403 insufficient_scope), if any. */
+async function authorize(
+  routed: ReturnType<typeof classifyPost>,
+  principal: Principal | undefined,
+  config: HttpConfig,
+): Promise<HttpReply | undefined> {
+  const auth = config.auth;
+  if (auth?.authorize === undefined || principal === undefined) return undefined;
+  const requests =
+    routed.kind === 'modern-request'
+      ? [routed.message]
+      : routed.kind === 'legacy'
+        ? requestsOf(routed.frame)
+        : [];
+  if (requests.length === 0) return undefined;
+  const refusal = await auth.authorize(
+    principal,
+    requests.map(({ method, params }) => ({ method, params })),
+  );
+  return refusal === undefined ? undefined : await replyOf(refusal);
+}
+
+function requestsOf(frame: Frame): JsonRpcRequest[] {
+  const items = frame.type === 'batch' ? frame.items : [frame];
+  return items.flatMap((item) => (item.type === 'message' && isRequest(item.message) ? [item.message] : []));
+}
+
+/** A web Response as a reply (refusals only: small bodies, read whole). */
+async function replyOf(response: Response): Promise<HttpReply> {
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  };
 }
 
 /** Which bodies the Accept header allows (absent means anything). */

@@ -6,6 +6,7 @@ import type { Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
+import type { Principal } from '../../protocol/principal.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
 import type { EventStore } from './event-store.ts';
@@ -23,6 +24,7 @@ export interface HttpSessionSettings {
   store: EventStore;
   retryMs: number;
   keepAliveMs: number;
+  maxSseBufferBytes: number;
   closeSseStreamsAfterMs: number | undefined;
   onError: (error: Error) => void;
 }
@@ -45,6 +47,8 @@ export class HttpSession implements Channel {
   #receiver: ChannelReceiver | undefined;
   #backlog: Frame[] | undefined;
   #exchanges: Map<RequestId, PostExchange> | undefined;
+  /** Who sent each in-flight request (authenticated endpoints only); dropped with its response. */
+  #senders: Map<RequestId, Principal> | undefined;
   #initializeId: RequestId | undefined;
   #standalone: ResumableStream | undefined;
   #live: Map<string, ResumableStream> | undefined;
@@ -63,6 +67,7 @@ export class HttpSession implements Channel {
       kind: 'http',
       sessionId: this.id,
       closeStream: (relatedRequestId) => this.#exchanges?.get(relatedRequestId)?.poll() ?? false,
+      principalOf: (requestId) => this.#senders?.get(requestId),
     });
   }
 
@@ -85,13 +90,18 @@ export class HttpSession implements Channel {
     for (const frame of backlog) receiver.handleFrame(frame);
   }
 
-  /** Delivers a POST body. With requests in it, resolves with their response (JSON or SSE). */
+  /**
+   * Delivers a POST body. With requests in it, resolves with their response (JSON or SSE).
+   * `delivery.principal`, who sent them, is what `info.principalOf` answers while they are in flight
+   * (a token refreshed mid-session gives later requests its new scopes and expiry).
+   */
   post(
     frame: Frame,
     requests: readonly JsonRpcRequest[],
     accepts: Accepts,
-    headers: Record<string, string>,
+    delivery: { headers: Record<string, string>; principal?: Principal | undefined },
   ): Promise<HttpReply> | undefined {
+    const { headers, principal } = delivery;
     let exchange: PostExchange | undefined;
     if (requests.length > 0) {
       const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
@@ -103,6 +113,7 @@ export class HttpSession implements Channel {
           isBatch: frame.type === 'batch',
           headers,
           keepAliveMs: this.#settings.keepAliveMs,
+          maxSseBufferBytes: this.#settings.maxSseBufferBytes,
           openStream: () => this.#newStream(),
           priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
           closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
@@ -111,6 +122,7 @@ export class HttpSession implements Channel {
       const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {
         exchanges.set(request.id, exchange);
+        if (principal !== undefined) (this.#senders ??= new Map()).set(request.id, principal);
         if (request.method === 'initialize') this.#initializeId = request.id;
       }
     }
@@ -126,7 +138,7 @@ export class HttpSession implements Channel {
   openStandalone(): HttpReply | undefined {
     if (this.#standalone?.isAttached) return undefined;
     this.#standalone ??= this.#newStream();
-    const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
+    const connection = this.#newConnection();
     const isPriming = hasPolling(this.protocolVersion);
     this.#standalone.open(connection, isPriming ? { retryMs: this.#settings.retryMs } : undefined);
     return sseResponse(connection);
@@ -140,7 +152,7 @@ export class HttpSession implements Channel {
   async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const replay = await this.#settings.store.replayAfter(lastEventId);
     if (!replay || !this.#streamIds?.has(replay.streamId)) return undefined;
-    const connection = new SseConnection({ keepAliveMs: this.#settings.keepAliveMs });
+    const connection = this.#newConnection();
     const live = this.#live?.get(replay.streamId);
     if (live) live.resume(connection, lastEventId);
     else {
@@ -159,9 +171,12 @@ export class HttpSession implements Channel {
       this.#noteNegotiated(key, message);
       if (exchanges) {
         for (const item of Array.isArray(message) ? message : [message as Message]) {
-          if (isResponse(item) && item.id !== undefined) exchanges.delete(item.id);
+          if (isResponse(item) && item.id !== undefined) {
+            exchanges.delete(item.id);
+            this.#senders?.delete(item.id);
+          }
         }
-        if (exchanges.size === 0) this.#exchanges = undefined;
+        if (exchanges.size === 0) this.#exchanges = this.#senders = undefined;
       }
       if (exchange) return exchange.handle(message);
     }
@@ -177,7 +192,7 @@ export class HttpSession implements Channel {
     if (this.#isClosed) return Promise.resolve();
     this.#isClosed = true;
     for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
-    this.#exchanges = undefined;
+    this.#exchanges = this.#senders = undefined;
     for (const stream of this.#live?.values() ?? []) stream.finish();
     for (const streamId of this.#streamIds ?? []) {
       this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
@@ -185,6 +200,11 @@ export class HttpSession implements Channel {
     this.#receiver?.handleClose();
     this.#owner.forget(this);
     return Promise.resolve();
+  }
+
+  #newConnection(): SseConnection {
+    const { keepAliveMs, maxSseBufferBytes } = this.#settings;
+    return new SseConnection({ keepAliveMs, maxBufferedBytes: maxSseBufferBytes });
   }
 
   #newStream(): ResumableStream {

@@ -12,7 +12,7 @@ export {
   type HttpReply,
   type HttpRequestView,
 } from './exchange.ts';
-export type { ChannelServer, HttpHandlerOptions, Principal } from './options.ts';
+export type { AuthorizedRequest, ChannelServer, HttpAuth, HttpHandlerOptions, Principal } from './options.ts';
 export {
   InMemoryEventStore,
   type EventStore,

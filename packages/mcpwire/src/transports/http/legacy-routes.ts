@@ -9,7 +9,7 @@ import { LEGACY_VERSIONS } from '../../protocol/revisions.ts';
 import { HttpSession } from './http-session.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
-import type { ChannelServer } from './options.ts';
+import type { ChannelServer, Principal } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
 import type { SessionRegistry } from './sessions.ts';
 
@@ -17,7 +17,8 @@ import type { SessionRegistry } from './sessions.ts';
 export interface LegacyContext {
   server: ChannelServer;
   sessions: SessionRegistry;
-  principal: string | undefined;
+  /** Who sent the request (undefined without authentication); sessions are bound to its key (SEC-7). */
+  principal: Principal | undefined;
 }
 
 /** Serves a handshake-era POST: a new session for `initialize`, else delivery into the named session. */
@@ -40,8 +41,18 @@ export async function handleLegacyPost(
   if (refused) return refused;
   let session: HttpSession | undefined;
   if (isInitialize) {
-    session = context.sessions.create(context.server, context.principal);
-    if (!session) return refusal(503, 'Too many sessions; try again later', firstId);
+    session = context.sessions.create(context.server, context.principal?.principal);
+    if (!session) {
+      // The sweep that frees idle sessions runs this often: the earliest a retry can succeed.
+      const retryAfter = String(context.sessions.retryAfterSeconds);
+      return errorReply({
+        status: 503,
+        code: TRANSPORT_ERROR,
+        message: `Too many sessions (the limit is ${context.sessions.maxSessions}); retry after ${retryAfter} s`,
+        id: firstId,
+        headers: { 'Retry-After': retryAfter },
+      });
+    }
   } else {
     const found = findSession(request, context, firstId);
     if (!(found instanceof HttpSession)) return found;
@@ -65,7 +76,10 @@ export async function handleLegacyPost(
   }
   context.sessions.touch(session);
   const headers = isInitialize ? { 'Mcp-Session-Id': session.id } : {};
-  const answer = session.post(frame, requests as JsonRpcRequest[], accepts, headers);
+  const answer = session.post(frame, requests as JsonRpcRequest[], accepts, {
+    headers,
+    principal: context.principal,
+  });
   // HTTP-7: notifications and responses only: accepted, no body.
   const response = answer ? await answer : emptyReply(202);
   context.sessions.touch(session);
@@ -121,7 +135,7 @@ function findSession(
 ): HttpSession | HttpReply {
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) return refusal(400, 'Bad Request: Mcp-Session-Id header is required', id);
-  const session = context.sessions.get(sessionId, context.principal);
+  const session = context.sessions.get(sessionId, context.principal?.principal);
   if (!session) return refusal(404, 'Session not found', id);
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && session.protocolVersion !== undefined && version !== session.protocolVersion) {

@@ -4,7 +4,13 @@
 // web Request, Headers, Response or stream in between; any other fetch-style handler goes through
 // @hono/node-server.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { ExchangeHandler, HeaderReader, HttpReply, HttpRequestView } from './exchange.ts';
@@ -209,6 +215,9 @@ async function pump(body: ReadableStream<Uint8Array>, outgoing: ServerResponse):
   const reader = body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => {});
   outgoing.once('close', cancel);
+  // A body that errors while we wait for 'drain' (an SSE stream over its buffer bound, given up on a
+  // client that does not read) drops the connection: the wait ends with the socket's 'close'.
+  reader.closed.catch(() => outgoing.destroy());
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -242,7 +251,26 @@ export interface ServeHttpOptions {
   host?: string;
   /** The endpoint path, for `url` only; default `/mcp`. */
   path?: string;
+  /**
+   * A client must send its whole request head within this many ms, else it gets 408 and the
+   * connection closes (slowloris). Default 10,000 (Node's own is 60,000). Infinity: no limit.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * A client must send its whole request, head and body, within this many ms, else 408 and close.
+   * It bounds a body sent one byte at a time. Default 30,000 (Node's own is 300,000). Infinity: no limit.
+   */
+  requestTimeoutMs?: number;
+  /** The largest request head (request line and headers) in bytes; larger gets 431. Default 16 KiB (Node's). */
+  maxHeaderBytes?: number;
 }
+
+/** The defaults of {@link ServeHttpOptions}' limits. */
+export const HTTP_SERVER_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxHeaderBytes: 16 * 1024,
+} as const;
 
 /** A listening server. */
 export interface HttpServerHandle {
@@ -257,7 +285,7 @@ export interface HttpServerHandle {
 /** Serves `handler` on node:http and resolves once listening; rejects if the port cannot be bound. */
 export async function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(createNodeListener(handler));
+  const server = createServer(serverOptions(options), createNodeListener(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {
@@ -284,4 +312,35 @@ export async function serveHttp(handler: FetchHandler, options: ServeHttpOptions
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * node:http's options for `options`' limits. Repeated headers are joined (not dropped, as Node does
+ * for Content-Type), so the handler sees them and refuses a repeated singleton header with 400.
+ */
+function serverOptions(options: ServeHttpOptions): ServerOptions {
+  const headersMs = toNodeTimeout(options.headersTimeoutMs ?? HTTP_SERVER_LIMITS.headersTimeoutMs);
+  const requestMs = toNodeTimeout(options.requestTimeoutMs ?? HTTP_SERVER_LIMITS.requestTimeoutMs);
+  // Node refuses a head timeout above the request timeout; the request timeout bounds the head too.
+  const headersTimeout =
+    requestMs === 0 ? headersMs : Math.min(headersMs === 0 ? requestMs : headersMs, requestMs);
+  const shortest = Math.min(...[headersTimeout, requestMs].filter((ms) => ms > 0));
+  return {
+    headersTimeout,
+    requestTimeout: requestMs,
+    maxHeaderSize: options.maxHeaderBytes ?? HTTP_SERVER_LIMITS.maxHeaderBytes,
+    joinDuplicateHeaders: true,
+    // Node checks the timeouts on this period (default 30 s, which would stretch a 10 s limit to 40 s).
+    connectionsCheckingInterval: Number.isFinite(shortest)
+      ? Math.max(10, Math.min(1000, Math.floor(shortest / 4)))
+      : 30_000,
+  };
+}
+
+/** Node's spelling of "no timeout" is 0. */
+function toNodeTimeout(ms: number): number {
+  if (ms === Infinity) return 0;
+  if (!(ms > 0) || !Number.isFinite(ms))
+    throw new RangeError(`A timeout must be a positive number of ms or Infinity, got ${ms}`);
+  return Math.ceil(ms);
 }

@@ -1,14 +1,35 @@
 // The HTTP handler's options, their defaults, and the one thing it needs of a server.
 
+import type { JsonObject } from '../../jsonrpc/message.ts';
+import type { Principal } from '../../protocol/principal.ts';
 import type { ChannelServer } from '../channel.ts';
 
-export type { ChannelServer };
+export type { ChannelServer, Principal };
 import { InMemoryEventStore, type EventStore } from './event-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
+import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';
 
-/** Who made a request, as the `authenticate` hook established it. */
-export interface Principal {
-  principal: string;
+/** One request of a POST body, as `HttpAuth.authorize` sees it. */
+export interface AuthorizedRequest {
+  readonly method: string;
+  readonly params: JsonObject | undefined;
+}
+
+/**
+ * An authorization layer the handler consults (`bearerAuth` of `mcpwire/auth` is one). It answers
+ * in HTTP terms, so the handler passes its refusals on as they are (401/403 with `WWW-Authenticate`).
+ */
+export interface HttpAuth {
+  /** Verifies every request's credentials: the principal, or the response refusing the request. */
+  authenticate(request: Request): Promise<Principal | Response>;
+  /**
+   * Checks that `principal` may make the requests of one POST body (e.g. per-tool scopes): undefined
+   * to go on, or the refusal (403 `insufficient_scope`). Called once per POST that holds requests.
+   */
+  authorize?(
+    principal: Principal,
+    requests: readonly AuthorizedRequest[],
+  ): Response | undefined | Promise<Response | undefined>;
 }
 
 /** Options of `createHttpHandler`. Every limit and check is on by default. */
@@ -38,6 +59,12 @@ export interface HttpHandlerOptions {
   /** Comment lines on idle SSE streams every this many ms (S26-HTTP-7); 0 turns them off. Default 15,000. */
   keepAliveMs?: number;
   /**
+   * Bytes of events one SSE connection may hold for a client that does not read (besides the
+   * socket's own buffers); past it the connection is dropped, and a handshake-era stream keeps its
+   * events in the event store for resumption. Default 4 MiB.
+   */
+  maxSseBufferBytes?: number;
+  /**
    * The inputSchema of a tool, for checking `Mcp-Param-*` headers (S26-HDR-5). Default: asks the
    * server with a stateless `tools/list` per `tools/call` (middleware sees that request).
    */
@@ -47,19 +74,24 @@ export interface HttpHandlerOptions {
    * principal's session id gets 404 (SEC-7). Credentials never reach the server (SEC-5).
    */
   authenticate?: (request: Request) => Promise<Principal | undefined>;
+  /**
+   * An authorization layer with its own refusals (e.g. `bearerAuth` of `mcpwire/auth`); used instead
+   * of `authenticate` when given. The principal reaches every handler as `ctx.auth`.
+   */
+  auth?: HttpAuth;
   /** Local diagnostics (store failures, handler crashes). Default: stderr. */
   onError?: (error: Error) => void;
 }
 
 /** The options with every default applied. */
 export type HttpConfig = Required<
-  Omit<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate'>
+  Omit<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>
 > &
-  Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate'>;
+  Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>;
 
 /** Applies the defaults. */
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
-  const { closeSseStreamsAfterMs, toolSchema, authenticate, ...rest } = options;
+  const { closeSseStreamsAfterMs, toolSchema, authenticate, auth, ...rest } = options;
   return {
     path: '/mcp',
     allowedHosts: LOOPBACK_HOSTNAMES,
@@ -70,10 +102,12 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     eventStore: new InMemoryEventStore(),
     retryMs: 1_000,
     keepAliveMs: 15_000,
+    maxSseBufferBytes: DEFAULT_MAX_SSE_BUFFER_BYTES,
     onError: (error) => console.error(`[mcpwire http] ${error.message}`, error.cause ?? ''),
     ...rest,
     ...(closeSseStreamsAfterMs === undefined ? {} : { closeSseStreamsAfterMs }),
     ...(toolSchema === undefined ? {} : { toolSchema }),
     ...(authenticate === undefined ? {} : { authenticate }),
+    ...(auth === undefined ? {} : { auth }),
   };
 }

@@ -23,6 +23,8 @@ export interface PostExchangeOptions {
   /** Extra response headers (the session id). */
   headers: Record<string, string>;
   keepAliveMs: number;
+  /** The SSE connection's bound on events a client leaves unread. */
+  maxSseBufferBytes: number;
   /** Opens the stream of this POST, registered with the session for resumption. */
   openStream(): ResumableStream;
   /** The priming event's retry, or undefined for revisions before 2025-11-25 (no priming). */
@@ -114,7 +116,8 @@ export class PostExchange {
   }
 
   #startStream(): void {
-    const connection = new SseConnection({ keepAliveMs: this.#options.keepAliveMs });
+    const { keepAliveMs, maxSseBufferBytes } = this.#options;
+    const connection = new SseConnection({ keepAliveMs, maxBufferedBytes: maxSseBufferBytes });
     const stream = this.#options.openStream();
     stream.open(connection, this.#options.priming);
     this.#stream = stream;

@@ -33,6 +33,18 @@ export class SessionRegistry implements SessionOwner {
     return this.#sessions.size;
   }
 
+  /** The cap on live sessions. */
+  get maxSessions(): number {
+    return this.#limits.maxSessions;
+  }
+
+  /** Seconds until the next idle sweep could free a session (the `Retry-After` of a 503); at least 1. */
+  get retryAfterSeconds(): number {
+    const idleMs = this.#limits.idleTimeoutMs;
+    if (!Number.isFinite(idleMs)) return 60;
+    return Math.max(1, Math.ceil(sweepPeriodMs(idleMs) / 1000));
+  }
+
   /** Creates a session served by `server`, or undefined when the cap is reached. */
   create(server: ChannelServer, principal: string | undefined): HttpSession | undefined {
     if (this.#sessions.size >= this.#limits.maxSessions) return undefined;
@@ -69,10 +81,7 @@ export class SessionRegistry implements SessionOwner {
   }
 
   #startSweeper(): ReturnType<typeof setInterval> {
-    const idleMs = this.#limits.idleTimeoutMs;
-    // Within setInterval's range (a larger delay would become 1 ms).
-    const every = Math.min(Math.max(1, Math.floor(idleMs / 60)), 2 ** 31 - 1);
-    const timer = setInterval(() => this.#sweep(), every);
+    const timer = setInterval(() => this.#sweep(), sweepPeriodMs(this.#limits.idleTimeoutMs));
     (timer as { unref?: () => void }).unref?.();
     return timer;
   }
@@ -86,4 +95,9 @@ export class SessionRegistry implements SessionOwner {
       else void session.close();
     }
   }
+}
+
+/** The idle sweep's period: 1/60 of the idle timeout, within setInterval's range (a larger delay would become 1 ms). */
+function sweepPeriodMs(idleMs: number): number {
+  return Math.min(Math.max(1, Math.floor(idleMs / 60)), 2 ** 31 - 1);
 }

@@ -100,7 +100,7 @@ export class ResumableStream {
   }
 }
 
-/** Writes one stored event to a connection: a priming event if its data is empty. */
+/** Writes one stored event to a connection as a replay: a priming event if its data is empty. */
 export function writeStored(connection: SseConnection, event: { id: string; data: string }): void {
-  connection.write(event.data === '' ? { id: event.id, data: '' } : { event: 'message', ...event });
+  connection.writeReplay(event.data === '' ? { id: event.id, data: '' } : { event: 'message', ...event });
 }

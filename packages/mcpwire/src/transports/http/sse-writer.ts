@@ -38,6 +38,14 @@ export function createSseEncoder(): TransformStream<SseEvent, Uint8Array> {
   });
 }
 
+/** What an event weighs while it waits: its text, plus a little for the field names. */
+function sizeOfEvent(event: SseEvent): number {
+  return (event.data?.length ?? 0) + (event.comment?.length ?? 0) + 32;
+}
+
+/** The default bound on what one SSE connection holds for a client that does not read: 4 MiB. */
+export const DEFAULT_MAX_SSE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** The headers of every SSE response (S26-HTTP-7: no proxy buffering). */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream',
@@ -49,7 +57,11 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
  * One open SSE response body. `write` never throws: after `close`, or once the client has gone,
  * events are dropped. `onGone` listeners run once, only when the client cancelled the body (never
  * after our own `close`). With `keepAliveMs`, a comment line goes out whenever that long passed
- * without an event (S26-HTTP-7 encourages them on long-lived streams).
+ * without an event (S26-HTTP-7 encourages them on long-lived streams). When more than
+ * `maxBufferedBytes` of events wait for a client that does not read (UTF-16 units of their data,
+ * besides what the socket holds), the connection is given up: the body errors, the adapter drops
+ * the socket, and `onGone` listeners run, as if the client had left. A resumable stream keeps
+ * those events in its store for a reconnection with Last-Event-ID.
  */
 export class SseConnection {
   readonly body: ReadableStream<Uint8Array>;
@@ -58,9 +70,22 @@ export class SseConnection {
   #onGone: Array<() => void> = [];
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #isIdle = true;
+  readonly #maxBufferedBytes: number;
+  /** Weight of the live events written and not yet taken by the reader. */
+  #waiting = 0;
+  /** Replayed events written and not yet taken by the reader. */
+  #replaysWaiting = 0;
 
-  constructor(options: { keepAliveMs?: number } = {}) {
-    const { readable, writable } = createSseEncoder();
+  constructor(options: { keepAliveMs?: number; maxBufferedBytes?: number } = {}) {
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES;
+    const { readable, writable } = new TransformStream<SseEvent, Uint8Array>({
+      // Events leave the queue in write order, so the replayed ones (all written first) leave first.
+      transform: (event, controller) => {
+        if (this.#replaysWaiting > 0) this.#replaysWaiting--;
+        else this.#waiting -= sizeOfEvent(event);
+        controller.enqueue(encoder.encode(encodeSseEvent(event)));
+      },
+    });
     this.body = readable;
     this.#writer = writable.getWriter();
     // Cancelling the readable side errors the writable side: that is the client going away.
@@ -80,11 +105,27 @@ export class SseConnection {
     return this.#state === 'open';
   }
 
-  /** Queues one event; dropped if the connection is no longer open. */
+  /** Queues one event; dropped if the connection is no longer open. Past the bound, gives up on the client. */
   write(event: SseEvent): void {
     if (this.#state !== 'open') return;
     this.#isIdle = false;
     this.#writer.write(event).catch(() => this.#gone());
+    const size = sizeOfEvent(event);
+    this.#waiting += size;
+    // One event alone always passes, however large.
+    if (this.#waiting > this.#maxBufferedBytes && this.#waiting > size) this.#overflow();
+  }
+
+  /**
+   * Queues one event replayed from the event store. Replays are not counted against the bound:
+   * the store already holds their text (and bounds it), and a client catching up on a long replay
+   * must not be dropped for it.
+   */
+  writeReplay(event: SseEvent): void {
+    if (this.#state !== 'open') return;
+    this.#isIdle = false;
+    this.#writer.write(event).catch(() => this.#gone());
+    this.#replaysWaiting++;
   }
 
   /** Ends the body after the queued events. Idempotent. */
@@ -99,6 +140,11 @@ export class SseConnection {
   onGone(listener: () => void): void {
     if (this.#state === 'gone') listener();
     else this.#onGone.push(listener);
+  }
+
+  #overflow(): void {
+    this.#writer.abort(new Error('The client did not read its SSE stream')).catch(() => {});
+    this.#gone();
   }
 
   #gone(): void {

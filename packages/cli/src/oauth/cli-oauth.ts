@@ -1,0 +1,110 @@
+// The OAuth client of the client commands: `createOAuthFetch` of mcpwire/auth with the browser flow
+// (the URL printed on stderr, opened where a browser is, the answer taken on a loopback listener) and
+// a file token store per server, so a later run reuses the token without a new consent.
+
+import {
+  createMemoryTokenStore,
+  createOAuthFetch,
+  isPrivateHost,
+  type FetchLike,
+  type OAuthClientOptions,
+} from 'mcpwire/auth';
+import { createFileTokenStore } from 'mcpwire/auth/node';
+import { PACKAGE_VERSION } from '../package-info.ts';
+import { canOpenBrowser, openBrowser } from './browser.ts';
+import { LoopbackRedirect } from './loopback-redirect.ts';
+import { tokenStorePath } from './token-store-path.ts';
+
+/** The auth options of a client command (see auth-options.ts). */
+export interface CliAuthOptions {
+  /** `--client-id`: a client registered out of band, used instead of registering. */
+  clientId?: string;
+  /** `--client-secret`, with --client-id. */
+  clientSecret?: string;
+  /** `--scope`: the scope to request instead of the one the server's challenge and metadata suggest. */
+  scope?: string;
+  /** `--token-store <file>`; default {@link tokenStorePath} of the server URL. */
+  tokenStore?: string;
+  /** Keep nothing between runs (memory only) unless `tokenStore` names a file: the doctor walks the whole flow. */
+  isStoreless?: boolean;
+  /** `--auth-timeout`: how long to wait for the browser, in seconds. */
+  authTimeout: number;
+  /** `--allow-private-auth`: metadata and endpoints on private addresses even for a public server. */
+  allowPrivateAuth?: boolean;
+  /** Told the authorization URL before it is printed, and the redirect once it came (the doctor's steps). */
+  onAuthorization?: (event: { url: string } | { redirect: URL }) => void;
+}
+
+/** An OAuth-capable fetch and the listener behind it (closed on dispose). */
+export interface CliAuthFetch extends AsyncDisposable {
+  fetch: FetchLike;
+  /** The token store file in use; undefined for a memory store. */
+  storePath: string | undefined;
+}
+
+/** How the authorization URL is shown: `stderr` for the lines, whether to open a browser. */
+export interface AuthPrompt {
+  /** Where the label of the server and the URL go; default process.stderr. */
+  write?: (text: string) => void;
+  isBrowserWanted?: boolean;
+}
+
+/**
+ * A fetch for the MCP endpoint `serverUrl` that runs OAuth when the server answers 401: `inner` makes
+ * every request (the MCP ones and the auth layer's own, so --trace and --record see them all). The
+ * authorization URL is printed to stderr (and opened in a browser when one is there); the answer is
+ * awaited on a loopback listener for `authTimeout` seconds. Metadata on loopback and private addresses
+ * is allowed when the server itself is on one (the user chose a local server), or with allowPrivateAuth.
+ */
+export async function createCliAuthFetch(
+  serverUrl: string,
+  options: CliAuthOptions,
+  inner: FetchLike,
+  prompt: AuthPrompt = {},
+): Promise<CliAuthFetch> {
+  const listener = await LoopbackRedirect.listen();
+  const write = prompt.write ?? ((text: string) => process.stderr.write(text));
+  const isBrowserWanted = prompt.isBrowserWanted ?? canOpenBrowser();
+  const storePath =
+    options.tokenStore ?? (options.isStoreless === true ? undefined : tokenStorePath(serverUrl));
+  const client: OAuthClientOptions = {
+    fetch: inner,
+    store: storePath === undefined ? createMemoryTokenStore() : createFileTokenStore(storePath),
+    redirectUri: listener.redirectUri,
+    clientMetadata: {
+      client_name: 'mcpwire CLI',
+      client_uri: 'https://github.com/mcpwire/mcpwire',
+      software_id: 'mcpwire-cli',
+      software_version: PACKAGE_VERSION,
+    },
+    allowPrivateNetwork: options.allowPrivateAuth === true || isPrivateHost(new URL(serverUrl).hostname),
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+    ...(options.clientId === undefined
+      ? {}
+      : {
+          client: {
+            client_id: options.clientId,
+            ...(options.clientSecret === undefined
+              ? { token_endpoint_auth_method: 'none' }
+              : { client_secret: options.clientSecret }),
+          },
+        }),
+    authorize: async ({ url, issuer, state }) => {
+      write(
+        `mcpwire: ${serverUrl} needs authorization from ${issuer}.\n` +
+          `Open this URL in a browser to continue (waiting ${options.authTimeout} s):\n  ${url.href}\n`,
+      );
+      options.onAuthorization?.({ url: url.href });
+      if (isBrowserWanted) openBrowser(url.href);
+      const redirect = await listener.waitForRedirect(state, options.authTimeout * 1000);
+      options.onAuthorization?.({ redirect });
+      write('mcpwire: authorization received.\n');
+      return redirect;
+    },
+  };
+  return {
+    fetch: createOAuthFetch(serverUrl, client),
+    storePath,
+    [Symbol.asyncDispose]: () => listener[Symbol.asyncDispose](),
+  };
+}

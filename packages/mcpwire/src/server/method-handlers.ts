@@ -1,0 +1,110 @@
+// The server's one handler table: every core request a client may send, each served here, in both
+// eras, behind the same middleware. Its type is derived from the method table, so a core method
+// without a handler does not compile (method-handlers.types.test.ts). Extensions add their own rows.
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import type { InboundRequestMethod } from '../protocol/method-types.ts';
+import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import type { Implementation } from '../protocol/types/index.ts';
+import { complete } from './completion.ts';
+import type { RequestContext } from './context.ts';
+import type { Prompts } from './prompts.ts';
+import type { Resources } from './resources.ts';
+import type { Tools } from './tools.ts';
+
+/** What the core handlers use of their Server. */
+export interface HandlerHost {
+  readonly info: Implementation;
+  readonly options: { readonly instructions?: string };
+  readonly tools: Tools;
+  readonly resources: Resources;
+  readonly prompts: Prompts;
+  readonly pageSize: number;
+  capabilities(): object;
+}
+
+/** The handshake-era connection's own state, for the methods scoped to it. */
+export interface LegacyConnection {
+  initialize(params: JsonObject): JsonObject;
+  setLevel(params: JsonObject): JsonObject;
+  subscribe(params: JsonObject, isSubscribe: boolean): JsonObject;
+}
+
+/**
+ * Where a request arrived: the server, and the connection (handshake era) or the request's own
+ * stream (stateless era). The object that carries a context's output, so nothing extra is made.
+ */
+export interface RequestOrigin {
+  readonly server: HandlerHost;
+  /** The handshake-era connection; undefined for a stateless request. */
+  readonly connection: LegacyConnection | undefined;
+  /** Serves `subscriptions/listen` on the stateless request's own stream; absent in the handshake era. */
+  listen?(): Promise<JsonObject>;
+}
+
+/**
+ * One row of the handler table: params (checked against the method's row) in, result out. Throw
+ * RpcError for protocol errors; anything else becomes -32603.
+ */
+export type ServerMethodHandler = (
+  params: JsonObject,
+  ctx: RequestContext,
+  origin: RequestOrigin,
+) => Promise<JsonObject>;
+
+/** The core requests a server receives, derived from the method table. */
+export type ServedMethod = InboundRequestMethod<'server'>;
+
+/** A handler for every core request a server receives; a missing one is a type error. */
+export type CoreHandlers = { readonly [M in ServedMethod]: ServerMethodHandler };
+
+/** The connection-scoped methods exist only on a handshake-era connection (their rows end at 2025-11-25). */
+function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
+  if (origin.connection) return origin.connection;
+  throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`);
+}
+
+/** Tasks are described (TASK-*, S26-TASK-*) but not served yet: the gate refuses them before this. */
+const notServed: ServerMethodHandler = (_params, ctx) =>
+  Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${ctx.method}"`));
+
+/** The core handler table. Order follows METHODS. */
+export const CORE_HANDLERS: CoreHandlers = {
+  initialize: (params, _ctx, origin) =>
+    Promise.resolve(connectionOf(origin, 'initialize').initialize(params)),
+  // PING-2: an empty result, promptly, in any lifecycle state.
+  ping: () => Promise.resolve({}),
+  'server/discover': (_params, _ctx, { server }) => {
+    const result: JsonObject = {
+      supportedVersions: [...MODERN_VERSIONS],
+      capabilities: server.capabilities() as JsonObject,
+    };
+    if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
+    return Promise.resolve(result);
+  },
+  'tools/list': (params, _ctx, { server }) => Promise.resolve(server.tools.list(params, server.pageSize)),
+  'tools/call': (params, ctx, { server }) => server.tools.call(params, ctx),
+  'resources/list': (params, ctx, { server }) => server.resources.list(params, server.pageSize, ctx),
+  'resources/templates/list': (params, _ctx, { server }) =>
+    Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
+  'resources/read': (params, ctx, { server }) => server.resources.read(params, ctx),
+  'resources/subscribe': (params, _ctx, origin) =>
+    Promise.resolve(connectionOf(origin, 'resources/subscribe').subscribe(params, true)),
+  'resources/unsubscribe': (params, _ctx, origin) =>
+    Promise.resolve(connectionOf(origin, 'resources/unsubscribe').subscribe(params, false)),
+  'prompts/list': (params, _ctx, { server }) => Promise.resolve(server.prompts.list(params, server.pageSize)),
+  'prompts/get': (params, ctx, { server }) => server.prompts.get(params, ctx),
+  'completion/complete': (params, ctx, { server }) => complete(params, ctx, server),
+  'logging/setLevel': (params, _ctx, origin) =>
+    Promise.resolve(connectionOf(origin, 'logging/setLevel').setLevel(params)),
+  'subscriptions/listen': (_params, _ctx, origin) =>
+    origin.listen
+      ? origin.listen()
+      : Promise.reject(new RpcError(ErrorCode.MethodNotFound, 'Method not found: "subscriptions/listen"')),
+  'tasks/get': notServed,
+  'tasks/result': notServed,
+  'tasks/list': notServed,
+  'tasks/cancel': notServed,
+  'tasks/update': notServed,
+};
