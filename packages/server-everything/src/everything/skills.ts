@@ -1,7 +1,7 @@
 // The everything server's skills (SEP-2640): what the conformance suite's sep-2640-* scenarios read,
 // a skill with a subfolder (for resources/directory/read) and a second, single-file skill.
 
-import { skills } from 'mcpwire/extensions/skills';
+import { skills, type SkillsExtension } from 'mcpwire/extensions/skills';
 
 /** The skill files, by path under the skills root. */
 export const EVERYTHING_SKILL_FILES: Readonly<Record<string, string>> = {
@@ -38,6 +38,6 @@ Group the changes into Added, Changed and Fixed; one line each, newest first.
 };
 
 /** The skills extension serving those files, with `resources/directory/read`. */
-export function createEverythingSkills() {
+export function createEverythingSkills(): SkillsExtension {
   return skills(EVERYTHING_SKILL_FILES, { directoryRead: true });
 }

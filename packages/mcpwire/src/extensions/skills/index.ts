@@ -1,7 +1,7 @@
 // Public entry of `mcpwire/extensions/skills` (SEP-2640): the extension value a Server (and Client)
 // takes, the skill catalog, the host-side SkillsClient that verifies what it reads, and the wire types.
 
-export { skills, type SkillsOptions } from './skills-server.ts';
+export { skills, type SkillsExtension, type SkillsOptions } from './skills-server.ts';
 export { SkillCatalog, type CatalogFile, type CatalogSkill, type SkillFiles } from './skill-catalog.ts';
 export { readSkillsDirectory } from './skills-directory.ts';
 export {

@@ -4,7 +4,7 @@
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
-import { defineExtension } from '../../protocol/extension.ts';
+import { defineExtension, type Extension } from '../../protocol/extension.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { ExtensionHost, ServerExtensionPart } from '../../server/extension.ts';
 import type { ClientExtensionPart } from '../../client/extension.ts';
@@ -21,13 +21,16 @@ export interface SkillsOptions {
   baseUri?: string;
 }
 
+/** What {@link skills} returns: one value for a Server (its handlers) and a Client (its settings). */
+export type SkillsExtension = Extension<ServerExtensionPart, ClientExtensionPart>;
+
 /**
  * The skills extension, serving `source` (skill files by path, e.g. from `readSkillsDirectory`, or
  * a SkillCatalog). Throws at once, naming every problem, if a skill is invalid (no frontmatter, a
  * name that differs from its folder, no description). The same value declares the extension on a
  * Client (`new Client(info, { extensions: [skills()] })`), where no files are needed.
  */
-export function skills(source: SkillFiles | SkillCatalog = {}, options: SkillsOptions = {}) {
+export function skills(source: SkillFiles | SkillCatalog = {}, options: SkillsOptions = {}): SkillsExtension {
   const catalog = source instanceof SkillCatalog ? source : new SkillCatalog(source, options);
   const settings: SkillsCapability = options.directoryRead ? { directoryRead: true } : {};
   const server: ServerExtensionPart = {
