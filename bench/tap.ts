@@ -52,6 +52,11 @@ const setups: ReadonlyArray<{ name: string; command?: string; args: () => string
   { name: 'tap --no-lint', args: () => [cli, 'tap', '--no-lint', '--', node, ...server] },
   { name: 'tap (lint)', args: () => [cli, 'tap', '--', node, ...server] },
   {
+    name: 'tap (lint) tee',
+    command: 'env',
+    args: () => ['MCPWIRE_TAP_FORWARD=tee', node, cli, 'tap', '--', node, ...server],
+  },
+  {
     name: 'tap --record',
     args: () => [cli, 'tap', '--record', join(work, 'bench.jsonl'), '--', node, ...server],
   },
@@ -59,8 +64,8 @@ const setups: ReadonlyArray<{ name: string; command?: string; args: () => string
 
 /** How the tap under test observes, for the results file (the numbers only mean something with it). */
 const NOTES = [
-  "stdio tap: the bytes go through two tee processes (coreutils), each also writing a copy into a FIFO the tap reads; the copies are split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/tee-forward.ts, observe-queue.ts); with --no-lint and no --record the server gets the tap's own stdin and stdout",
-  'in-process forwarding (MCPWIRE_TAP_FORWARD=node, the fallback without tee) measured pipelined p50 1.50-1.62x direct with --no-lint against 1.22x for a shell tee pipeline in the same runs; a worker_thread observer measured slower still (2.16x) and was not kept',
+  "stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/observe-queue.ts); with --no-lint and no --record the server gets the tap's own stdin and stdout",
+  'MCPWIRE_TAP_FORWARD=tee (opt-in: the copies of the two directions lose their relative order) forwards through two tee processes as the shell tee pipeline row does; a worker_thread observer measured slower on this 2-core machine (2.16x) and was not kept',
   'the machine is shared: other sessions run tests on the same 2 cores, so ratios move by +-0.3 between runs; compare rows of one run',
 ];
 

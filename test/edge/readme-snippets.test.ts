@@ -16,10 +16,8 @@ function shown(text: string): string {
 
 test('each runtime snippet in the README is the fixture the runtime tests run', async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## Everywhere JavaScript runs'),
-    readme.indexOf('## Conformance'),
-  );
+  const start = readme.indexOf('## Everywhere JavaScript runs');
+  const section = readme.slice(start, readme.indexOf('\n## ', start));
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!.trimEnd());
   assert.equal(blocks.length, FILES.length);
   for (const [index, file] of FILES.entries()) {

@@ -20,7 +20,7 @@ export function redirectUriProblem(uri: string): string | undefined {
       ? undefined
       : `"${uri}" uses http on a host that is not loopback; use https or http://127.0.0.1 (AUTH-30)`;
   // A private-use scheme of a native app (RFC 8252 §7.1), e.g. com.example.app:/callback.
-  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && url.protocol.includes('.')) return undefined;
   return `"${uri}" uses the scheme ${url.protocol} (expected https, loopback http, or a reverse-domain private-use scheme)`;
 }
 

@@ -60,8 +60,8 @@ const BANNER = Buffer.from(
 );
 
 describe('mcpwire tap over stdio', { concurrency: 2 }, () => {
-  // Through two tee processes where the platform has them (the default here), else in-process.
-  for (const forward of ['tee', 'node'] as const)
+  // In-process (the default), and through two tee processes (MCPWIRE_TAP_FORWARD=tee).
+  for (const forward of ['node', 'tee'] as const)
     test(`${forward} forwarding: every byte unchanged both ways, both sides recorded, spawn and exit; closing stdin ends the server`, async () => {
       const dir = scratch();
       const record = join(dir, 'session.jsonl');
@@ -76,14 +76,14 @@ describe('mcpwire tap over stdio', { concurrency: 2 }, () => {
           dir,
           ...OUR_EVERYTHING,
         ],
-        forward === 'node' ? { MCPWIRE_TAP_FORWARD: 'node' } : {},
+        forward === 'tee' ? { MCPWIRE_TAP_FORWARD: 'tee' } : {},
       );
       tap.child.stdin.write(INITIALIZE);
       await tap.waitForLines(2);
       tap.child.stdin.write(INITIALIZED);
       tap.child.stdin.write(ODD_CALL);
       await tap.waitForLines(3);
-      // Which path carried the bytes: the tap's children are the server and, by default, two tees.
+      // Which path carried the bytes: the tap's children are the server and, with tee, two tees.
       const pid = tap.child.pid!;
       const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
       const names = children.map((child) => readFileSync(`/proc/${child}/comm`, 'utf8').trim());

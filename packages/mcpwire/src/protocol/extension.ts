@@ -20,15 +20,32 @@ export interface Extension<ServerPart = unknown, ClientPart = unknown> {
   readonly client?: ClientPart;
 }
 
-/** `reverse.dns/name` or `reverse.dns/name/sub`: the prefix is mandatory (S26-EXT-1). */
-const EXTENSION_ID = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+\/[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+/** One label of the reverse-DNS prefix, and the name after the first `/`. */
+const ID_LABEL = /^[a-z0-9-]+$/;
+const ID_NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+
+/**
+ * `reverse.dns/name` or `reverse.dns/name/sub`: the prefix is mandatory (S26-EXT-1): two or more
+ * labels, the first starting with a letter. Checked in parts, each linear in the id's length.
+ */
+function isExtensionId(id: string): boolean {
+  const slash = id.indexOf('/');
+  if (slash === -1) return false;
+  const labels = id.slice(0, slash).split('.');
+  return (
+    labels.length >= 2 &&
+    /^[a-z]/.test(labels[0]!) &&
+    labels.every((label) => ID_LABEL.test(label)) &&
+    ID_NAME.test(id.slice(slash + 1))
+  );
+}
 
 /**
  * Checks and returns an extension value. Throws TypeError for an id without a reverse-DNS prefix or
  * a method whose row does not say who sends it. Pure: call it at module scope.
  */
 export function defineExtension<const E extends Extension>(extension: E): E {
-  if (!EXTENSION_ID.test(extension.id)) {
+  if (!isExtensionId(extension.id)) {
     throw new TypeError(
       `Invalid extension id "${extension.id}": expected a prefixed name such as "io.modelcontextprotocol/skills" or "com.example/feature"`,
     );

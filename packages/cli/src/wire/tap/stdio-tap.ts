@@ -1,8 +1,8 @@
 // `mcpwire tap -- <server command>`: the server started behind the tap, every byte passed on
 // unchanged as it is read (stdin to the server, the server's stdout to ours, its stderr to ours) while
-// a copy of each stream is split into lines, recorded and linted. The bytes go through two `tee`
-// processes where the platform has them (tee-forward.ts), else through this process; with nothing to
-// observe the server gets the tap's own stdin and stdout. The tap ends as the server ends.
+// a copy of each stream is split into lines, recorded and linted off the forwarding path. With
+// MCPWIRE_TAP_FORWARD=tee the bytes go through two `tee` processes instead (tee-forward.ts); with
+// nothing to observe the server gets the tap's own stdin and stdout. The tap ends as the server ends.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
@@ -90,7 +90,7 @@ async function startTee(
   } catch (error) {
     if (error instanceof TeeSetupError)
       throw new CliError(
-        `cannot forward through tee: ${error.message}; set MCPWIRE_TAP_FORWARD=node to forward in-process`,
+        `cannot forward through tee: ${error.message}; unset MCPWIRE_TAP_FORWARD to forward in-process`,
         ExitCode.connection,
         { cause: error },
       );

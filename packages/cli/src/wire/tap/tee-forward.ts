@@ -1,8 +1,8 @@
-// Forwarding without JavaScript in the byte path: two `tee` processes (coreutils) carry the host's
-// stdin to the server and the server's stdout to the host, each also writing a copy into a FIFO that
-// the tap reads and observes. A message crosses one small C process instead of the tap's event loop,
-// so the tap adds about what a shell pipeline adds (bench/tap.ts: "tee pipe"), and a long lint never
-// holds a message back. Where `tee` or `mkfifo` is missing (Windows), the tap forwards in-process.
+// Forwarding without JavaScript in the byte path (opt-in, MCPWIRE_TAP_FORWARD=tee): two `tee`
+// processes (coreutils) carry the host's stdin to the server and the server's stdout to the host,
+// each also writing a copy into a FIFO that the tap reads and observes. A message crosses one small
+// C process instead of the tap's event loop, so the tap adds about what a shell pipeline adds
+// (bench/tap.ts), but the copies of the two directions lose their relative order (findTeeTools).
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -44,11 +44,19 @@ export interface TeeForwarding {
   finish(graceMs: number): Promise<void>;
 }
 
-/** The absolute paths of `tee` and `mkfifo`, or undefined when this platform lacks either. */
+/**
+ * The absolute paths of `tee` and `mkfifo` when `MCPWIRE_TAP_FORWARD=tee` asks for this path (it is
+ * opt-in: see the limit below); else, or when this platform lacks either, undefined.
+ *
+ * Known limit, why it is not the default: the two directions' copies arrive on two FIFOs, so the
+ * observer can read a response before the request it answers (a tee writes the server's copy
+ * first and may be descheduled before it writes the tap's), and live lint then reports a false
+ * `response-unknown-id` or `before-handshake`, as a loaded CI run showed.
+ */
 export function findTeeTools(
   env: NodeJS.ProcessEnv = process.env,
 ): { tee: string; mkfifo: string } | undefined {
-  if (process.platform === 'win32' || env.MCPWIRE_TAP_FORWARD === 'node') return undefined;
+  if (process.platform === 'win32' || env.MCPWIRE_TAP_FORWARD !== 'tee') return undefined;
   const tee = onPath('tee', env);
   const mkfifo = onPath('mkfifo', env);
   return tee === undefined || mkfifo === undefined ? undefined : { tee, mkfifo };

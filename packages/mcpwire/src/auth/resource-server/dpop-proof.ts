@@ -119,5 +119,5 @@ async function hashOf(token: string): Promise<string> {
   return btoa(String.fromCharCode(...digest))
     .replaceAll('+', '-')
     .replaceAll('/', '_')
-    .replace(/=+$/, '');
+    .replace(/={1,2}$/, '');
 }

@@ -108,8 +108,14 @@ function readBlockString(reader: Reader, style: string, indent: number): string 
   return style.endsWith('-') ? text : `${text}\n`;
 }
 
+/** `text` up to a ` #` comment (whitespace, then `#`), found without a backtracking expression. */
+function withoutTrailingComment(text: string): string {
+  const at = text.search(/\s#/);
+  return at === -1 ? text : text.slice(0, at).trimEnd();
+}
+
 function readScalar(text: string): unknown {
-  const withoutComment = text.startsWith('"') || text.startsWith("'") ? text : text.replace(/\s+#.*$/, '');
+  const withoutComment = text.startsWith('"') || text.startsWith("'") ? text : withoutTrailingComment(text);
   const value = withoutComment.trim();
   if (value.startsWith('"') || value.startsWith("'")) return unquote(value);
   if (value.startsWith('[') && value.endsWith(']')) {

@@ -27,8 +27,15 @@ export interface CatalogSkill {
   readonly files: readonly CatalogFile[];
 }
 
-/** Agent Skills naming rules (S26-SKILL-2): 1-64 lowercase letters, digits and single hyphens. */
-const SKILL_NAME = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/;
+/**
+ * Agent Skills naming rules (S26-SKILL-2): 1-64 lowercase letters, digits and single hyphens, with
+ * a letter or digit at each end (no `--`: checked apart, see {@link isSkillName}).
+ */
+const SKILL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+function isSkillName(name: string): boolean {
+  return SKILL_NAME.test(name) && !name.includes('--');
+}
 
 const MIME_TYPES: Readonly<Record<string, string>> = {
   md: 'text/markdown',
@@ -134,7 +141,7 @@ export class SkillCatalog {
       problems.push(
         `${path}: frontmatter name ${JSON.stringify(frontmatter.name)} must equal the folder name "${name}"`,
       );
-    else if (!SKILL_NAME.test(name))
+    else if (!isSkillName(name))
       problems.push(
         `${path}: "${name}" is not a valid skill name (lowercase letters, digits, single hyphens)`,
       );
