@@ -1,0 +1,143 @@
+// The soak's ledger: every request (and every notification the client sends) gets an entry when it
+// starts and exactly one outcome when its promise settles; afterwards nothing may be left open,
+// settled twice, or answered with the wrong content.
+
+import { RequestCancelledError, RequestTimeoutError, RpcError } from 'mcpwire/client';
+
+/** How a request ended. */
+export type Outcome = 'result' | 'error' | 'cancelled' | 'connection-failure' | 'timeout';
+
+/** One open ledger line. */
+interface Entry {
+  kind: string;
+  driver: string;
+}
+
+/** A broken promise of the soak: the run fails when there is any. */
+export interface Violation {
+  id: number;
+  kind: string;
+  driver: string;
+  what: string;
+}
+
+/** What the ledger counted, for the report. */
+export interface LedgerFigures {
+  requests: number;
+  outcomes: Record<Outcome, number>;
+  byKind: Record<string, Partial<Record<Outcome, number>>>;
+  /** Requests answered with a result, per driver. */
+  resultsByDriver: Record<string, number>;
+  /** Connection failures by driver and error name (which layer reported them). */
+  failureNames: Record<string, number>;
+  open: number;
+  violations: Violation[];
+  /** Which requests timed out, by `kind driver`. */
+  timeouts: Record<string, number>;
+}
+
+/** Sorts a settled promise's error into an outcome. */
+export function toOutcome(error: unknown): Outcome {
+  if (error instanceof RequestCancelledError) return 'cancelled';
+  if (error instanceof RequestTimeoutError) return 'timeout';
+  if (error instanceof RpcError) return 'error';
+  return 'connection-failure';
+}
+
+/**
+ * The ledger. Only open entries are kept: a settled one is folded into the counts at once, so the
+ * ledger's own memory stays flat however long the soak runs (keeping every entry of a 30-minute run
+ * held ~9 MiB). One per soak run.
+ */
+export class Ledger {
+  readonly #open = new Map<number, Entry>();
+  readonly #failureNames = new Map<string, number>();
+  readonly #violations: Violation[] = [];
+  readonly #outcomes: Record<Outcome, number> = {
+    result: 0,
+    error: 0,
+    cancelled: 0,
+    'connection-failure': 0,
+    timeout: 0,
+  };
+  readonly #byKind: LedgerFigures['byKind'] = {};
+  readonly #resultsByDriver: Record<string, number> = {};
+  readonly #timeouts: Record<string, number> = {};
+  #nextId = 1;
+
+  /** Opens an entry; the returned id is settled once with {@link settle}. */
+  begin(kind: string, driver: string): number {
+    const id = this.#nextId++;
+    this.#open.set(id, { kind, driver });
+    return id;
+  }
+
+  /** Records the outcome of `id`; a second outcome for an id already settled is a violation. */
+  settle(id: number, outcome: Outcome, error?: unknown): void {
+    const entry = this.#open.get(id);
+    if (!entry) {
+      if (id > 0 && id < this.#nextId) this.violate(id, `a second outcome (${outcome})`);
+      else throw new Error(`ledger: no entry ${id}`);
+      return;
+    }
+    this.#open.delete(id);
+    this.#outcomes[outcome]++;
+    const kind = (this.#byKind[entry.kind] ??= {});
+    kind[outcome] = (kind[outcome] ?? 0) + 1;
+    if (outcome === 'result')
+      this.#resultsByDriver[entry.driver] = (this.#resultsByDriver[entry.driver] ?? 0) + 1;
+    if (outcome === 'timeout') {
+      const key = `${entry.kind} ${entry.driver}`;
+      this.#timeouts[key] = (this.#timeouts[key] ?? 0) + 1;
+    }
+    if (outcome === 'connection-failure') {
+      const what = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
+      const name = `${entry.driver} ${what.replace(/\d+/g, 'N').slice(0, 90)}`;
+      this.#failureNames.set(name, (this.#failureNames.get(name) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Records a broken promise about entry `id` (wrong content, lost or repeated events); `about`
+   * names a settled entry, which the ledger no longer holds.
+   */
+  violate(id: number, what: string, about?: { kind: string; driver: string }): void {
+    const entry = this.#open.get(id) ?? about;
+    this.#violations.push({ id, kind: entry?.kind ?? '?', driver: entry?.driver ?? '?', what });
+  }
+
+  /** Runs `work` as entry `kind`: its result or error becomes the outcome; resolves with the result or undefined. */
+  async track<T>(kind: string, driver: string, work: (id: number) => Promise<T>): Promise<T | undefined> {
+    const id = this.begin(kind, driver);
+    try {
+      const value = await work(id);
+      this.settle(id, 'result');
+      return value;
+    } catch (error) {
+      this.settle(id, toOutcome(error), error);
+      return undefined;
+    }
+  }
+
+  /** Entries still without an outcome. */
+  get openCount(): number {
+    return this.#open.size;
+  }
+
+  /** The counts, with one violation per entry still open (call once the run has drained). */
+  figures(): LedgerFigures {
+    const violations = [...this.#violations];
+    for (const [id, entry] of this.#open)
+      violations.push({ id, kind: entry.kind, driver: entry.driver, what: 'no outcome' });
+    return {
+      requests: this.#nextId - 1,
+      outcomes: { ...this.#outcomes },
+      byKind: structuredClone(this.#byKind),
+      resultsByDriver: { ...this.#resultsByDriver },
+      failureNames: Object.fromEntries(this.#failureNames),
+      open: this.#open.size,
+      violations,
+      timeouts: { ...this.#timeouts },
+    };
+  }
+}

@@ -1,0 +1,141 @@
+// The short soak (issue 13): ~25 s of both eras over stdio and Streamable HTTP with connections cut
+// and servers killed, run as `npm run soak` runs it; then its ledger, faults and heap are checked.
+// Also the soak's own judges (progress sequences, flatness) on hand-made inputs.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { judgeFlatness, type MemorySample } from '../bench/soak-memory.ts';
+import { judgeSequence } from '../bench/soak-operations.ts';
+import type { SoakVerdict } from '../bench/soak-verdict.ts';
+import { ROOT } from './support/raw-server-process.ts';
+
+const SOAK_SECONDS = 25;
+
+interface SoakRun {
+  code: number | null;
+  stderr: string;
+  verdict: SoakVerdict;
+  svg: string;
+}
+
+async function runShortSoak(): Promise<SoakRun> {
+  const outDir = mkdtempSync(join(tmpdir(), 'mcpwire-soak-'));
+  try {
+    // The environment of `npm run soak`: the test runner's NODE_OPTIONS (tsx, the wire check) stay out.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const child = spawn(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--conditions=@mcpwire/source',
+        `--import=${import.meta.resolve('tsx')}`,
+        join(ROOT, 'bench', 'soak.ts'),
+        '--seconds',
+        String(SOAK_SECONDS),
+        '--seed',
+        '13',
+        '--out-dir',
+        outDir,
+      ],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const stem = readdirSync(outDir).find((name) => name.endsWith('.json'));
+    assert.ok(stem, `the soak wrote no figures (exit ${code}):\n${stderr}`);
+    const verdict = JSON.parse(readFileSync(join(outDir, stem), 'utf8')) as SoakVerdict;
+    const svg = readFileSync(join(outDir, stem.replace(/\.json$/, '.svg')), 'utf8');
+    return { code, stderr, verdict, svg };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+describe('the short soak with faults', { timeout: 240_000 }, () => {
+  it('gives every request exactly one outcome, loses no event, injects every kind of fault, and the heap returns near its baseline after GC', async () => {
+    const { code, stderr, verdict, svg } = await runShortSoak();
+    const { figures, memory } = verdict;
+    assert.equal(code, 0, `the soak failed:\n${stderr}`);
+    assert.deepEqual(verdict.reasons, []);
+    assert.equal(figures.violations, 0);
+    const settled = Object.values(figures.outcomes).reduce((sum, n) => sum + n, 0);
+    assert.equal(settled, figures.requests, 'every request in the ledger has an outcome');
+    assert.ok(figures.requests > 100, `only ${figures.requests} requests`);
+    assert.ok(figures.outcomes.result > 0 && figures.outcomes.cancelled > 0);
+    assert.ok(figures.progressSequencesChecked > 0, 'progress sequences were checked');
+    assert.ok(figures.elicitationsAnswered > 0, 'handshake-era elicitation requests reached the handler');
+    assert.ok(figures.faults['stdio-server-killed'] > 0, 'stdio servers were killed');
+    assert.ok(
+      figures.faultsInjected - figures.faults['stdio-server-killed'] > 0,
+      'HTTP connections were cut',
+    );
+    assert.ok(figures.outcomes['connection-failure'] > 0, 'some faults reached a caller as a failure');
+    for (const driver of ['2025-11-25/stdio', '2026-07-28/stdio', '2025-11-25/http', '2026-07-28/http'])
+      assert.ok((figures.resultsByDriver[driver] ?? 0) > 0, `${driver} got results`);
+    // A generous bound, not a timing threshold: warm-up heap + max(50 %, 8 MiB).
+    assert.ok(memory.clientAfterReleaseHeapMiB <= memory.clientReturnBoundMiB);
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.equal(
+      svg.match(/<polyline /g)?.length,
+      6,
+      'heap and RSS lines for client, HTTP server, stdio servers',
+    );
+  });
+});
+
+describe('the soak judges', () => {
+  const expected = [100, 200, 300];
+  it('PROG-3: a handshake-era sequence must arrive exactly once, in order, even across a resumed stream', () => {
+    assert.equal(judgeSequence([100, 200, 300], expected, 'legacy'), 'exact');
+    assert.equal(judgeSequence([100, 300], expected, 'legacy'), 'broken', 'a lost event');
+    assert.equal(judgeSequence([100, 200, 200, 300], expected, 'legacy'), 'broken', 'a replayed event');
+    assert.equal(
+      judgeSequence([100, 100, 200, 300], expected, 'legacy'),
+      'broken',
+      'no re-issue in this era',
+    );
+  });
+
+  it('S26-HTTP-8: a stateless-era call re-issued after its stream broke shows a prefix, then the whole sequence', () => {
+    assert.equal(judgeSequence([100, 100, 200, 300], expected, 'modern'), 'reissued');
+    assert.equal(judgeSequence([100, 200, 100, 200, 300], expected, 'modern'), 'reissued');
+    assert.equal(judgeSequence([100, 200, 200, 300], expected, 'modern'), 'broken');
+    assert.equal(
+      judgeSequence([100, 200, 300, 100, 200, 300], expected, 'modern'),
+      'reissued',
+      'cut after the last event',
+    );
+    assert.equal(
+      judgeSequence([100, 200, 300, 100, 200, 300, 100, 200, 300], expected, 'modern'),
+      'broken',
+      'three runs',
+    );
+  });
+
+  it('flatness: a heap growing over the second half fails, a level one passes', () => {
+    const MiB = 1024 * 1024;
+    const samples = (heap: (i: number) => number): MemorySample[] =>
+      Array.from({ length: 20 }, (_, i) => ({ t: i * 60_000, pid: 1, heapUsed: heap(i), rss: 0 }));
+    assert.equal(
+      judgeFlatness(
+        'client',
+        samples((i) => 20 * MiB + (i % 2) * MiB),
+      )?.isFlat,
+      true,
+    );
+    assert.equal(
+      judgeFlatness(
+        'client',
+        samples((i) => 20 * MiB + i * MiB),
+      )?.isFlat,
+      false,
+    );
+  });
+});
