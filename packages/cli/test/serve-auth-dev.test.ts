@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { createOAuthFetch } from 'mcpwire/auth';
 import { freePort } from '../../../test/support/free-port.ts';
 import { MCPWIRE, ROOT, childEnv, runCli } from './support/cli-process.ts';
+import { approveConsent } from './support/dev-auth-server.ts';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -23,27 +24,6 @@ const INITIALIZE = JSON.stringify({
   },
 });
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-/** Answers the consent page at `url` with approve; resolves with the redirect back to the client. */
-async function approveConsent(url: URL): Promise<string> {
-  const page = await fetch(url, { redirect: 'manual' });
-  const html = await page.text();
-  assert.equal(page.status, 200, html);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-  const form = new URLSearchParams({ decision: 'approve', subject: 'carol' });
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
-    form.set(name!, value!);
-  const answer = await fetch(action, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]!,
-    },
-    body: form.toString(),
-  });
-  return answer.headers.get('location') ?? assert.fail(`no redirect after consent: HTTP ${answer.status}`);
-}
 
 test('--auth dev: 401 with resource_metadata, the code flow through the consent page, then initialize; a foreign token is refused', async () => {
   const port = await freePort();
@@ -93,7 +73,7 @@ test('--auth dev: 401 with resource_metadata, the code flow through the consent 
       allowPrivateNetwork: true,
       authorize: async ({ url }) => {
         consents++;
-        return approveConsent(url);
+        return approveConsent(url.href);
       },
     });
     const initialized = await oauthFetch(
@@ -125,7 +105,7 @@ test('--auth dev: 401 with resource_metadata, the code flow through the consent 
       code_challenge_method: 'S256',
       resource: 'http://127.0.0.1:1/other',
     }).toString();
-    const code = new URL(await approveConsent(authorize)).searchParams.get('code')!;
+    const code = new URL(await approveConsent(authorize.href)).searchParams.get('code')!;
     const token = (await (
       await fetch(`${issuer}/token`, {
         method: 'POST',
