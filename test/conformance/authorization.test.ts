@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createAuthorizationServer } from '@mcpwire/auth-server';
 import { freePort } from '../support/free-port.ts';
+import { authorizeWithConsent } from '../support/oauth-driver.ts';
 
 const NODE22 = 'test/conformance/node_modules/.bin/node';
 const SUITE = 'test/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js';
@@ -20,27 +21,6 @@ interface Check {
   id: string;
   status: string;
   errorMessage?: string;
-}
-
-/** Approves the consent page at `url` as a person would: GET it, POST its form with its cookie; the redirect's URL. */
-async function approve(url: string): Promise<string> {
-  const page = await fetch(url, { redirect: 'manual' });
-  const html = await page.text();
-  assert.equal(page.status, 200, `consent page: ${html}`);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-  const fields = new URLSearchParams({ decision: 'approve' });
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
-    fields.set(name!, value!);
-  const answer = await fetch(action, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]!,
-    },
-    body: fields.toString(),
-  });
-  return answer.headers.get('location') ?? assert.fail(`no redirect after consent: HTTP ${answer.status}`);
 }
 
 /**
@@ -59,7 +39,7 @@ function runSuite(args: readonly string[], issuer: string): Promise<{ code: numb
     const url = new RegExp(`^(${issuer}/authorize\\?\\S+)$`, 'm').exec(output)?.[1];
     if (url === undefined || isAnswered || !output.includes('Callback server started')) return;
     isAnswered = true;
-    approve(url)
+    authorizeWithConsent(url)
       .then((location) => fetch(location))
       .then((response) => response.body?.cancel())
       .catch((error: unknown) => {

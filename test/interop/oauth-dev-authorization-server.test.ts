@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { createAuthorizationServer } from '@mcpwire/auth-server';
 import { createOAuthFetch } from 'mcpwire/auth';
+import { authorizeWithConsent } from '../support/oauth-driver.ts';
 
 /** A protected resource at `<base>/mcp` trusting `issuer`; it records the Authorization header of every call. */
 async function protectedResource(issuer: string): Promise<{ url: string; seen: string[] } & AsyncDisposable> {
@@ -59,28 +60,6 @@ async function protectedResource(issuer: string): Promise<{ url: string; seen: s
   };
 }
 
-/** Answers the consent page at `url` (approve, as `subject`); resolves with the redirect back to the client. */
-async function approveConsent(url: URL, subject: string): Promise<string> {
-  const page = await fetch(url, { redirect: 'manual' });
-  const html = await page.text();
-  assert.equal(page.status, 200, html);
-  assert.match(html, /Development authorization server/);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-  const form = new URLSearchParams({ decision: 'approve', subject });
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
-    form.set(name!, value!);
-  const answer = await fetch(action, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]!,
-    },
-    body: form.toString(),
-  });
-  return answer.headers.get('location') ?? assert.fail(`no redirect after consent: HTTP ${answer.status}`);
-}
-
 test('createOAuthFetch registers, is sent through the consent page, and calls the resource with a token for it', async () => {
   await using authorizationServer = await createAuthorizationServer().listen();
   await using resource = await protectedResource(authorizationServer.issuer);
@@ -91,7 +70,7 @@ test('createOAuthFetch registers, is sent through the consent page, and calls th
     allowPrivateNetwork: true,
     authorize: async ({ url }) => {
       authorizations.push(url);
-      return approveConsent(url, 'alice');
+      return (await authorizeWithConsent(url.href, { subject: 'alice' })).href;
     },
   });
   const call = (): Promise<Response> => oauthFetch(new Request(resource.url, { method: 'POST', body: '{}' }));

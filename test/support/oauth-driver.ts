@@ -97,14 +97,15 @@ export async function tokenRequest(
   };
 }
 
-/** The whole front channel: authorize, consent (approve), and the redirect's URL. */
-export async function authorizeWithConsent(url: string): Promise<URL> {
+/** The whole front channel: authorize, consent (approve, as `subject`, default alice), and the redirect's URL. */
+export async function authorizeWithConsent(url: string, options: { subject?: string } = {}): Promise<URL> {
   const page = await readConsentPage(await openAuthorization(url));
   if (page.status !== 200) throw new Error(`consent page: HTTP ${page.status}: ${page.html}`);
-  const answer = await submitConsent(page, 'approve');
+  const answer = await submitConsent(page, 'approve', options);
   const location = answer.headers.get('location');
   if (location === null)
     throw new Error(`no redirect after consent: HTTP ${answer.status}: ${await answer.text()}`);
+  await answer.body?.cancel();
   return new URL(location);
 }
 

@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '../../../../test/support/free-port.ts';
 import { MCPWIRE, ROOT, childEnv, type CliResult } from './cli-process.ts';
+import { authorizeWithConsent } from '../../../../test/support/oauth-driver.ts';
 
 /** A protected everything server and its development authorization server; dispose to stop both. */
 export interface ProtectedServer extends AsyncDisposable {
@@ -69,26 +70,9 @@ export async function startProtectedServer(extra: readonly string[] = []): Promi
   }
 }
 
-/** Answers the consent page at `url` with approve; resolves with the redirect back to the client. */
+/** Answers the consent page at `url` with approve (as carol); resolves with the redirect back to the client. */
 export async function approveConsent(url: string): Promise<string> {
-  const page = await fetch(url, { redirect: 'manual' });
-  const html = await page.text();
-  assert.equal(page.status, 200, html);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
-  const form = new URLSearchParams({ decision: 'approve', subject: 'carol' });
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
-    form.set(name!, value!);
-  const answer = await fetch(action, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: (page.headers.get('set-cookie') ?? '').split(';')[0]!,
-    },
-    body: form.toString(),
-  });
-  await answer.body?.cancel();
-  return answer.headers.get('location') ?? assert.fail(`no redirect after consent: HTTP ${answer.status}`);
+  return (await authorizeWithConsent(url, { subject: 'carol' })).href;
 }
 
 /** A running CLI child whose output is collected; `waitForStderr` reads as it comes. */
