@@ -87,6 +87,11 @@ export class ServerProcess {
     if (this.#failure) onFailure(this.#failure);
   }
 
+  /** The process id of the spawned command (undefined when it could not start). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   /** Writes already-framed text (one or more `\n`-terminated lines) in a single `write()` call. */
   write(text: string): void {
     this.#child.stdin!.write(text);

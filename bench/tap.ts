@@ -3,10 +3,15 @@
 // and behind `mcpwire tap` (the built bundle, as a user runs it) with live lint off, on (the
 // default), and on with --record, in interleaved rounds, a fresh process per measurement. Each
 // request's latency is timed from the write that carried it to the parse of its response, pipelined
-// (a window of requests in flight) and sequential (one at a time). Prints medians and the ratios
+// (a window of requests in flight) and sequential (one at a time). Also the CPU time the spawned
+// process (the tap itself, or the server for `direct`) spent per message after the handshake, read
+// from /proc (Linux): far steadier than latency on a shared machine. Prints medians and the ratios
 // tapped / direct and writes bench/results/tap-latest.json. The issue's target: at most 1.25x.
-// Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run, BENCH_TAP_CLI=<main.js>
+// to measure another build than packages/cli/dist (its server included),
+// BENCH_TAP_BASELINE=<another build's main.js> adds its tap rows (marked "@baseline") to the same
+// rounds, to compare two builds of the tap within one run.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,9 +28,10 @@ import { echo2025 as workload } from './workloads.ts';
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
-const cli = 'packages/cli/dist/main.js';
+const cli = process.env.BENCH_TAP_CLI ?? 'packages/cli/dist/main.js';
 const server = [cli, 'serve', 'everything'];
 const work = mkdtempSync(join(tmpdir(), 'mcpwire-bench-tap-'));
+const baselineCli = process.env.BENCH_TAP_BASELINE;
 
 const isQuick = process.env.BENCH_QUICK === '1';
 const rounds = Number(process.env.BENCH_ROUNDS ?? (isQuick ? 2 : 5));
@@ -49,23 +55,27 @@ const setups: ReadonlyArray<{ name: string; command?: string; args: () => string
     command: 'bash',
     args: () => ['-c', `tee /dev/null | '${node}' ${server.join(' ')} | tee /dev/null`],
   },
-  { name: 'tap --no-lint', args: () => [cli, 'tap', '--no-lint', '--', node, ...server] },
-  { name: 'tap (lint)', args: () => [cli, 'tap', '--', node, ...server] },
-  {
-    name: 'tap (lint) tee',
-    command: 'env',
-    args: () => ['MCPWIRE_TAP_FORWARD=tee', node, cli, 'tap', '--', node, ...server],
-  },
-  {
-    name: 'tap --record',
-    args: () => [cli, 'tap', '--record', join(work, 'bench.jsonl'), '--', node, ...server],
-  },
+  ...tapSetups(cli, ''),
+  ...(baselineCli === undefined ? [] : tapSetups(baselineCli, ' @baseline')),
 ];
+
+/** The tap rows of the build whose main.js is `main`: lint off, on (the default), on with --record. */
+function tapSetups(main: string, suffix: string): Array<{ name: string; args: () => string[] }> {
+  return [
+    { name: `tap --no-lint${suffix}`, args: () => [main, 'tap', '--no-lint', '--', node, ...server] },
+    { name: `tap (lint)${suffix}`, args: () => [main, 'tap', '--', node, ...server] },
+    {
+      name: `tap --record${suffix}`,
+      args: () => [main, 'tap', '--record', join(work, `bench${suffix.trim()}.jsonl`), '--', node, ...server],
+    },
+  ];
+}
 
 /** How the tap under test observes, for the results file (the numbers only mean something with it). */
 const NOTES = [
   "stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/observe-queue.ts); with --no-lint and no --record the server gets the tap's own stdin and stdout",
-  'MCPWIRE_TAP_FORWARD=tee (opt-in: the copies of the two directions lose their relative order) forwards through two tee processes as the shell tee pipeline row does; a worker_thread observer measured slower on this 2-core machine (2.16x) and was not kept',
+  'a worker_thread observer measured slower on this 2-core machine (2.16x) and was not kept; forwarding through two tee processes (MCPWIRE_TAP_FORWARD=tee, removed) measured no faster with lint on (1.84x vs 1.80x in one run) and lost the order between the directions',
+  'cpu µs/msg: user + system time of the spawned process (the tap, or the server for direct and its threads) over the same calls as the latencies (the end of the warm-up to the last response, so the one-time schema compile of the first calls is not in it), over the messages it carried (two per call); 10 ms ticks, so coarse in the sequential mode',
   'the machine is shared: other sessions run tests on the same 2 cores, so ratios move by +-0.3 between runs; compare rows of one run',
 ];
 
@@ -74,7 +84,25 @@ interface Measurement {
   p50Us: number;
   p99Us: number;
   callsPerSecond: number;
+  /** CPU time (µs) of the spawned process per message carried, or NaN where /proc is not there. */
+  cpuUsPerMessage: number;
   errors: ErrorLog;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time (µs) `pid` has used so far, all its threads; NaN without /proc. */
+function cpuTimeUs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    // The command name (field 2) may hold spaces: the fields after it start past its ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /**
@@ -141,6 +169,7 @@ async function measure(
     );
     server.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     const total = plan.warmup + plan.count;
+    let cpuBefore = Number.NaN;
     const lines = Array.from({ length: total }, (_, i) => encode(i + 1));
     const sentAt = new Float64Array(total);
     const latencies = new Float64Array(plan.count);
@@ -168,7 +197,10 @@ async function measure(
         if (problem !== undefined) errors.record(problem);
         if (index >= plan.warmup)
           latencies[index - plan.warmup] = (performance.now() - sentAt[index]!) * 1000;
-        if (++answered === plan.warmup) startedAt = performance.now();
+        if (++answered === plan.warmup) {
+          startedAt = performance.now();
+          cpuBefore = cpuTimeUs(server.pid);
+        }
         return false;
       },
       fill,
@@ -180,10 +212,12 @@ async function measure(
       },
     );
     const seconds = (performance.now() - startedAt) / 1000;
+    const cpuUs = cpuTimeUs(server.pid) - cpuBefore;
     return {
       p50Us: percentile(latencies, 50)!,
       p99Us: percentile(latencies, 99)!,
       callsPerSecond: plan.count / seconds,
+      cpuUsPerMessage: cpuUs / (2 * plan.count),
       errors,
     };
   } finally {
@@ -193,7 +227,7 @@ async function measure(
 
 type Mode = 'pipelined' | 'sequential';
 const modes: readonly Mode[] = ['pipelined', 'sequential'];
-const metrics = ['p50Us', 'p99Us', 'callsPerSecond'] as const;
+const metrics = ['p50Us', 'p99Us', 'callsPerSecond', 'cpuUsPerMessage'] as const;
 type Samples = Record<(typeof metrics)[number], number[]>;
 
 async function main(): Promise<void> {
@@ -218,8 +252,13 @@ async function main(): Promise<void> {
             problems.push(`${setup.name} ${mode}: ${result.errors.samples.join('; ')}`);
             continue;
           }
-          const kept = samples.get(key(setup.name, mode)) ?? { p50Us: [], p99Us: [], callsPerSecond: [] };
-          for (const metric of metrics) kept[metric].push(result[metric]);
+          const kept = samples.get(key(setup.name, mode)) ?? {
+            p50Us: [],
+            p99Us: [],
+            callsPerSecond: [],
+            cpuUsPerMessage: [],
+          };
+          for (const metric of metrics) if (!Number.isNaN(result[metric])) kept[metric].push(result[metric]);
           samples.set(key(setup.name, mode), kept);
         } catch (error) {
           problems.push(`${setup.name} ${mode}: ${(error as Error).message}`);
@@ -240,6 +279,7 @@ async function main(): Promise<void> {
       'p50 vs direct',
       'p99 vs direct',
       'calls/s vs direct',
+      'cpu µs/msg',
     ];
     const rows = setups.map(({ name }) => [
       name,
@@ -249,6 +289,7 @@ async function main(): Promise<void> {
       formatRatio(medianOf(name, mode, 'p50Us'), medianOf(baseline, mode, 'p50Us')),
       formatRatio(medianOf(name, mode, 'p99Us'), medianOf(baseline, mode, 'p99Us')),
       formatRatio(medianOf(name, mode, 'callsPerSecond'), medianOf(baseline, mode, 'callsPerSecond')),
+      formatNumber(medianOf(name, mode, 'cpuUsPerMessage'), 2),
     ]);
     const plan = config[mode];
     console.log(
@@ -295,6 +336,8 @@ async function main(): Promise<void> {
       cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     },
     config,
+    // Which builds were measured: the tap rows' main.js, and the @baseline rows' if any.
+    builds: { cli, baseline: baselineCli ?? null },
     target: 'tap adds at most 25% to per-message latency (ratio <= 1.25)',
     notes: NOTES,
     workload: workload.name,

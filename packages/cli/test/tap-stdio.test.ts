@@ -60,63 +60,53 @@ const BANNER = Buffer.from(
 );
 
 describe('mcpwire tap over stdio', { concurrency: 2 }, () => {
-  // In-process (the default), and through two tee processes (MCPWIRE_TAP_FORWARD=tee).
-  for (const forward of ['node', 'tee'] as const)
-    test(`${forward} forwarding: every byte unchanged both ways, both sides recorded, spawn and exit; closing stdin ends the server`, async () => {
-      const dir = scratch();
-      const record = join(dir, 'session.jsonl');
-      await using tap = new TapProcess(
-        [
-          '--no-lint',
-          '--record',
-          record,
-          '--',
-          NODE,
-          join(FIXTURES, 'tap-tee-server.mjs'),
-          dir,
-          ...OUR_EVERYTHING,
-        ],
-        forward === 'tee' ? { MCPWIRE_TAP_FORWARD: 'tee' } : {},
-      );
-      tap.child.stdin.write(INITIALIZE);
-      await tap.waitForLines(2);
-      tap.child.stdin.write(INITIALIZED);
-      tap.child.stdin.write(ODD_CALL);
-      await tap.waitForLines(3);
-      // Which path carried the bytes: the tap's children are the server and, with tee, two tees.
-      const pid = tap.child.pid!;
-      const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
-      const names = children.map((child) => readFileSync(`/proc/${child}/comm`, 'utf8').trim());
-      assert.equal(names.filter((name) => name === 'tee').length, forward === 'tee' ? 2 : 0, names.join());
-      // The host's shutdown, first step: stdin closed. The server exits by itself (STDIO-2), so does the tap.
-      tap.child.stdin.end();
-      assert.deepEqual(await tap.exited, { code: 0, signal: null });
+  test('every byte unchanged both ways, both sides recorded, spawn and exit; closing stdin ends the server', async () => {
+    const dir = scratch();
+    const record = join(dir, 'session.jsonl');
+    await using tap = new TapProcess([
+      '--no-lint',
+      '--record',
+      record,
+      '--',
+      NODE,
+      join(FIXTURES, 'tap-tee-server.mjs'),
+      dir,
+      ...OUR_EVERYTHING,
+    ]);
+    tap.child.stdin.write(INITIALIZE);
+    await tap.waitForLines(2);
+    tap.child.stdin.write(INITIALIZED);
+    tap.child.stdin.write(ODD_CALL);
+    await tap.waitForLines(3);
+    // The host's shutdown, first step: stdin closed. The server exits by itself (STDIO-2), so does the tap.
+    tap.child.stdin.end();
+    assert.deepEqual(await tap.exited, { code: 0, signal: null });
 
-      const received = readFileSync(join(dir, 'in.bin'));
-      const sent = readFileSync(join(dir, 'out.bin'));
-      assert.ok(received.equals(Buffer.concat([INITIALIZE, INITIALIZED, ODD_CALL])), received.toString());
-      assert.ok(
-        tap.stdout.equals(sent),
-        `tap wrote:\n${tap.stdout.toString()}\nthe server sent:\n${sent.toString()}`,
-      );
-      assert.ok(tap.stdout.subarray(0, BANNER.length).equals(BANNER));
-      assert.equal(tap.stderr, '');
+    const received = readFileSync(join(dir, 'in.bin'));
+    const sent = readFileSync(join(dir, 'out.bin'));
+    assert.ok(received.equals(Buffer.concat([INITIALIZE, INITIALIZED, ODD_CALL])), received.toString());
+    assert.ok(
+      tap.stdout.equals(sent),
+      `tap wrote:\n${tap.stdout.toString()}\nthe server sent:\n${sent.toString()}`,
+    );
+    assert.ok(tap.stdout.subarray(0, BANNER.length).equals(BANNER));
+    assert.equal(tap.stderr, '');
 
-      const entries = readEntries(record);
-      assert.equal(entries[0]?.type, 'spawn', JSON.stringify(entries[0]));
-      assert.deepEqual(entries.at(-1), { ...entries.at(-1), type: 'exit', code: 0, signal: null });
-      const spawn = entries[0] as Extract<EventEntry, { type: 'spawn' }>;
-      assert.equal(spawn.command, NODE);
-      assert.equal(typeof spawn.pid, 'number');
-      const [initialize, initialized, call] = messages(entries, 'client');
-      assert.equal(field(initialize, 'method'), 'initialize');
-      assert.equal(field(initialized, 'method'), 'notifications/initialized');
-      assert.equal(field(call, 'params', 'arguments', 'message'), 'café ☕ 😀');
-      const [banner, result, echo] = messages(entries, 'server');
-      assert.equal(field(banner, 'params', 'data'), 'café ☕ 😀');
-      assert.equal(field(result, 'result', 'protocolVersion'), '2025-11-25');
-      assert.deepEqual(field(echo, 'result', 'content'), [{ type: 'text', text: 'café ☕ 😀' }]);
-    });
+    const entries = readEntries(record);
+    assert.equal(entries[0]?.type, 'spawn', JSON.stringify(entries[0]));
+    assert.deepEqual(entries.at(-1), { ...entries.at(-1), type: 'exit', code: 0, signal: null });
+    const spawn = entries[0] as Extract<EventEntry, { type: 'spawn' }>;
+    assert.equal(spawn.command, NODE);
+    assert.equal(typeof spawn.pid, 'number');
+    const [initialize, initialized, call] = messages(entries, 'client');
+    assert.equal(field(initialize, 'method'), 'initialize');
+    assert.equal(field(initialized, 'method'), 'notifications/initialized');
+    assert.equal(field(call, 'params', 'arguments', 'message'), 'café ☕ 😀');
+    const [banner, result, echo] = messages(entries, 'server');
+    assert.equal(field(banner, 'params', 'data'), 'café ☕ 😀');
+    assert.equal(field(result, 'result', 'protocolVersion'), '2025-11-25');
+    assert.deepEqual(field(echo, 'result', 'content'), [{ type: 'text', text: 'café ☕ 😀' }]);
+  });
 
   test('the official v2 client speaks to our server through the tap; the transcript has the handshake from both sides; live lint finds nothing', async () => {
     const record = join(scratch(), 'official.jsonl');

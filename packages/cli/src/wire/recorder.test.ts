@@ -32,6 +32,11 @@ test('LineSplitter gives the same lines whatever the chunks: split at every offs
     assert.deepEqual(split([STREAM.subarray(0, at), STREAM.subarray(at)]), expected, `split at ${at}`);
   const bytes = [...STREAM].map((byte) => Buffer.from([byte]));
   assert.deepEqual(split(bytes), expected);
+  // Whole lines in one chunk (how tap's observe queue cuts them), after a part line and alone.
+  const whole = STREAM.subarray(0, STREAM.lastIndexOf(10) + 1);
+  assert.deepEqual(split([whole]), expected.slice(0, 3));
+  for (let at = 0; at < whole.length; at++)
+    assert.deepEqual(split([whole.subarray(0, at), whole.subarray(at)]), expected.slice(0, 3), `at ${at}`);
   // A line over the limit is reported cut at the limit, whole lines and chunking alike.
   const long = Buffer.from('0123456789\nok\n');
   const cut = [

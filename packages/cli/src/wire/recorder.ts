@@ -228,6 +228,18 @@ export class LineSplitter {
 
   /** Takes the next chunk of the stream (not kept: the splitter copies what it holds on to). */
   push(chunk: Buffer): void {
+    if (this.#size === 0 && !this.#isSkipping && chunk.length <= this.#maxLine && chunk.at(-1) === 10) {
+      // The common case (tap's observe queue cuts after a newline): whole lines only, decoded in
+      // one go and cut as strings. UTF-8 never has a 0x0A inside a character, so each line decodes
+      // as it would alone.
+      const text = chunk.toString('utf8');
+      let start = 0;
+      for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+        this.#onLine(text.slice(start, newline), false);
+        start = newline + 1;
+      }
+      return;
+    }
     let start = 0;
     for (let newline = chunk.indexOf(10, start); newline >= 0; newline = chunk.indexOf(10, start)) {
       if (this.#size === 0 && !this.#isSkipping && newline - start <= this.#maxLine)

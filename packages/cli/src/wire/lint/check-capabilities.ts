@@ -22,8 +22,8 @@ export function checkCapabilities(context: MessageContext): void {
   if (capabilities === undefined) return;
   // 2024-11-05 offered completion without a capability flag.
   if (method === 'completion/complete' && (state.revision ?? '') < '2025-03-26') return;
-  const at = gate.path.join('.');
   if (!isDeclared(capabilityAt(capabilities, gate.path))) {
+    const at = gate.path.join('.');
     const sender = from === 'client' ? 'the client' : 'the server';
     const where =
       declarer === 'client' || !context.isModern ? 'in initialize' : 'in its server/discover result';

@@ -16,6 +16,9 @@ const FALLBACK_REVISION = '2025-11-25';
 /** How many messages may wait for their revision (a connection that never negotiates one stays bounded). */
 const MAX_WAITING = 1024;
 
+/** What a check with nothing to report returns (shared: most messages allocate nothing here). */
+const NONE: readonly Finding[] = Object.freeze([]);
+
 /** One message to validate, with what is needed to pick its definition. */
 export interface SchemaItem {
   readonly message: JsonRecord;
@@ -36,15 +39,17 @@ export interface SchemaItem {
 export class SchemaCheck {
   readonly #waiting: SchemaItem[] = [];
   readonly #unknownRevisions = new Set<string>();
+  /** The revision last validated against, and its schema: nearly every message has the same one. */
+  #last: { revision: string; schema: RevisionSchema | undefined } | undefined;
 
   /**
    * Validates `item` now, or keeps it until {@link drain} gets a revision. At most MAX_WAITING
    * wait: past that the oldest is checked against the fallback revision, as at the end.
    */
-  check(item: SchemaItem): Finding[] {
+  check(item: SchemaItem): readonly Finding[] {
     if (item.revision === undefined) {
       this.#waiting.push(item);
-      if (this.#waiting.length <= MAX_WAITING) return [];
+      if (this.#waiting.length <= MAX_WAITING) return NONE;
       return this.#validate(this.#waiting.shift()!, FALLBACK_REVISION);
     }
     return this.#validate(item, item.revision);
@@ -56,20 +61,21 @@ export class SchemaCheck {
   }
 
   /** Validates the waiting messages against `revision`, once it is known. */
-  drain(revision: string | undefined): Finding[] {
-    if (revision === undefined || this.#waiting.length === 0) return [];
+  drain(revision: string | undefined): readonly Finding[] {
+    if (revision === undefined || this.#waiting.length === 0) return NONE;
     return this.#waiting.splice(0).flatMap((item) => this.#validate(item, revision));
   }
 
   /** The end of the transcript: what still waits is checked against the latest handshake-era revision. */
-  finish(): Finding[] {
+  finish(): readonly Finding[] {
     return this.drain(FALLBACK_REVISION);
   }
 
-  #validate(item: SchemaItem, revision: string): Finding[] {
-    const schema = loadRevisionSchema(revision);
+  #validate(item: SchemaItem, revision: string): readonly Finding[] {
+    if (this.#last?.revision !== revision) this.#last = { revision, schema: loadRevisionSchema(revision) };
+    const { schema } = this.#last;
     if (schema === undefined) {
-      if (this.#unknownRevisions.has(revision)) return [];
+      if (this.#unknownRevisions.has(revision)) return NONE;
       this.#unknownRevisions.add(revision);
       return [
         this.#finding(
@@ -81,10 +87,10 @@ export class SchemaCheck {
     }
     if (item.kind !== 'response') return this.#checkCall(schema, item);
     const found = this.#checkResponse(schema, item);
-    return found === undefined ? [] : [found];
+    return found === undefined ? NONE : [found];
   }
 
-  #checkCall(schema: RevisionSchema, item: SchemaItem): Finding[] {
+  #checkCall(schema: RevisionSchema, item: SchemaItem): readonly Finding[] {
     const method = String(item.message.method);
     const kind = item.kind === 'request' ? 'request' : 'notification';
     const definition = (kind === 'request' ? schema.requests : schema.notifications).get(method);
@@ -117,7 +123,7 @@ export class SchemaCheck {
     const invalid =
       this.#invalid(schema, item, envelope, item.message, `${kind} ${method}`) ??
       this.#invalid(schema, item, definition, item.message, `${kind} ${method}`);
-    return invalid === undefined ? [] : [invalid];
+    return invalid === undefined ? NONE : [invalid];
   }
 
   #checkResponse(schema: RevisionSchema, item: SchemaItem): Finding | undefined {

@@ -137,7 +137,7 @@ export class Connections {
    * Exchange `exchange` ended. Returns the findings of the schema checks still waiting in a
    * connection that ends with it (a stateless request, or a session its DELETE ended).
    */
-  closeExchange(exchange: number): Finding[] {
+  closeExchange(exchange: number): readonly Finding[] {
     const route = this.#routes.get(exchange);
     if (route === undefined) return [];
     this.#routes.delete(exchange);

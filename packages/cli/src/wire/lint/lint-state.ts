@@ -133,24 +133,29 @@ export class LintState {
    */
   requestOf(from: Side, id: unknown): RequestRecord | undefined {
     const sent = this.#sides[from].byId.get(id);
-    return sent?.find((request) => !request.isAnswered) ?? sent?.at(-1);
+    if (!Array.isArray(sent)) return sent;
+    for (const request of sent) if (!request.isAnswered) return request;
+    return sent.at(-1);
   }
 
   /** The latest request `from` sent with `id`, if remembered. */
   latestRequestOf(from: Side, id: unknown): RequestRecord | undefined {
-    return this.#sides[from].byId.get(id)?.at(-1);
+    const sent = this.#sides[from].byId.get(id);
+    return Array.isArray(sent) ? sent.at(-1) : sent;
   }
 
   /** Records a request after the rules have seen it (forgetting the oldest pending one past the limit). */
   openRequest(record: RequestRecord): void {
     const side = this.#sides[record.from];
-    const sent = side.byId.get(record.id);
-    if (sent === undefined) side.byId.set(record.id, [record]);
+    const known = side.byId.get(record.id);
+    if (known === undefined) side.byId.set(record.id, record);
     else {
+      const sent = Array.isArray(known) ? known : [known];
       let isReusedWhilePending = false;
       for (const request of sent) if (!request.isAnswered) isReusedWhilePending = request.isAmbiguous = true;
       if (isReusedWhilePending) record.isAmbiguous = true;
       sent.push(record);
+      if (sent !== known) side.byId.set(record.id, sent);
     }
     side.pending.add(record);
     if (side.pending.size > this.limits.pending) {
@@ -217,7 +222,8 @@ export class LintState {
     const side = this.#sides[record.from];
     if (!record.isAnswered || record.isTask) side.hasForgotten = true;
     const sent = side.byId.get(record.id);
-    if (sent !== undefined) {
+    if (sent === record) side.byId.delete(record.id);
+    else if (Array.isArray(sent)) {
       const index = sent.indexOf(record);
       if (index >= 0) sent.splice(index, 1);
       if (sent.length === 0) side.byId.delete(record.id);
@@ -227,9 +233,13 @@ export class LintState {
   }
 }
 
-/** What one side's requests are kept in: by id, the pending ones in order sent, the answered in order answered. */
+/**
+ * What one side's requests are kept in: by id (the one request, or in order sent when an id was
+ * reused: most ids are used once, so most need no array), the pending ones in order sent, the
+ * answered in order answered.
+ */
 class SideRequests {
-  readonly byId = new IdMap<RequestRecord[]>();
+  readonly byId = new IdMap<RequestRecord | RequestRecord[]>();
   readonly pending = new Set<RequestRecord>();
   readonly answered: RecentQueue<RequestRecord>;
   readonly progress = new IdMap<ProgressRecord>();

@@ -47,7 +47,7 @@ export class Linter {
    * findings. Returns the findings it caused, and those of earlier messages whose schema check
    * waited for the revision to become known (each with its own line).
    */
-  push(entry: EventEntry, line?: number): Finding[] {
+  push(entry: EventEntry, line?: number): readonly Finding[] {
     const connections = this.#connections;
     const report = this.#report;
     let connection = connections.main;

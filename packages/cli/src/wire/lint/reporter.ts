@@ -30,6 +30,8 @@ export function createFinding(
   return finding;
 }
 
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+
 /** Collects the findings of one entry at a time: {@link begin} it, rules report, {@link take} them. */
 export class Reporter {
   /** Whether the message belongs to 2026-07-28 (picks the rule's stateless-era requirement). */
@@ -63,9 +65,12 @@ export class Reporter {
     if (findings.length > 0) (this.#findings ??= []).push(...findings);
   }
 
-  /** The entry's findings, in the order reported (a new array; the reporter keeps none). */
-  take(): Finding[] {
-    const findings = this.#findings ?? [];
+  /**
+   * The entry's findings, in the order reported; the reporter keeps none. Most entries have none:
+   * they all get the same empty, frozen array (no allocation per message).
+   */
+  take(): readonly Finding[] {
+    const findings = this.#findings ?? NO_FINDINGS;
     this.#findings = undefined;
     return findings;
   }

@@ -1,7 +1,6 @@
 // `mcpwire tap -- <server command>`: the server started behind the tap, every byte passed on
 // unchanged as it is read (stdin to the server, the server's stdout to ours, its stderr to ours) while
 // a copy of each stream is split into lines, recorded and linted off the forwarding path. With
-// MCPWIRE_TAP_FORWARD=tee the bytes go through two `tee` processes instead (tee-forward.ts); with
 // nothing to observe the server gets the tap's own stdin and stdout. The tap ends as the server ends.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,13 +9,6 @@ import { CliError, ExitCode } from '../../exit-code.ts';
 import { LineSplitter, type Observed } from '../recorder.ts';
 import type { Side } from '../transcript.ts';
 import { ObserveQueue } from './observe-queue.ts';
-import {
-  findTeeTools,
-  spawned,
-  startTeeForwarding,
-  TeeSetupError,
-  type TeeForwarding,
-} from './tee-forward.ts';
 import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
 
 /**
@@ -42,12 +34,10 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
   const observer = await startObserver(command.join(' '), options);
   // With nothing to record into or lint, the copies would only be parsed to be dropped.
   const observing = options.lint || options.record !== undefined;
-  const tee = observing ? await startTee(file, args, observer) : undefined;
-  const child = tee?.child ?? spawn(file, args, { stdio: observing ? ['pipe', 'pipe', 'pipe'] : 'inherit' });
+  const child = spawn(file, args, { stdio: observing ? ['pipe', 'pipe', 'pipe'] : 'inherit' });
   try {
-    await (tee?.started ?? spawned(child));
+    await spawned(child);
   } catch (error) {
-    await tee?.finish(0);
     observer.record({ type: 'note', text: `cannot start the server: ${(error as Error).message}` });
     await observer.close();
     throw spawnFailure(file, error as NodeJS.ErrnoException);
@@ -58,45 +48,18 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
     args,
     ...(child.pid === undefined ? {} : { pid: child.pid }),
   });
-  if (tee !== undefined) forwardStderr(child, observer);
-  else if (observing) forward(child, observer);
+  if (observing) forward(child, observer);
   const stopSignals = passSignalsOn(child);
   const status = await ended(child);
   stopSignals();
-  await tee?.finish(DRAIN_GRACE_MS);
   observer.record({ type: 'exit', code: status.code, signal: status.signal });
   await observer.close();
-  if (tee === undefined && observing) {
+  if (observing) {
     // The host may keep our stdin open after the server is gone; stop reading it so the tap can exit.
     process.stdin.unpipe();
     process.stdin.destroy();
   }
   return exitCodeOf(status);
-}
-
-/**
- * The server between two `tee` processes (tee-forward.ts), or undefined where that is not possible:
- * then the tap forwards in-process, noting why in the transcript.
- */
-async function startTee(
-  file: string,
-  args: readonly string[],
-  observer: Observer,
-): Promise<TeeForwarding | undefined> {
-  const tools = findTeeTools();
-  if (tools === undefined) return undefined;
-  try {
-    return await startTeeForwarding(tools, file, args, observer);
-  } catch (error) {
-    if (error instanceof TeeSetupError)
-      throw new CliError(
-        `cannot forward through tee: ${error.message}; unset MCPWIRE_TAP_FORWARD to forward in-process`,
-        ExitCode.connection,
-        { cause: error },
-      );
-    observer.record({ type: 'note', text: `forwarding in-process: ${(error as Error).message}` });
-    return undefined;
-  }
 }
 
 /** Where the tap hands copies of what it forwarded, to be recorded and linted. */
@@ -152,11 +115,12 @@ function spawnFailure(file: string, error: NodeJS.ErrnoException): CliError {
   });
 }
 
-/** Passes the server's stderr on and hands a copy of each chunk to `observer`. */
-function forwardStderr(child: ChildProcess, observer: Observer): void {
-  const stderr = child.stderr as NodeJS.ReadableStream;
-  stderr.pipe(process.stderr);
-  stderr.on('data', (chunk: Buffer) => observer.stderr(chunk));
+/** Resolves once the process is running, rejects with the spawn error (ENOENT, EACCES). */
+function spawned(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
 }
 
 /**
