@@ -131,6 +131,8 @@ test('every entry point of the library and the servers imports by its public nam
     ['mcpwire/validators/ajv', 'createAjvValidator'],
     ['mcpwire/validators/cfworker', 'createCfWorkerValidator'],
     ['mcpwire/extensions/skills', 'skills'],
+    ['mcpwire/extensions/tasks', 'tasks'],
+    ['mcpwire/extensions/apps', 'apps'],
     ['@mcpwire/auth-server', 'createAuthorizationServer'],
     ['@mcpwire/server-everything', 'createEverythingServer'],
     ['@mcpwire/server-github', 'createGithubServer'],

@@ -141,14 +141,23 @@ function skillFileCase(uri: string, mimeType: string, opening: RegExp): (result:
   };
 }
 
-/** The capabilities our everything server declares, in both eras: every feature and the skills extension. */
+/** The capabilities our everything server declares, in both eras: every feature, the skills and tasks extensions. */
 export const EVERYTHING_CAPABILITIES = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   prompts: { listChanged: true },
   completions: {},
   logging: {},
-  extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+  extensions: {
+    'io.modelcontextprotocol/skills': { directoryRead: true },
+    'io.modelcontextprotocol/tasks': {},
+  },
+};
+
+/** What the handshake era (2025-11-25) adds: the core tasks capability (TASK-1); never in `server/discover`. */
+export const EVERYTHING_LEGACY_CAPABILITIES = {
+  ...EVERYTHING_CAPABILITIES,
+  tasks: { cancel: {}, requests: { tools: { call: {} } }, list: {} },
 };
 
 /** The one template, a URI it expands to, and the check on reading that URI. */

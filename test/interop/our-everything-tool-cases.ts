@@ -42,6 +42,11 @@ export const DEDICATED_TOOLS = [
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
   'test_update_watched_resource',
+  // The task fixtures that need a task or end in a protocol error without one: the tasks tests
+  // (packages/mcpwire/src/extensions/tasks, the conformance suite's tasks-* scenarios) cover them.
+  'failing_job',
+  'protocol_error_job',
+  'test_tool_with_task',
 ];
 
 /** Every other tool our everything server lists, in listing order. */
@@ -300,6 +305,24 @@ export const TOOL_CASES: Record<string, ToolCase> = {
     // The client declared elicitation, sampling and roots, so all three are asked.
     arguments: {},
     check: (result) => assert.deepEqual(result, textResult(`Answers: Ada; ${SAMPLED_TEXT}; ${ROOT_URIS}`)),
+  },
+  // The task fixtures, called plainly (no task, no tasks extension): they run at once.
+  greet: {
+    arguments: { name: 'tour' },
+    check: (result) => assert.deepEqual(result, textResult('Hello, tour!')),
+  },
+  slow_compute: {
+    arguments: { seconds: 0, label: 'tour' },
+    check: (result) => assert.deepEqual(result, textResult('Computed tour after 0s')),
+  },
+  confirm_delete: {
+    // The host declines messages it has no answer for.
+    arguments: { filename: 'tour.txt' },
+    check: (result) => assert.deepEqual(result, textResult('Kept tour.txt')),
+  },
+  multi_input: {
+    arguments: {},
+    check: (result) => assert.deepEqual(result, textResult('Ada declined')),
   },
   test_list_roots: {
     arguments: {},

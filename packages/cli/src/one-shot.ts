@@ -1,7 +1,7 @@
 // The frame of every one-shot command (list, call, read, get, complete): resolve the target, connect,
 // run one piece of work, close; Ctrl-C cancels what is in flight (exit 130), failures become exit codes.
 
-import type { Client, EraChoice } from 'mcpwire/client';
+import type { Client, ClientExtension, EraChoice } from 'mcpwire/client';
 import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
@@ -18,6 +18,8 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   timeout: number;
   verbose?: boolean;
   json?: boolean;
+  /** Set by a command, not an option: loads the extensions its client declares (e.g. `call --task`). */
+  loadExtensions?: () => Promise<readonly ClientExtension[]>;
 }
 
 /** What a one-shot command's work gets. */
@@ -57,8 +59,10 @@ export async function runOneShot(
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);
   try {
+    const extensions = await options.loadExtensions?.();
     await using opened = await openClient(target, {
       ...(recorder === undefined ? {} : { recorder }),
+      ...(extensions === undefined ? {} : { extensions }),
       era: options.era,
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,

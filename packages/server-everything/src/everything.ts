@@ -11,6 +11,7 @@ import { registerNotificationTools } from './everything/notification-tools.ts';
 import { registerPrompts } from './everything/prompts.ts';
 import { registerResources } from './everything/resources.ts';
 import { createEverythingSkills } from './everything/skills.ts';
+import { createEverythingTasks, registerTaskTools } from './everything/task-tools.ts';
 
 /** This package's version (`src/` and `dist/` both sit one folder below package.json). */
 const PACKAGE_VERSION = (
@@ -26,7 +27,7 @@ export function createEverythingServer(): Server {
     { name: 'mcpwire-everything', title: 'mcpwire everything server', version: PACKAGE_VERSION },
     {
       instructions: 'A test server: every MCP feature, with the fixtures of the official conformance suite.',
-      extensions: [createEverythingSkills()],
+      extensions: [createEverythingSkills(), createEverythingTasks()],
     },
   );
   registerContentTools(server);
@@ -36,6 +37,7 @@ export function createEverythingServer(): Server {
   registerListChangeTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerTaskTools(server);
   return server;
 }
 export { JSON_SCHEMA_2020_12_FIXTURE } from './everything/content-tools.ts';

@@ -2,7 +2,9 @@
 // requests, comments, files, search), seeded on first start, and the database's default location.
 
 import { readFileSync } from 'node:fs';
+import { tasks } from 'mcpwire/extensions/tasks';
 import { Server } from 'mcpwire/server';
+import { issueBoardApp, registerIssueBoard } from './board.ts';
 import type { Db } from './database/db.ts';
 import { defaultDatabasePath } from './database/data-path.ts';
 import { openDatabase } from './database/open-database.ts';
@@ -49,6 +51,9 @@ export class GithubServer extends Server {
           'A GitHub-like tracker. Tools take owner and repo as the official GitHub MCP server does. ' +
           'Use search_issues (GitHub search syntax) before create_issue. Issues are resources at ' +
           'github://repos/{owner}/{repo}/issues/{number}; subscribe to hear of new comments.',
+        // MCP Apps: the issue board view, linked from show_issue_board for hosts that render apps.
+        // Tasks: the slow searches (search_issues, search_code) run as tasks when the client asks.
+        extensions: [issueBoardApp, tasks()],
       },
     );
     this.#db = db;
@@ -87,6 +92,7 @@ export function createGithubServer(options: GithubServerOptions = {}): GithubSer
   registerPullRequestTools(context);
   registerCodeTools(context);
   registerSummarizeTool(context);
+  registerIssueBoard(context);
   registerGithubResources(context);
   registerGithubPrompts(context);
   return server;

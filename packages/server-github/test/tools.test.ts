@@ -38,6 +38,7 @@ test('TOOL-1, TOOL-2, TOOL-6: every tool is listed with input and output schemas
     'list_pull_requests',
     'search_code',
     'search_issues',
+    'show_issue_board',
     'summarize_issue',
     'update_issue',
   ]);

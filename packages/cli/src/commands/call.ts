@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { coloursFor } from '../colours.ts';
-import { exitCodeOf, type ExitCodeValue } from '../exit-code.ts';
+import { exitCodeOf, UsageError, type ExitCodeValue } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
 import { formatCallResult } from '../result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
@@ -14,6 +14,7 @@ import type { ProgramContext } from '../program-context.ts';
 
 interface CallOptions extends TargetCommandOptions {
   args?: string;
+  task?: boolean;
 }
 
 /** The `call` command. */
@@ -28,11 +29,20 @@ export function callCommand(context: ProgramContext): Command {
     .addArgument(targetArgument())
     .argument('<tool>', 'the tool to call')
     .argument('[arguments...]', 'key=value pairs')
-    .option('--args <json>', 'the arguments as a JSON object');
+    .option('--args <json>', 'the arguments as a JSON object')
+    .option(
+      '--task',
+      "run the call as a task where the server and the tool support it: the task's status and progress " +
+        'on stderr while it runs, then the result as without --task; Ctrl-C cancels the task',
+    );
   addTargetOptions(command, { hasJson: true }).action(
     async (operand: string, tool: string, pairs: string[], options: CallOptions) => {
-      await runOneShotCommand(operand, context, options, `tools/call ${tool}`, (oneShot) =>
-        runCall(oneShot, tool, pairs, options.args),
+      const withTask: CallOptions =
+        options.task === true
+          ? { ...options, loadExtensions: async () => (await import('../call-task.ts')).taskExtensions() }
+          : options;
+      await runOneShotCommand(operand, context, withTask, `tools/call ${tool}`, (oneShot) =>
+        runCall(oneShot, tool, pairs, options),
       );
     },
   );
@@ -50,6 +60,10 @@ export function callCommand(context: ProgramContext): Command {
       'mcpwire call https://example.com/mcp echo message=hi --no-auth -H "Authorization: Bearer $TOKEN"',
       'your own token, never the OAuth flow',
     ],
+    [
+      "mcpwire call --task github search_issues query='is:open label:bug'",
+      'as a task: status and progress on stderr, the result on stdout',
+    ],
   ]);
 }
 
@@ -57,13 +71,19 @@ async function runCall(
   oneShot: OneShot,
   name: string,
   pairs: string[],
-  argsJson: string | undefined,
+  options: CallOptions,
 ): Promise<ExitCodeValue> {
   const { client, signal } = oneShot;
-  const base = argsJson === undefined ? {} : parseArgsJson(argsJson);
+  const base = options.args === undefined ? {} : parseArgsJson(options.args);
   const tool = await findTool(client, name, signal);
+  // TASK-3: a tool that declares taskSupport "required" answers a plain call with -32601.
+  if (options.task !== true && tool.execution?.taskSupport === 'required')
+    throw new UsageError(`tool "${name}" runs only as a task: add --task`);
   const args = parseToolArguments(pairs, tool.inputSchema, base);
-  const result = await client.callTool({ name, arguments: args }, { signal });
+  const result =
+    options.task === true
+      ? await (await import('../call-task.ts')).callAsTask(oneShot, name, args)
+      : await client.callTool({ name, arguments: args }, { signal });
   if (oneShot.isJson) {
     oneShot.printJson(result);
     return exitCodeOf(result);

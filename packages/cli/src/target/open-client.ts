@@ -1,7 +1,14 @@
 // Connecting the library's Client to a resolved Target: the transport for its kind, the handshake,
 // and every failure turned into a CliError with the exit code a script can branch on.
 
-import { Client, RequestCancelledError, RpcError, type ClientHandlers, type EraChoice } from 'mcpwire/client';
+import {
+  Client,
+  RequestCancelledError,
+  RpcError,
+  type ClientExtension,
+  type ClientHandlers,
+  type EraChoice,
+} from 'mcpwire/client';
 import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
 import type { Transport } from 'mcpwire';
@@ -27,6 +34,8 @@ export interface OpenOptions {
   recorder?: WireRecorder;
   /** OAuth for URL targets (the browser flow when the server answers 401); absent: none. */
   auth?: CliAuthOptions;
+  /** Extensions the client declares (e.g. tasks for `call --task`); default none. */
+  extensions?: readonly ClientExtension[];
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -64,6 +73,7 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     {
       era: options.era ?? 'auto',
       handlers: options.handlers ?? {},
+      ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
       // A server that answers late is still starting (npx may be installing it), not a handshake-era
       // server ignoring the probe: wait for the era probe as long as for any answer.
       ...(options.timeoutMs === undefined

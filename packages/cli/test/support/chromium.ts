@@ -56,12 +56,23 @@ export function chromiumSkipReason(): Promise<string | undefined> {
   return installing;
 }
 
+/** More for one run: e.g. `--virtual-time-budget=<ms>`, so a page's postMessage rounds run before the dump. */
+export interface RunOptions {
+  flags?: readonly string[];
+}
+
 /** Opens `file` and resolves with the DOM after its scripts ran (`--dump-dom`). */
-export async function dumpDom(file: string): Promise<string> {
+export async function dumpDom(file: string, options: RunOptions = {}): Promise<string> {
   return withProfile(async (profile) => {
     const { code, stdout, output } = await run(
       CHROMIUM_PATH,
-      [...FLAGS, `--user-data-dir=${profile}`, '--dump-dom', pathToFileURL(file).href],
+      [
+        ...FLAGS,
+        ...(options.flags ?? []),
+        `--user-data-dir=${profile}`,
+        '--dump-dom',
+        pathToFileURL(file).href,
+      ],
       RUN_TIMEOUT_MS,
     );
     if (code !== 0 || stdout === '')
@@ -75,12 +86,14 @@ export async function screenshot(
   file: string,
   png: string,
   size: { width: number; height: number },
+  options: RunOptions = {},
 ): Promise<void> {
   await withProfile(async (profile) => {
     const { code, output } = await run(
       CHROMIUM_PATH,
       [
         ...FLAGS,
+        ...(options.flags ?? []),
         `--user-data-dir=${profile}`,
         `--window-size=${size.width},${size.height}`,
         `--screenshot=${png}`,

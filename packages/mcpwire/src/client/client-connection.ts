@@ -221,6 +221,7 @@ export class ClientConnection {
       capabilities: this.#client.capabilities(version),
       clientInfo: this.#client.info,
       maxRounds: this.#client.options.maxInputRounds ?? 10,
+      ...acceptedResultTypes(this.#client.options),
       send: (method, params, options) => session.request(method, params, options),
       answer: (method, params, signal) => this.#answerInput(session, method, params, signal),
     };
@@ -271,6 +272,16 @@ export class ClientConnection {
     session.setState('new');
     this.#initialized = await this.#negotiate(session, undefined);
   }
+}
+
+/** The result types the client's extensions accept beyond complete and input_required, per method. */
+function acceptedResultTypes(options: ClientOptions): { resultTypes?: Record<string, string[]> } {
+  const resultTypes: Record<string, string[]> = {};
+  for (const extension of options.extensions ?? []) {
+    for (const [method, types] of Object.entries(extension.client?.resultTypes ?? {}))
+      (resultTypes[method] ??= []).push(...types);
+  }
+  return Object.keys(resultTypes).length === 0 ? {} : { resultTypes };
 }
 
 /** A stateless-era server's discover result in the shape of an initialize result. */

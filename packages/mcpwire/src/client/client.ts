@@ -38,6 +38,7 @@ import type {
 import type { Channel, Transport } from '../transports/channel.ts';
 import { createDefaultValidator } from '#default-validator';
 import { createClientCapabilities } from './client-capabilities.ts';
+import { NotConnectedError } from './errors.ts';
 import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
@@ -58,6 +59,8 @@ export class Client {
   #options: ClientOptions;
   #events: ClientEvents;
   #middleware: ClientMiddleware[] = [];
+  /** How many of `#middleware`'s last entries are the extensions' (innermost). */
+  #extensionMiddleware = 0;
   #outputSchemas: ToolOutputSchemas;
   #serverRequests: ServerRequests;
   #connection: ClientConnection;
@@ -73,6 +76,10 @@ export class Client {
     if (options.roots) checkRoots(options.roots);
     this.info = info;
     this.#options = options;
+    // Extensions' middleware runs inside the app's (`use` inserts before it), as a handler would.
+    for (const extension of options.extensions ?? [])
+      if (extension.client?.middleware) this.#middleware.push(extension.client.middleware);
+    this.#extensionMiddleware = this.#middleware.length;
     this.#roots = options.roots;
     this.#events = new ClientEvents((error) => this.#report(error));
     this.#outputSchemas = new ToolOutputSchemas(options.validator ?? createDefaultValidator(), {
@@ -155,7 +162,7 @@ export class Client {
 
   /** Adds middleware around every outbound request and every inbound request handler, outermost first. */
   use(middleware: ClientMiddleware): void {
-    this.#middleware.push(middleware);
+    this.#middleware.splice(this.#middleware.length - this.#extensionMiddleware, 0, middleware);
   }
 
   /** Subscribes to a server notification (or `close`); returns the unsubscribe function. */
@@ -201,6 +208,29 @@ export class Client {
     return this.#call<R>(method, params, options);
   }
 
+  /**
+   * Answers one input request that reached this client inside a result rather than as a server
+   * request (a stateless-era task's `inputRequests`, S26-TASK-10) through the same middleware and
+   * handlers, with the same checks; resolves with the answer to send back.
+   */
+  handleInputRequest(
+    request: { method: string; params: JsonObject },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<JsonObject> {
+    const session = this.#connection.session;
+    if (!session) return Promise.reject(new NotConnectedError(request.method));
+    const signal = options.signal ?? new AbortController().signal;
+    return this.#handleServerRequest(session, {
+      id: `input:${request.method}`,
+      method: request.method,
+      params: request.params,
+      signal,
+      get isCancelled() {
+        return signal.aborted;
+      },
+    });
+  }
+
   /** `ping`: resolves when the server answers (PING-1). */
   ping(params?: RequestParams, options?: RequestOptions): Promise<EmptyResult> {
     return this.#call('ping', params, options);
@@ -240,7 +270,8 @@ export class Client {
       ? this.#outputSchemas.ensureKnown(params.name, () => this.listAllTools(listOptions))
       : undefined;
     const result = await this.#call<CallToolResult>('tools/call', params, options);
-    if (!isChecked) return result;
+    // A stateless-era server may answer with a task instead (S26-TASK-2): nothing to check either.
+    if (!isChecked || (result.resultType !== undefined && result.resultType !== 'complete')) return result;
     await lookup;
     await this.#outputSchemas.check(params.name, result);
     return result;
@@ -365,6 +396,7 @@ export class Client {
       extensions.length === 0
         ? this.#options.capabilities
         : {
+            ...Object.assign({}, ...extensions.map(({ client }) => client?.capabilities?.(version))),
             ...this.#options.capabilities,
             extensions: {
               ...this.#options.capabilities?.extensions,

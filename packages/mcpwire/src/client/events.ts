@@ -22,6 +22,11 @@ export interface ClientEventMap {
   log: LoggingMessageNotificationParams;
   /** `notifications/elicitation/complete`, only for URL elicitations this client received and has not seen complete (ELIC-11). */
   elicitationComplete: ElicitationCompleteNotificationParams;
+  /**
+   * Every server notification the client received, after its own event (if any): for extensions'
+   * notifications (e.g. `notifications/tasks/status`) and progress no pending request claims.
+   */
+  notification: { method: string; params: JsonObject };
   /** The connection ended (closed by either side, or failed). */
   close: { error?: Error };
 }
@@ -33,7 +38,7 @@ export type ClientEvent = keyof ClientEventMap;
 export type ClientListener<E extends ClientEvent> = (payload: ClientEventMap[E]) => void;
 
 /** Which server notification becomes which event. */
-const NOTIFICATION_EVENTS: Readonly<Record<string, Exclude<ClientEvent, 'close'>>> = {
+const NOTIFICATION_EVENTS: Readonly<Record<string, Exclude<ClientEvent, 'close' | 'notification'>>> = {
   'notifications/tools/list_changed': 'toolsListChanged',
   'notifications/resources/list_changed': 'resourcesListChanged',
   'notifications/prompts/list_changed': 'promptsListChanged',
@@ -43,7 +48,7 @@ const NOTIFICATION_EVENTS: Readonly<Record<string, Exclude<ClientEvent, 'close'>
 };
 
 /** The event a notification method maps to, or undefined for methods the client does not surface. */
-export function toClientEvent(method: string): Exclude<ClientEvent, 'close'> | undefined {
+export function toClientEvent(method: string): Exclude<ClientEvent, 'close' | 'notification'> | undefined {
   return Object.hasOwn(NOTIFICATION_EVENTS, method) ? NOTIFICATION_EVENTS[method] : undefined;
 }
 
@@ -92,5 +97,6 @@ export class ClientEvents {
   emitNotification(method: string, params: JsonObject): void {
     const event = toClientEvent(method);
     if (event) this.emit(event, params as never);
+    if (this.#listeners.has('notification')) this.emit('notification', { method, params });
   }
 }

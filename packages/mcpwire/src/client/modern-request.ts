@@ -27,6 +27,8 @@ export interface ModernLink {
   answer(method: string, params: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
   /** Rounds before giving up (S26-MRTR-6); default 10. */
   maxRounds?: number;
+  /** Result types besides complete and input_required that the client's extensions accept, per method. */
+  resultTypes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Adds the envelope to `params`, keeping any `_meta` the caller set. */
@@ -58,7 +60,7 @@ export async function sendModern(
   for (let round = 1; ; round++) {
     const result = await sendWithVersionRetry(link, method, { ...(params ?? {}), ...extra }, options);
     const type = result.resultType ?? 'complete';
-    if (type === 'complete') return result;
+    if (type === 'complete' || isAccepted(link, method, type)) return result;
     if (type !== 'input_required')
       throw new InvalidResultError(method, `unknown resultType ${JSON.stringify(type)}`);
     if (round >= maxRounds)
@@ -87,6 +89,32 @@ export async function sendModern(
   }
 }
 
+/** True if an extension of the client accepts `type` as the result of `method` (e.g. `task`, S26-TASK-3). */
+function isAccepted(link: ModernLink, method: string, type: unknown): boolean {
+  const accepted = link.resultTypes;
+  return (
+    accepted !== undefined &&
+    typeof type === 'string' &&
+    Object.hasOwn(accepted, method) &&
+    accepted[method]!.includes(type)
+  );
+}
+
+/**
+ * The stateless-era requests that only read, so a lost one is re-issued without asking (S26-HTTP-8).
+ * A method not listed (tools/call, an extension's method) is never repeated behind the caller's back.
+ */
+const REISSUABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+]);
+
 async function sendWithVersionRetry(
   link: ModernLink,
   method: string,
@@ -96,8 +124,10 @@ async function sendWithVersionRetry(
   try {
     return await link.send(method, withEnvelope(link, params), options);
   } catch (error) {
-    // S26-HTTP-8: a response stream that broke before the response is re-issued once, with a new id.
-    if ((error as { code?: unknown }).code === 'RESPONSE_STREAM_LOST')
+    // S26-HTTP-8: a request whose response stream broke is lost. It is re-issued once, with a new
+    // id, only when running it twice changes nothing; anything else (a tools/call) may have run, so
+    // the caller gets the ResponseStreamLostError and decides.
+    if ((error as { code?: unknown }).code === 'RESPONSE_STREAM_LOST' && REISSUABLE_METHODS.has(method))
       return link.send(method, withEnvelope(link, params), options);
     if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion)
       throw error;

@@ -66,7 +66,7 @@ export function checkInbound(
 
 /** A gate on the receiver's side must be declared (LIFE-11); the sender's own gates are its business. */
 function checkGate(spec: MethodSpec, method: string, scope: InboundScope): void {
-  const gate = spec.gate;
+  const gate = scope.era === 'modern' ? (spec.statelessGate ?? spec.gate) : spec.gate;
   if (!gate || (gate.side !== scope.receiver && gate.side !== 'receiver')) return;
   if (!isGateRequired(method, scope.protocolVersion!) || hasCapability(scope.ownCapabilities, gate.path))
     return;

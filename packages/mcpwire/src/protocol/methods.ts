@@ -31,6 +31,12 @@ export interface MethodSpec {
   sender: Sender;
   /** The capability that must have been negotiated before this method may be used. */
   gate?: CapabilityGate;
+  /**
+   * The gate in the stateless era, where it differs from `gate`: a method the 2026-07-28 revision
+   * moved into an extension is gated by the receiver's `extensions.<id>` (S26-TASK-1), not by the
+   * core capability the handshake era used.
+   */
+  statelessGate?: CapabilityGate;
   /** First protocol revision with this method. */
   since: string;
   /** Last revision with it (for methods the stateless revision removed). */
@@ -54,6 +60,8 @@ const MODERN = '2026-07-28';
 const server = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'server', path });
 const client = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'client', path });
 const receiver = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'receiver', path });
+/** The stateless era's home of the tasks methods: the server's tasks extension (S26-TASK-1). */
+const TASKS_EXTENSION = server('extensions', 'io.modelcontextprotocol/tasks');
 
 /** Every method of revisions 2024-11-05 .. 2026-07-28. */
 export const METHODS = {
@@ -194,6 +202,7 @@ export const METHODS = {
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks'),
+    statelessGate: TASKS_EXTENSION,
     since: LEGACY_LAST,
     params: { taskId: 'string' },
   },
@@ -218,15 +227,16 @@ export const METHODS = {
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks', 'cancel'),
+    statelessGate: TASKS_EXTENSION,
     since: LEGACY_LAST,
     params: { taskId: 'string' },
   },
   'tasks/update': {
     kind: 'request',
     sender: 'client',
-    gate: server('tasks'),
+    gate: TASKS_EXTENSION,
     since: MODERN,
-    params: { taskId: 'string' },
+    params: { taskId: 'string', inputResponses: 'object' },
   },
   'notifications/initialized': { kind: 'notification', sender: 'client', since: FIRST, until: LEGACY_LAST },
   'notifications/cancelled': {

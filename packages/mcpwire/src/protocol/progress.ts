@@ -38,19 +38,24 @@ export class ProgressTracker {
     if (entry) entry.onActivity = callback;
   }
 
-  /** Routes one `notifications/progress` params object. */
-  handle(params: JsonObject): void {
+  /**
+   * Routes one `notifications/progress` params object. Returns false when no active request has
+   * its token (the owner may know it: a task keeps its request's token, PROG-5), else true.
+   */
+  handle(params: JsonObject): boolean {
     const token = params.progressToken;
-    if (typeof token !== 'string' && typeof token !== 'number') return;
+    if (typeof token !== 'string' && typeof token !== 'number') return false;
     const entry = this.#entries.get(token);
+    if (!entry) return false;
     const progress = params.progress;
-    if (!entry || typeof progress !== 'number' || !(progress > entry.last)) return;
+    if (typeof progress !== 'number' || !(progress > entry.last)) return true;
     entry.last = progress;
     entry.onActivity?.();
     const update: Progress = { progress };
     if (typeof params.total === 'number') update.total = params.total;
     if (typeof params.message === 'string') update.message = params.message;
     entry.handler(update);
+    return true;
   }
 
   /** Forgets request `id` (PROG-4: progress stops with the response). */

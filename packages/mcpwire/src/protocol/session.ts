@@ -18,6 +18,7 @@ import { checkInbound, type InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
+import { isModernVersion } from './revisions.ts';
 import {
   bindSessionSteps,
   type ChannelReceiver,
@@ -260,11 +261,12 @@ export class Session {
     if (this.role === 'server' && this.#state === 'initializing' && kind === 'request' && method !== 'ping') {
       throw new ProtocolStateError(`Cannot send "${method}" before the client's notifications/initialized`);
     }
-    if (spec.gate && isGateRequired(method, version)) {
-      const isOwn =
-        spec.gate.side === this.role || (spec.gate.side === 'receiver' && kind === 'notification');
+    // The stateless era gates a method it moved into an extension by that extension (statelessGate).
+    const gate = isModernVersion(version) ? (spec.statelessGate ?? spec.gate) : spec.gate;
+    if (gate && isGateRequired(method, version)) {
+      const isOwn = gate.side === this.role || (gate.side === 'receiver' && kind === 'notification');
       const caps = isOwn ? this.ownCapabilities : this.peerCapabilities;
-      if (!hasCapability(caps, spec.gate.path)) throw new CapabilityNotNegotiatedError(method, spec.gate);
+      if (!hasCapability(caps, gate.path)) throw new CapabilityNotNegotiatedError(method, gate);
     }
     const problem = checkParams(method, spec, params);
     if (problem) throw new TypeError(`Cannot send: ${problem}`);
@@ -327,8 +329,9 @@ export class Session {
           this.#peer.abortInbound(params.requestId as RequestId, params.reason);
         return;
       case 'notifications/progress':
-        this.#progress?.handle(params);
-        return;
+        // Progress for no active request goes to the owner (PROG-5: a task's token outlives its request).
+        if (this.#progress?.handle(params) === true) return;
+        break;
     }
     this.#options.handleNotification?.(method, params);
   }

@@ -7,10 +7,13 @@ import type { ServerCapabilities } from '../protocol/types/index.ts';
 import type { ServerMethodHandler } from './method-handlers.ts';
 import type { Registration } from './registry.ts';
 import type { ResourceDefinition, ResourceHandler } from './resources.ts';
+import type { Tools } from './tools.ts';
 
 /** What an extension may do to the Server that takes it, once, at construction. */
 export interface ExtensionHost {
   resource(definition: ResourceDefinition, handler: ResourceHandler): Registration<ResourceDefinition>;
+  /** The server's tools, to read a registration (e.g. its `_meta`) while serving a request. */
+  readonly tools: Pick<Tools, 'registry'>;
 }
 
 /** The server side of an extension. */
@@ -23,6 +26,17 @@ export interface ServerExtensionPart {
   readonly requires?: ServerCapabilities;
   /** Registers what the extension serves through core features (resources, tools), once per Server. */
   attach?(host: ExtensionHost): void;
+  /**
+   * Wrappers of core handlers, by method: each gets the handler it replaces (`next`) and returns the
+   * one the Server serves, behind middleware, in both eras. Only the wrapped methods pay for it: a
+   * wrapper that passes a request on should call `next` directly (no await, no allocation).
+   */
+  readonly wraps?: Readonly<Record<string, (next: ServerMethodHandler) => ServerMethodHandler>>;
+  /**
+   * Core capability keys declared only in one revision (`initialize` of a handshake-era one, e.g. a
+   * feature the stateless era moved into `extensions`), merged under the derived ones.
+   */
+  capabilities?(version: string): ServerCapabilities | undefined;
 }
 
 /** An extension a Server can take. */

@@ -29,6 +29,13 @@ export interface LegacyConnection {
   initialize(params: JsonObject): JsonObject;
   setLevel(params: JsonObject): JsonObject;
   subscribe(params: JsonObject, isSubscribe: boolean): JsonObject;
+  /**
+   * Sends a request to the client on this connection, tied to no inbound request: for work that
+   * outlives the request that started it (a task's input, TASK-9). Checked like any server request.
+   */
+  sendRequest(method: string, params: JsonObject, options?: { signal?: AbortSignal }): Promise<JsonObject>;
+  /** Sends a notification to the client on this connection (checked against the method table). */
+  sendNotification(method: string, params: JsonObject): Promise<void>;
 }
 
 /**
@@ -65,7 +72,10 @@ function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
   throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`);
 }
 
-/** Tasks are described (TASK-*, S26-TASK-*) but not served yet: the gate refuses them before this. */
+/**
+ * Tasks are described (TASK-*, S26-TASK-*) and served by an extension that replaces these through
+ * `wraps` (`tasks()` of `mcpwire/extensions/tasks`); without one the gate refuses them before this.
+ */
 const notServed: ServerMethodHandler = (_params, ctx) =>
   Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${ctx.method}"`));
 

@@ -110,9 +110,12 @@ async function runRounds(
     isMrtr && params.requestState !== undefined
       ? (await host.sealer.open(await bindingOf(method, params), params.requestState)).answers
       : undefined;
-  // The handler sees its params without the round's bookkeeping (copied only when there is some).
+  // An MRTR handler sees its params without the round's bookkeeping (copied only when there is
+  // some); other methods get theirs as sent (`tasks/update` has `inputResponses` of its own).
   const handlerParams =
-    responses === undefined && params.requestState === undefined ? params : withoutRoundKeys(params);
+    !isMrtr || (responses === undefined && params.requestState === undefined)
+      ? params
+      : withoutRoundKeys(params);
   // A complete result gets its `resultType` from `decorate`.
   if (!isMrtr) {
     const origin = new ModernOutput(host, request, stream, envelope, undefined);

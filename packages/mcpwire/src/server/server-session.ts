@@ -27,6 +27,8 @@ type ListKind = 'tools' | 'resources' | 'prompts';
  */
 export interface SessionHost extends ModernHost {
   reportError(error: Error): void;
+  /** The capabilities declared in `initialize` for `version`; default `capabilities()`. */
+  capabilitiesAt?(version: string): object;
 }
 
 /** ServerSession's private steps, for SessionHooks (assigned in ServerSession's static block). */
@@ -157,7 +159,8 @@ export class ServerSession {
     const session = this.session;
     session.protocolVersion = version;
     session.peerCapabilities = params.capabilities as JsonObject;
-    session.ownCapabilities = this.#server.capabilities() as JsonObject;
+    session.ownCapabilities = (this.#server.capabilitiesAt?.(version) ??
+      this.#server.capabilities()) as JsonObject;
     this.clientInfo = params.clientInfo as Implementation;
     session.setState('initializing');
     const result: JsonObject = {
@@ -188,6 +191,20 @@ export class ServerSession {
     if (isSubscribe) (this.#subscriptions ??= new Set()).add(uri);
     else this.#subscriptions?.delete(uri);
     return {};
+  }
+
+  /** A request to the client outside any inbound request (see `LegacyConnection.sendRequest`). */
+  sendRequest(
+    method: string,
+    params: JsonObject,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<JsonObject> {
+    return this.session.request(method, params, options.signal ? { signal: options.signal } : {});
+  }
+
+  /** A notification to the client on this connection. */
+  sendNotification(method: string, params: JsonObject): Promise<void> {
+    return this.session.notify(method, params);
   }
 
   #handleNotification(method: string): void {

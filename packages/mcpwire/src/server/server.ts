@@ -73,6 +73,7 @@ export class Server {
   #closing: AbortController | undefined;
   #isClosed = false;
   #capabilities: ServerCapabilities | undefined;
+  #capabilitiesAt: Map<string, { base: ServerCapabilities; value: ServerCapabilities }> | undefined;
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
   #sessions = new Set<ServerSession>();
@@ -132,6 +133,26 @@ export class Server {
   /** The capabilities this definition declares now (cached until a registration changes; do not mutate). */
   capabilities(): ServerCapabilities {
     return (this.#capabilities ??= this.#computeCapabilities());
+  }
+
+  /**
+   * The capabilities declared to a client speaking `version` (handshake-era `initialize`): these,
+   * plus what extensions declare only in that revision (cached per revision; do not mutate).
+   */
+  capabilitiesAt(version: string): ServerCapabilities {
+    const base = this.capabilities();
+    const extensions = this.options.extensions ?? [];
+    if (!extensions.some((extension) => extension.server?.capabilities !== undefined)) return base;
+    const cache = (this.#capabilitiesAt ??= new Map());
+    let declared = cache.get(version);
+    if (declared?.base === base) return declared.value;
+    const value: ServerCapabilities = { ...base };
+    for (const { server } of extensions)
+      for (const [key, setting] of Object.entries(server?.capabilities?.(version) ?? {}))
+        (value as JsonObject)[key] ??= setting as JsonObject;
+    declared = { base, value };
+    cache.set(version, declared);
+    return value;
   }
 
   #computeCapabilities(): ServerCapabilities {
@@ -241,6 +262,13 @@ function handlerTable(extensions: readonly ServerExtension[]): Readonly<Record<s
       if (!handler)
         throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
       table[method] = handler;
+    }
+  }
+  for (const { id, server } of extensions) {
+    for (const [method, wrap] of Object.entries(server?.wraps ?? {})) {
+      const next = table[method];
+      if (!next) throw new TypeError(`Extension "${id}" wraps "${method}", which this server does not serve`);
+      table[method] = wrap(next);
     }
   }
   return table;

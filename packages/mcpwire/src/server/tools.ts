@@ -2,7 +2,14 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import type { CallToolResult, ContentBlock, Icon, Tool, ToolAnnotations } from '../protocol/types/index.ts';
+import type {
+  CallToolResult,
+  ContentBlock,
+  Icon,
+  Tool,
+  ToolAnnotations,
+  ToolExecution,
+} from '../protocol/types/index.ts';
 import type { JsonSchemaValidator } from '../validation/index.ts';
 import { toJsonSchema, validateWith, type SchemaInput, type StandardSchemaV1 } from '../validation/index.ts';
 import type { RequestContext } from './context.ts';
@@ -19,6 +26,11 @@ export interface ToolDefinition<In extends SchemaInput = SchemaInput, Out extend
   outputSchema?: Out;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /**
+   * Whether the tool may run as a task (TASK-3: `taskSupport`, default forbidden), listed as is.
+   * Served by an extension that handles tasks (`tasks()` of `mcpwire/extensions/tasks`).
+   */
+  execution?: ToolExecution;
   _meta?: JsonObject;
 }
 

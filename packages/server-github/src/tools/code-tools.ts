@@ -3,7 +3,16 @@
 
 import { searchCode } from '../search/code-search.ts';
 import { getContents, mimeTypeOf } from '../store/files.ts';
-import { OWNER, PAGE, PER_PAGE, READ_ONLY, REPO, objectSchema, searchResultSchema } from './schemas.ts';
+import {
+  OWNER,
+  PAGE,
+  PER_PAGE,
+  READ_ONLY,
+  REPO,
+  TASK_OPTIONAL,
+  objectSchema,
+  searchResultSchema,
+} from './schemas.ts';
 import { optionalString, pageOf, repositoryOf, type GithubContext } from './tool-context.ts';
 
 const CODE_HIT = {
@@ -50,6 +59,7 @@ export function registerCodeTools(context: GithubContext): void {
       ),
       outputSchema: searchResultSchema(CODE_HIT),
       annotations: READ_ONLY,
+      execution: TASK_OPTIONAL,
     },
     (args) => {
       const { total, items } = searchCode(context.db, String(args.query), pageOf(args));

@@ -16,6 +16,7 @@ import {
   PAGE,
   PER_PAGE,
   READ_ONLY,
+  TASK_OPTIONAL,
   REPO,
   objectSchema,
   pageSchema,
@@ -65,6 +66,7 @@ function registerSearchIssues(context: GithubContext): void {
       ),
       outputSchema: searchResultSchema(ISSUE_RECORD),
       annotations: READ_ONLY,
+      execution: TASK_OPTIONAL,
     },
     async (args, ctx) => {
       const steps = 4;

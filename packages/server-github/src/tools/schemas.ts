@@ -153,3 +153,9 @@ export const ADDS_ROW = {
 
 /** Annotations of a tool that only reads the local database (TOOL-6: hints, truthful ones). */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * The execution of the slow searches: a client may run them as tasks (TASK-3 `optional`; in the
+ * stateless era the server makes one for a client that declared the tasks extension, S26-TASK-2).
+ */
+export const TASK_OPTIONAL = { taskSupport: 'optional' } as const;

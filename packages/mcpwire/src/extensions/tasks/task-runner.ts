@@ -1,0 +1,334 @@
+// The receiver's task engine, the same for a Server (tools/call) and a Client (elicitation, sampling):
+// it creates a record, runs the work in the background, owns every status move, input rounds, ttl
+// expiry and cancellation, and reads time only from its TaskClock.
+
+import type { JsonObject } from '../../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
+import { systemClock, type TaskClock } from './task-clock.ts';
+import { Control, TaskEndedError, type TaskControl } from './task-control.ts';
+import {
+  isExpired,
+  isTerminal,
+  withStatus,
+  type TaskEra,
+  type TaskError,
+  type TaskRecord,
+} from './task-record.ts';
+import { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
+
+export { TaskEndedError, type TaskControl } from './task-control.ts';
+
+/** Options of a TaskRunner. */
+export interface TaskRunnerOptions {
+  /** Default: a MemoryTaskStore. */
+  store?: TaskStore;
+  /** Default: the system clock. */
+  clock?: TaskClock;
+  /** Ttl when the requestor asks for none (ms; null: unlimited). Default one hour. */
+  defaultTtlMs?: number | null;
+  /** Cap on any ttl, requested or default, unlimited included (TASK-21). Default 24 hours; Infinity: none. */
+  maxTtlMs?: number;
+  /** Suggested poll interval (TASK-10, S26-TASK-9). Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Task ids; default `crypto.randomUUID()` (TASK-20, S26-TASK-15: unguessable). */
+  createId?: () => string;
+  /** Local diagnostics: the original of a work's crash that became -32603. */
+  onError?: (error: Error) => void;
+}
+
+/** How a task's work ended. A thrown RpcError becomes `{error}`; any other throw -32603. */
+export type TaskOutcome =
+  | { result: JsonObject; status?: 'completed' | 'failed'; statusMessage?: string }
+  | { error: TaskError; statusMessage?: string };
+
+/** The work of one task. */
+export type TaskWork = (control: TaskControl) => Promise<TaskOutcome>;
+
+/** Options of one `start`. */
+export interface StartTaskOptions {
+  era: TaskEra;
+  requestMethod: string;
+  /** The ttl the requestor asked for (TASK-5); capped at `maxTtlMs`. */
+  ttlMs?: number | null | undefined;
+  /** The requestor, when known (TASK-19). */
+  owner?: string | undefined;
+}
+
+/** What `cancel` found. */
+export interface CancelOutcome {
+  record: TaskRecord;
+  /** The task was already terminal: nothing changed (TASK-17 answers -32602; S26-TASK-11 acks). */
+  wasTerminal: boolean;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Runs tasks. Records live in the store; what lives only here is the running work of this process
+ * (its abort controllers, input waiters and expiry timers), released by `close`.
+ */
+export class TaskRunner {
+  readonly store: TaskStore;
+  readonly clock: TaskClock;
+  readonly pollIntervalMs: number;
+  readonly #options: TaskRunnerOptions;
+  readonly #running = new Map<string, AbortController>();
+  readonly #timers = new Map<string, unknown>();
+  readonly #listeners = new Set<(taskId: string, record: TaskRecord | undefined) => void>();
+  readonly #local = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
+
+  constructor(options: TaskRunnerOptions = {}) {
+    this.#options = options;
+    this.store = options.store ?? new MemoryTaskStore();
+    this.clock = options.clock ?? systemClock;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+  }
+
+  /**
+   * Creates a task in `working` (TASK-7), resolves with its record once the store has it (S26-TASK-6),
+   * and runs `work` in the background. The record's `ttlMs` is what will be honoured (TASK-10).
+   */
+  async start(work: TaskWork, options: StartTaskOptions): Promise<TaskRecord> {
+    const now = this.clock.now();
+    const record: TaskRecord = {
+      taskId: this.#options.createId?.() ?? crypto.randomUUID(),
+      status: 'working',
+      era: options.era,
+      requestMethod: options.requestMethod,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.#ttl(options.ttlMs),
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    if (options.owner !== undefined) record.owner = options.owner;
+    await this.store.create(record);
+    const controller = new AbortController();
+    this.#running.set(record.taskId, controller);
+    if (record.ttlMs !== null) {
+      const taskId = record.taskId;
+      // One past the ttl: the task stays reachable for its whole ttl (S26-TASK-9).
+      this.#timers.set(
+        taskId,
+        this.clock.setTimer(() => void this.#expire(taskId), record.ttlMs + 1),
+      );
+    }
+    this.#emit(record.taskId, record);
+    void this.#run(record.taskId, work, controller);
+    return record;
+  }
+
+  /** The record, or undefined if unknown, expired (then deleted) or owned by someone else (TASK-19). */
+  async get(taskId: string, owner?: string): Promise<TaskRecord | undefined> {
+    const record = await this.store.get(taskId);
+    if (!record || record.owner !== owner) return undefined;
+    if (isExpired(record, this.clock.now())) {
+      await this.#expire(taskId);
+      return undefined;
+    }
+    return record;
+  }
+
+  /**
+   * The records of `owner` (undefined: the tasks created without one), a page at a time, as `get`
+   * would show them (TASK-16/19); undefined for a cursor the store did not make.
+   */
+  list(
+    options: { owner?: string | undefined; cursor?: string; limit?: number } = {},
+  ): Promise<TaskPage | undefined> {
+    return this.store.list({ owner: options.owner, cursor: options.cursor, limit: options.limit ?? 50 });
+  }
+
+  /**
+   * Cancels a task that is not terminal: `cancelled` is stored before this resolves and stays even if
+   * the work completes later (TASK-17); the work's signal aborts. Undefined for an unknown task.
+   */
+  async cancel(taskId: string, owner?: string, statusMessage?: string): Promise<CancelOutcome | undefined> {
+    if (!(await this.get(taskId, owner))) return undefined;
+    let wasTerminal = false;
+    const record = await this.#move(taskId, (current) => {
+      wasTerminal = isTerminal(current.status);
+      if (wasTerminal) return undefined;
+      delete current.inputRequests;
+      delete current.inputResponses;
+      return withStatus(
+        current,
+        'cancelled',
+        statusMessage ?? 'Cancelled by the requestor',
+        this.clock.now(),
+      );
+    });
+    if (!record) return undefined;
+    if (!wasTerminal) this.#stop(taskId, new TaskEndedError(taskId, 'cancelled'));
+    return { record, wasTerminal };
+  }
+
+  /**
+   * Delivers input responses (S26-TASK-10): keys not outstanding are ignored; a partial set leaves
+   * the task `input_required` with the rest. Undefined for an unknown task.
+   */
+  async answer(
+    taskId: string,
+    responses: Record<string, JsonObject>,
+    owner?: string,
+  ): Promise<TaskRecord | undefined> {
+    if (!(await this.get(taskId, owner))) return undefined;
+    return this.#move(taskId, (current) => {
+      const outstanding = current.inputRequests ?? {};
+      const keys = Object.keys(responses).filter((key) => Object.hasOwn(outstanding, key));
+      if (keys.length === 0 || isTerminal(current.status)) return undefined;
+      const answers = { ...current.inputResponses };
+      for (const key of keys) {
+        answers[key] = responses[key]!;
+        delete outstanding[key];
+      }
+      current.inputResponses = answers;
+      current.inputRequests = outstanding;
+      current.lastUpdatedAt = this.clock.now();
+      if (Object.keys(outstanding).length === 0) {
+        delete current.inputRequests;
+        return withStatus(current, 'working', undefined, this.clock.now());
+      }
+      return current;
+    });
+  }
+
+  /**
+   * Resolves with the record once it is terminal (TASK-12: `tasks/result` blocks), or undefined if
+   * it is deleted or expires first. Rejects with the signal's reason if `signal` aborts.
+   */
+  waitForTerminal(taskId: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
+    return new Promise((resolve, reject) => {
+      let stop = (): void => {};
+      const check = (record: TaskRecord | undefined): void => {
+        if (record && !isTerminal(record.status)) return;
+        stop();
+        resolve(record);
+      };
+      const onAbort = (): void => {
+        stop();
+        reject(signal!.reason as Error);
+      };
+      const unwatch = this.#watch(taskId, check);
+      stop = () => {
+        unwatch();
+        signal?.removeEventListener('abort', onAbort);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.store.get(taskId).then(check, reject);
+    });
+  }
+
+  /** Subscribes to every change this runner makes (undefined: deleted); returns the unsubscribe. */
+  onChange(listener: (taskId: string, record: TaskRecord | undefined) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Aborts all running work of this process and clears its timers; records stay in the store. */
+  close(): Promise<void> {
+    for (const handle of this.#timers.values()) this.clock.clearTimer(handle);
+    this.#timers.clear();
+    for (const [taskId, controller] of this.#running) controller.abort(new TaskEndedError(taskId, 'closed'));
+    this.#running.clear();
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #ttl(requested: number | null | undefined): number | null {
+    const max = this.#options.maxTtlMs ?? 24 * HOUR;
+    const wanted = requested === undefined ? (this.#options.defaultTtlMs ?? HOUR) : requested;
+    // TASK-10: the receiver may override the requested ttl; TASK-21: every ttl is capped, unlimited
+    // too, unless maxTtlMs is Infinity.
+    if (wanted === null) return Number.isFinite(max) ? max : null;
+    return Math.min(Math.max(0, Math.floor(wanted)), max);
+  }
+
+  async #run(taskId: string, work: TaskWork, controller: AbortController): Promise<void> {
+    const control = new Control(taskId, controller.signal, {
+      move: (change) => this.#move(taskId, change),
+      watch: (listener) => this.#watch(taskId, listener),
+      read: () => this.store.get(taskId),
+      now: () => this.clock.now(),
+    });
+    let outcome: TaskOutcome;
+    try {
+      outcome = await work(control);
+    } catch (error) {
+      outcome = { error: this.#toTaskError(error) };
+    }
+    this.#running.delete(taskId);
+    await this.#move(taskId, (current) => {
+      // TASK-17: a cancelled task stays cancelled when the work completes afterwards.
+      if (isTerminal(current.status)) return undefined;
+      delete current.inputRequests;
+      delete current.inputResponses;
+      const now = this.clock.now();
+      if ('error' in outcome) {
+        current.error = outcome.error;
+        return withStatus(current, 'failed', outcome.statusMessage ?? outcome.error.message, now);
+      }
+      current.result = outcome.result;
+      return withStatus(current, outcome.status ?? 'completed', outcome.statusMessage, now);
+    }).catch((error: unknown) => this.#options.onError?.(asError(error)));
+  }
+
+  #toTaskError(error: unknown): TaskError {
+    if (error instanceof RpcError) return error.toErrorObject() as TaskError;
+    this.#options.onError?.(asError(error));
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+
+  async #expire(taskId: string): Promise<void> {
+    const timer = this.#timers.get(taskId);
+    if (timer !== undefined) this.clock.clearTimer(timer);
+    this.#timers.delete(taskId);
+    this.#stop(taskId, new TaskEndedError(taskId, 'expired'));
+    await this.store.delete(taskId);
+    this.#emit(taskId, undefined);
+  }
+
+  #stop(taskId: string, reason: Error): void {
+    this.#running.get(taskId)?.abort(reason);
+    this.#running.delete(taskId);
+  }
+
+  /** One store update with change events. */
+  async #move(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    let isChanged = false;
+    const record = await this.store.update(taskId, (current) => {
+      const next = change(current);
+      isChanged = next !== undefined;
+      return next;
+    });
+    if (isChanged && record) this.#emit(taskId, record);
+    return record;
+  }
+
+  /** Changes of one task: the store's own watch (other processes too) or this runner's events. */
+  #watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
+    if (this.store.watch) return this.store.watch(taskId, listener);
+    let set = this.#local.get(taskId);
+    if (!set) this.#local.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#local.delete(taskId);
+    };
+  }
+
+  #emit(taskId: string, record: TaskRecord | undefined): void {
+    for (const listener of this.#local.get(taskId) ?? []) listener(record);
+    for (const listener of this.#listeners) listener(taskId, record);
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

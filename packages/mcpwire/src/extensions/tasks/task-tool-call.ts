@@ -1,0 +1,184 @@
+// tools/call with tasks (TASK-3/5, S26-TASK-2/3): the wrapper decides per call whether it runs as a
+// task, and runs the core tools/call behind it, so validation and result shaping stay the core's.
+// A call that is not task-augmented costs one registry lookup and goes straight to the core.
+
+import type { JsonObject } from '../../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
+import { hasCapability } from '../../protocol/capabilities.ts';
+import { ModernErrorCode } from '../../protocol/types/index.ts';
+import type { RequestContext } from '../../server/context.ts';
+import type { RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
+import type { ToolHandler, ToolReturn } from '../../server/tools.ts';
+import { TaskRequestContext } from './task-context.ts';
+import type { TaskEra } from './task-record.ts';
+import type { TaskOutcome, TaskRunner } from './task-runner.ts';
+import { toCreateTaskResult } from './task-wire.ts';
+import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
+
+/** What the wrapper needs besides the runner: where to tell a handshake-era task's connection. */
+export interface ToolCallTasks {
+  readonly runner: TaskRunner;
+  /** Remembers the handshake-era connection of a new task (for its status notifications). */
+  bind(taskId: string, origin: RequestOrigin): void;
+}
+
+/** Continues a handler's work as a task: called by a handler made with `inputThenTask`. */
+export type Detach = (work: (taskCtx: RequestContext) => Promise<ToolReturn>) => Promise<ToolReturn>;
+
+const phased = new WeakSet<ToolHandler>();
+const detachers = new WeakMap<RequestContext, Detach>();
+
+/**
+ * A tool handler in two phases: it asks for what it needs first (multi-round-trip input in the
+ * stateless era, S26-TASK-6; real requests in the handshake era), then calls `continueAsTask(work)`:
+ * when the call runs as a task, the task is created only then and `work` runs in it with the task's
+ * context; otherwise `work` runs at once with the request's own context.
+ */
+export function inputThenTask(
+  handler: (
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+    continueAsTask: Detach,
+  ) => Promise<ToolReturn>,
+): ToolHandler {
+  const wrapped: ToolHandler = (args, ctx) =>
+    handler(args as Record<string, unknown>, ctx, detachers.get(ctx) ?? ((work) => work(ctx)));
+  phased.add(wrapped);
+  return wrapped;
+}
+
+/** The wrapper of the core tools/call handler. */
+export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler) => ServerMethodHandler {
+  return (next) => (params, ctx, origin) => {
+    const entry = origin.server.tools.registry.get(params.name as string);
+    const support = entry?.definition.execution?.taskSupport;
+    const isCapable = support === 'optional' || support === 'required';
+    if (ctx.era === 'legacy') {
+      // TASK-4: before 2025-11-25 nothing declared tasks, so a `task` field is ignored.
+      if (ctx.protocolVersion < '2025-11-25') return next(params, ctx, origin);
+      if (params.task === undefined) {
+        // TASK-3 makes this -32601 (MUST); TASK-8's -32600 is a MAY: we answer -32601.
+        if (support === 'required')
+          return reject(
+            ErrorCode.MethodNotFound,
+            `Tool "${String(params.name)}" must be called as a task: add "task" to the params`,
+          );
+        return next(params, ctx, origin);
+      }
+      if (!entry) return next(params, ctx, origin);
+      if (!isCapable)
+        return reject(
+          ErrorCode.MethodNotFound,
+          `Tool "${String(params.name)}" does not support tasks: call it without "task"`,
+        );
+      return runAsTask(tasks, next, {
+        params,
+        ctx,
+        origin,
+        era: 'legacy',
+        isPhased: phased.has(entry.handler),
+      });
+    }
+    // S26-TASK-2: a legacy `task` param never turns a call into a task; only the tool's support does.
+    if (!isCapable) return next(params, ctx, origin);
+    if (!hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID])) {
+      // S26-TASK-3: no task for a request that did not declare the extension.
+      if (support === 'required')
+        return Promise.reject(missingExtension(`Tool "${String(params.name)}" runs only as a task`));
+      return next(params, ctx, origin);
+    }
+    return runAsTask(tasks, next, {
+      params,
+      ctx,
+      origin,
+      era: 'modern',
+      isPhased: phased.has(entry!.handler),
+    });
+  };
+}
+
+/** -32021 naming the extension (S26-TASK-3/4). */
+export function missingExtension(why: string): RpcError {
+  return new RpcError(
+    ModernErrorCode.MissingRequiredClientCapability,
+    `${why}: the request must declare the client capability extensions["${TASKS_EXTENSION_ID}"]`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
+  );
+}
+
+interface TaskCall {
+  params: JsonObject;
+  ctx: RequestContext;
+  origin: RequestOrigin;
+  era: TaskEra;
+  /** The handler was made with `inputThenTask`: the task starts when it detaches. */
+  isPhased: boolean;
+}
+
+/**
+ * Runs the core tools/call as a task and answers with CreateTaskResult once the task is stored
+ * (S26-TASK-6). A phased handler runs in the request first; its result, if it never detaches, is
+ * the answer as usual.
+ */
+function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCall): Promise<JsonObject> {
+  const { ctx, origin, era } = call;
+  const params = call.params.task === undefined ? call.params : withoutTask(call.params);
+  const ttl = (call.params.task as JsonObject | undefined)?.ttl;
+  const start = (run: (taskCtx: RequestContext) => Promise<JsonObject>): Promise<JsonObject> =>
+    tasks.runner
+      .start(
+        async (control) => toOutcome(await run(new TaskRequestContext(ctx, control, origin.connection)), era),
+        {
+          era,
+          requestMethod: 'tools/call',
+          ttlMs: era === 'legacy' && typeof ttl === 'number' ? ttl : undefined,
+          owner: ctx.auth?.principal,
+        },
+      )
+      .then((record) => {
+        if (era === 'legacy') tasks.bind(record.taskId, origin);
+        return toCreateTaskResult(record);
+      });
+  if (!call.isPhased) return start((taskCtx) => next(params, taskCtx, origin));
+  return new Promise<JsonObject>((resolve, reject) => {
+    let isDetached = false;
+    let settle!: (result: Promise<JsonObject>) => void;
+    const outcome = new Promise<JsonObject>((resolveOutcome) => (settle = resolveOutcome));
+    detachers.set(ctx, (work) => {
+      isDetached = true;
+      return new Promise<ToolReturn>((resolveWork, rejectWork) => {
+        start((taskCtx) => {
+          work(taskCtx).then(resolveWork, rejectWork);
+          return outcome;
+        }).then(resolve, reject);
+      });
+    });
+    const served = next(params, ctx, origin);
+    settle(served);
+    served.then(
+      (result) => isDetached || resolve(result),
+      (error: unknown) => isDetached || reject(error as Error),
+    );
+  });
+}
+
+/** TASK-13: a tool error fails a handshake-era task; S26-TASK-8: it completes a stateless one. */
+function toOutcome(result: JsonObject, era: TaskEra): TaskOutcome {
+  if (result.isError === true && era === 'legacy')
+    return { result, status: 'failed', statusMessage: errorText(result) };
+  return { result };
+}
+
+function errorText(result: JsonObject): string {
+  const first = (result.content as Array<{ type?: string; text?: string }> | undefined)?.[0];
+  return first?.type === 'text' && typeof first.text === 'string' ? first.text : 'The tool reported an error';
+}
+
+function withoutTask(params: JsonObject): JsonObject {
+  const { task: _task, ...rest } = params;
+  return rest;
+}
+
+function reject(code: number, message: string): Promise<never> {
+  return Promise.reject(new RpcError(code, message));
+}
