@@ -37,7 +37,7 @@ import type {
 } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
 import { createDefaultValidator } from '#default-validator';
-import { createClientCapabilities } from './client-capabilities.ts';
+import { capabilitiesFromOptions } from './client-capabilities.ts';
 import { NotConnectedError } from './errors.ts';
 import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
@@ -390,27 +390,7 @@ export class Client {
   }
 
   #capabilities(version: string): ClientCapabilities {
-    const handlers = this.#options.handlers ?? {};
-    const extensions = this.#options.extensions ?? [];
-    const extra: ClientCapabilities | undefined =
-      extensions.length === 0
-        ? this.#options.capabilities
-        : {
-            ...Object.assign({}, ...extensions.map(({ client }) => client?.capabilities?.(version))),
-            ...this.#options.capabilities,
-            extensions: {
-              ...this.#options.capabilities?.extensions,
-              ...Object.fromEntries(extensions.map(({ id, client }) => [id, client?.settings() ?? {}])),
-            },
-          };
-    return createClientCapabilities({
-      extra,
-      hasSampling: handlers.sampling !== undefined,
-      hasElicitation: handlers.elicitation !== undefined,
-      elicitationModes: this.#options.elicitationModes,
-      hasRoots: handlers.roots !== undefined || this.#roots !== undefined,
-      protocolVersion: version,
-    });
+    return capabilitiesFromOptions(this.#options, this.#roots !== undefined, version);
   }
 
   async #call<R>(
