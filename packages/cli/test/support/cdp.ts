@@ -7,22 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { CHROMIUM_PATH } from './chromium.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.ts';
 
-/** The flags of support/chromium.ts's one-shot runs (no background networking, no sandbox as root). */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--hide-scrollbars',
-  '--force-device-scale-factor=1',
-  '--remote-debugging-pipe',
-];
+/** support/chromium.ts's flags (no background networking, no sandbox as root), over a DevTools pipe. */
+const FLAGS = [...CHROMIUM_FLAGS, '--remote-debugging-pipe'];
 
 /** A DevTools command that failed: the protocol's own error, with the method named. */
 export class CdpError extends Error {

@@ -24,7 +24,7 @@ const RUN_TIMEOUT_MS = 180_000;
  * Without the background-networking flags Chromium looks names up on start, which hangs on a
  * machine without a network; no sandbox because tests run as root in a container.
  */
-const FLAGS = [
+export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -67,7 +67,7 @@ export async function dumpDom(file: string, options: RunOptions = {}): Promise<s
     const { code, stdout, output } = await run(
       CHROMIUM_PATH,
       [
-        ...FLAGS,
+        ...CHROMIUM_FLAGS,
         ...(options.flags ?? []),
         `--user-data-dir=${profile}`,
         '--dump-dom',
@@ -92,7 +92,7 @@ export async function screenshot(
     const { code, output } = await run(
       CHROMIUM_PATH,
       [
-        ...FLAGS,
+        ...CHROMIUM_FLAGS,
         ...(options.flags ?? []),
         `--user-data-dir=${profile}`,
         `--window-size=${size.width},${size.height}`,
