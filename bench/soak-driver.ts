@@ -70,10 +70,12 @@ export class SoakDriver {
     const lifeId = ledger.begin('connect', this.name);
     const client = this.#createClient();
     let pid: number | undefined;
+    let needles: readonly string[] = [];
     try {
       const channel = await this.#openChannel();
       pid = channel.info?.pid;
       await client.connect(channel);
+      needles = this.#needlesOf(channel);
       ledger.settle(lifeId, 'result');
     } catch (error) {
       ledger.settle(lifeId, toOutcome(error), error);
@@ -81,7 +83,7 @@ export class SoakDriver {
       return false;
     }
     counters.lives++;
-    const life = this.#lifeState(client, lifeId);
+    const life = this.#lifeState(client, lifeId, needles);
     const end = new AbortController();
     const [low, high] = this.#context.lifeMs;
     const lifeMs = low + random() * (high - low);
@@ -104,7 +106,12 @@ export class SoakDriver {
 
   async #finalRoundTrip(life: LifeState): Promise<boolean> {
     // tools/list rather than ping: 2026-07-28 has no ping.
-    const answer = await life.ledger.track('final tools/list', this.name, () => life.client.listTools());
+    const answer = await life.ledger.track(
+      'final tools/list',
+      this.name,
+      (id) => life.client.listTools(undefined, { onRequestId: (rid) => life.ledger.noteRequestId(id, rid) }),
+      life.needles,
+    );
     return answer !== undefined;
   }
 
@@ -137,7 +144,15 @@ export class SoakDriver {
     });
   }
 
-  #lifeState(client: Client, lifeId: number): LifeState {
+  /** What marks this life's requests in the proxy's log: the session id, or the stateless era's version. */
+  #needlesOf(channel: Channel): readonly string[] {
+    if (this.#spec.transport !== 'http') return [];
+    if (this.#spec.era === 'modern') return [`v=${PROTOCOL_VERSION.modern}`];
+    const sessionId = channel.info?.sessionId;
+    return sessionId === undefined ? [] : [`s=${sessionId}`];
+  }
+
+  #lifeState(client: Client, lifeId: number, needles: readonly string[]): LifeState {
     const life: LifeState = {
       client,
       driver: this.name,
@@ -145,6 +160,7 @@ export class SoakDriver {
       ledger: this.#context.ledger,
       random: this.#context.random,
       lifeId,
+      needles,
       isListening: false,
       triggers: { succeeded: 0, failed: 0, events: 0 },
       updates: { succeeded: 0, failed: 0, events: 0 },

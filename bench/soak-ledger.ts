@@ -8,10 +8,34 @@ import { RequestCancelledError, RequestTimeoutError, RpcError } from 'mcpwire/cl
 export type Outcome = 'result' | 'error' | 'cancelled' | 'connection-failure' | 'timeout';
 
 /** One open ledger line. */
-interface Entry {
+export interface Entry {
   kind: string;
   driver: string;
+  startedAt: number;
+  /** The JSON-RPC ids the client gave the request (a re-issue or input round adds one each). */
+  requestIds?: Array<string | number>;
+  /** Text that marks this client's HTTP requests on the wire (its session id), for diagnostics. */
+  needles?: readonly string[];
 }
+
+/** What the ledger learned about a request that timed out, from {@link LedgerOptions.explain}. */
+export interface TimeoutDiagnostic {
+  id: number;
+  kind: string;
+  driver: string;
+  startedAt: string;
+  requestIds: Array<string | number>;
+  explanation: unknown;
+}
+
+/** Options of the Ledger. */
+export interface LedgerOptions {
+  /** Describes what the wire shows of an entry that timed out (the soak asks the proxy's log). */
+  explain?: (entry: Entry) => unknown;
+}
+
+/** At most this many timeouts of one `kind driver` are explained: a broken run should not fill the figures. */
+const DIAGNOSTICS_LIMIT = 5;
 
 /** A broken promise of the soak: the run fails when there is any. */
 export interface Violation {
@@ -34,6 +58,8 @@ export interface LedgerFigures {
   violations: Violation[];
   /** Which requests timed out, by `kind driver`. */
   timeouts: Record<string, number>;
+  /** The first timeouts of each kind and driver, each with what the wire showed of it. */
+  timeoutDiagnostics: TimeoutDiagnostic[];
 }
 
 /** Sorts a settled promise's error into an outcome. */
@@ -63,13 +89,27 @@ export class Ledger {
   readonly #byKind: LedgerFigures['byKind'] = {};
   readonly #resultsByDriver: Record<string, number> = {};
   readonly #timeouts: Record<string, number> = {};
+  readonly #diagnostics: TimeoutDiagnostic[] = [];
+  readonly #explain: LedgerOptions['explain'];
   #nextId = 1;
 
+  constructor(options: LedgerOptions = {}) {
+    this.#explain = options.explain;
+  }
+
   /** Opens an entry; the returned id is settled once with {@link settle}. */
-  begin(kind: string, driver: string): number {
+  begin(kind: string, driver: string, needles?: readonly string[]): number {
     const id = this.#nextId++;
-    this.#open.set(id, { kind, driver });
+    const entry: Entry = { kind, driver, startedAt: Date.now() };
+    if (needles !== undefined) entry.needles = needles;
+    this.#open.set(id, entry);
     return id;
+  }
+
+  /** Notes a JSON-RPC id the client used for entry `id` (pass it as a request's `onRequestId`). */
+  noteRequestId(id: number, requestId: string | number): void {
+    const entry = this.#open.get(id);
+    if (entry) (entry.requestIds ??= []).push(requestId);
   }
 
   /** Records the outcome of `id`; a second outcome for an id already settled is a violation. */
@@ -89,12 +129,30 @@ export class Ledger {
     if (outcome === 'timeout') {
       const key = `${entry.kind} ${entry.driver}`;
       this.#timeouts[key] = (this.#timeouts[key] ?? 0) + 1;
+      if (this.#timeouts[key] <= DIAGNOSTICS_LIMIT) this.#diagnose(id, entry);
     }
     if (outcome === 'connection-failure') {
       const what = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
       const name = `${entry.driver} ${what.replace(/\d+/g, 'N').slice(0, 90)}`;
       this.#failureNames.set(name, (this.#failureNames.get(name) ?? 0) + 1);
     }
+  }
+
+  #diagnose(id: number, entry: Entry): void {
+    let explanation: unknown;
+    try {
+      explanation = this.#explain?.(entry);
+    } catch (error) {
+      explanation = `no explanation: ${String(error)}`;
+    }
+    this.#diagnostics.push({
+      id,
+      kind: entry.kind,
+      driver: entry.driver,
+      startedAt: new Date(entry.startedAt).toISOString(),
+      requestIds: entry.requestIds ?? [],
+      explanation,
+    });
   }
 
   /**
@@ -107,8 +165,13 @@ export class Ledger {
   }
 
   /** Runs `work` as entry `kind`: its result or error becomes the outcome; resolves with the result or undefined. */
-  async track<T>(kind: string, driver: string, work: (id: number) => Promise<T>): Promise<T | undefined> {
-    const id = this.begin(kind, driver);
+  async track<T>(
+    kind: string,
+    driver: string,
+    work: (id: number) => Promise<T>,
+    needles?: readonly string[],
+  ): Promise<T | undefined> {
+    const id = this.begin(kind, driver, needles);
     try {
       const value = await work(id);
       this.settle(id, 'result');
@@ -138,6 +201,7 @@ export class Ledger {
       open: this.#open.size,
       violations,
       timeouts: { ...this.#timeouts },
+      timeoutDiagnostics: [...this.#diagnostics],
     };
   }
 }

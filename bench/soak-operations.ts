@@ -14,6 +14,8 @@ export interface LifeState {
   readonly random: () => number;
   /** The ledger id of this life's connect entry: violations about the life as a whole go there. */
   readonly lifeId: number;
+  /** Text that marks this client's requests on the wire (HTTP: its session id), for diagnostics. */
+  needles: readonly string[];
   /** True once list-change and resource-update notifications are being received (legacy: always). */
   isListening: boolean;
   /** Calls of the list-change / resource-update tools, by how they ended, while listening. */
@@ -29,8 +31,6 @@ export interface MixCounters {
   progressEvents: number;
   /** Tool calls whose progress sequence was checked complete, without loss or repetition. */
   sequencesChecked: number;
-  /** Stateless-era calls of those re-issued by the client after their stream broke (the tool ran twice). */
-  reissues: number;
 }
 
 type Operation = (life: LifeState, counters: MixCounters) => Promise<unknown>;
@@ -43,33 +43,32 @@ function textOf(result: CallToolResult): string {
   return first?.type === 'text' ? first.text : '';
 }
 
+/** Request options that note each JSON-RPC id of ledger entry `id`, so a timeout can be traced. */
+function traced(life: LifeState, id: number): { onRequestId: (requestId: string | number) => void } {
+  return { onRequestId: (requestId) => life.ledger.noteRequestId(id, requestId) };
+}
+
+/** Runs `work` as a ledger entry of this life's driver, marked with the life's needles. */
+function track<T>(life: LifeState, kind: string, work: (id: number) => Promise<T>): Promise<T | undefined> {
+  return life.ledger.track(kind, life.driver, work, life.needles);
+}
+
 async function callExpecting(life: LifeState, kind: string, name: string, expected: RegExp): Promise<void> {
-  await life.ledger.track(kind, life.driver, async (id) => {
-    const result = await life.client.callTool({ name, arguments: {} });
+  await track(life, kind, async (id) => {
+    const result = await life.client.callTool({ name, arguments: {} }, traced(life, id));
     if (result.isError === true || !expected.test(textOf(result)))
       life.ledger.violate(id, `${name} answered ${JSON.stringify(textOf(result)).slice(0, 120)}`);
   });
 }
 
 /**
- * Whether the progress a call saw is its sequence exactly once ('exact'). In the stateless era a
- * response stream that broke before the response is re-issued once with a new id (S26-HTTP-8 has no
- * resumption; see sendWithVersionRetry in the client): the tool then runs again, so a prefix of the
- * sequence (whole, when it broke after the last event) followed by the whole sequence is that
- * re-issue ('reissued'). Anything else: 'broken'.
+ * Whether the progress a call saw is its sequence exactly once, in order ('exact'), in either era:
+ * a handshake-era stream resumes without loss or repetition, and a stateless-era tools/call whose
+ * stream broke is never re-issued by the client (S26-HTTP-8; the caller gets the failure), so a
+ * second run of the tool behind the caller's back shows as 'broken' too.
  */
-export function judgeSequence(
-  seen: readonly number[],
-  expected: readonly number[],
-  era: 'legacy' | 'modern',
-): 'exact' | 'reissued' | 'broken' {
-  const whole = expected.join();
-  if (seen.join() === whole) return 'exact';
-  if (era === 'legacy' || seen.length <= expected.length) return 'broken';
-  const prefixLength = seen.length - expected.length;
-  const prefix = seen.slice(0, prefixLength).join();
-  const isPrefix = prefixLength <= expected.length && prefix === expected.slice(0, prefixLength).join();
-  return isPrefix && seen.slice(prefixLength).join() === whole ? 'reissued' : 'broken';
+export function judgeSequence(seen: readonly number[], expected: readonly number[]): 'exact' | 'broken' {
+  return seen.join() === expected.join() ? 'exact' : 'broken';
 }
 
 /**
@@ -80,17 +79,15 @@ const progressSequence: Operation = async (life, counters) => {
   const steps = 2 + Math.floor(life.random() * 12);
   const durationMs = steps * 100;
   const seen: number[] = [];
-  await life.ledger.track('progress-sequence', life.driver, async (id) => {
+  await track(life, 'progress-sequence', async (id) => {
     const result = await life.client.callTool(
       { name: 'test_tool_slow', arguments: { durationMs } },
-      { onProgress: (progress) => seen.push(progress.progress) },
+      { ...traced(life, id), onProgress: (progress) => seen.push(progress.progress) },
     );
     const expected = Array.from({ length: steps }, (_, index) => (index + 1) * 100);
-    const verdict = judgeSequence(seen, expected, life.era);
-    if (verdict === 'broken')
+    if (judgeSequence(seen, expected) === 'broken')
       life.ledger.violate(id, `progress ${seen.join()} instead of ${expected.join()}`);
     else counters.sequencesChecked++;
-    if (verdict === 'reissued') counters.reissues++;
     counters.progressEvents += seen.length;
     if (textOf(result) !== `Slept for ${durationMs} ms.`) life.ledger.violate(id, 'wrong result text');
   });
@@ -101,10 +98,10 @@ const cancellation: Operation = async (life) => {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 50 + Math.floor(life.random() * 500));
   try {
-    await life.ledger.track('cancellation', life.driver, () =>
+    await track(life, 'cancellation', (id) =>
       life.client.callTool(
         { name: 'test_tool_slow', arguments: { durationMs: 3000 } },
-        { signal: controller.signal },
+        { ...traced(life, id), signal: controller.signal },
       ),
     );
   } finally {
@@ -123,9 +120,9 @@ async function countedTrigger(
   tally: LifeState['triggers'],
 ): Promise<void> {
   const isCounted = life.isListening;
-  const id = life.ledger.begin(kind, life.driver);
+  const id = life.ledger.begin(kind, life.driver, life.needles);
   try {
-    await life.client.callTool({ name, arguments: {} });
+    await life.client.callTool({ name, arguments: {} }, traced(life, id));
     life.ledger.settle(id, 'result');
     if (isCounted) tally.succeeded++;
   } catch (error) {
@@ -144,8 +141,8 @@ const fastCall: Operation = (life) =>
   callExpecting(life, 'call', 'test_tool_fast', /^Fast tool completed\.$/);
 
 const listTools: Operation = async (life) => {
-  await life.ledger.track('tools/list', life.driver, async (id) => {
-    const { tools } = await life.client.listTools();
+  await track(life, 'tools/list', async (id) => {
+    const { tools } = await life.client.listTools(undefined, traced(life, id));
     if (!tools.some((tool) => tool.name === 'test_tool_slow'))
       life.ledger.violate(id, 'tools/list without test_tool_slow');
   });
@@ -153,7 +150,7 @@ const listTools: Operation = async (life) => {
 
 /** A client notification (handshake era: notifications/roots/list_changed) tracked like a request. */
 const rootsNotification: Operation = async (life) => {
-  await life.ledger.track('notification', life.driver, () =>
+  await track(life, 'notification', () =>
     life.client.setRoots([{ uri: `file:///soak/${Math.floor(life.random() * 1000)}`, name: 'soak' }]),
   );
 };

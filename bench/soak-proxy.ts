@@ -3,6 +3,7 @@
 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { ConnectionLog, logRequestBytes, logResponseBytes, type ConnectionRecord } from './soak-proxy-log.ts';
 
 /** Where a connection is cut. */
 export type CutKind = 'mid-request' | 'before-response' | 'mid-response';
@@ -28,6 +29,8 @@ export interface FaultProxy {
   /** `host:port` to use in place of the server's. */
   readonly port: number;
   readonly counters: ProxyCounters;
+  /** The latest connections, what they carried and where they were cut (for diagnostics). */
+  readonly log: ConnectionLog;
   close(): Promise<void>;
 }
 
@@ -71,23 +74,21 @@ export async function startFaultProxy(
     resumptions: 0,
   };
   const sockets = new Set<Socket>();
+  const log = new ConnectionLog();
   const server: Server = createServer((client) => {
     counters.connections++;
     const plan = random() < cutChance ? planCut(random) : undefined;
-    pipeWithFaults(
-      client,
-      createConnection({ port: upstreamPort, host: '127.0.0.1' }),
-      plan,
-      counters,
-      sockets,
-    );
+    const upstream = createConnection({ port: upstreamPort, host: '127.0.0.1' });
+    pipeWithFaults({ client, upstream, record: log.open() }, plan, counters, sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     counters,
+    log,
     close: () =>
       new Promise<void>((resolve) => {
+        log.clear();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
@@ -95,8 +96,7 @@ export async function startFaultProxy(
 }
 
 function pipeWithFaults(
-  client: Socket,
-  upstream: Socket,
+  { client, upstream, record }: { client: Socket; upstream: Socket; record: ConnectionRecord },
   plan: CutPlan | undefined,
   counters: ProxyCounters,
   sockets: Set<Socket>,
@@ -110,6 +110,17 @@ function pipeWithFaults(
     if (isCut) return;
     isCut = true;
     counters.cuts[kind]++;
+    const forwarded = part?.length ?? 0;
+    const isRequestSide = side === upstream;
+    record.cut = {
+      kind,
+      requestBytes: sent + (isRequestSide ? forwarded : 0),
+      responseBytes: received + (isRequestSide ? 0 : forwarded),
+    };
+    if (part && part.length > 0) (isRequestSide ? logRequestBytes : logResponseBytes)(record, part);
+    record.timeline.push(
+      `x cut ${kind} at request byte ${record.cut.requestBytes}, response byte ${record.cut.responseBytes}`,
+    );
     const destroy = (): void => {
       client.destroy();
       upstream.destroy();
@@ -124,6 +135,7 @@ function pipeWithFaults(
       return cut('mid-request', upstream, chunk.subarray(0, Math.max(0, plan.requestBytes - sent)));
     }
     sent += chunk.length;
+    logRequestBytes(record, chunk);
     upstream.write(chunk);
   });
   upstream.on('data', (chunk: Buffer) => {
@@ -133,9 +145,11 @@ function pipeWithFaults(
       return cut('mid-response', client, chunk.subarray(0, Math.max(0, plan.responseBytes - received)));
     }
     received += chunk.length;
+    logResponseBytes(record, chunk);
     client.write(chunk);
   });
   const end = (): void => {
+    record.closedAt ??= Date.now();
     client.destroy();
     upstream.destroy();
     sockets.delete(client);

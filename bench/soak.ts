@@ -1,6 +1,7 @@
 // The soak with faults (issue 13): both eras over stdio and Streamable HTTP at once, HTTP through a
 // TCP proxy that cuts connections, stdio servers killed at random; then the ledger, the memory chart
 // and the verdict. Usage: npm run soak -- --minutes 30 [--seed N] [--out-dir DIR] [--sample-ms MS]
+// [--cut-chance P] [--only stdio|http] (the last two to hunt a fault faster; the soak proper uses neither)
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { renderChart } from './soak-chart.ts';
 import { SoakDriver, type DriverContext, type DriverSpec } from './soak-driver.ts';
 import { Ledger } from './soak-ledger.ts';
+import { explainTimeout } from './soak-diagnose.ts';
 import { createReportReader, createSeries, mib, sampleSelf, type MemorySeries } from './soak-memory.ts';
 import { startFaultProxy } from './soak-proxy.ts';
 import { judgeRun, type RunFacts } from './soak-verdict.ts';
@@ -73,8 +75,14 @@ function readOptions() {
       seed: { type: 'string' },
       'out-dir': { type: 'string' },
       'sample-ms': { type: 'string' },
+      'cut-chance': { type: 'string' },
+      only: { type: 'string' },
     },
   });
+  const cutChance = Number(values['cut-chance'] ?? '0.5');
+  if (!(cutChance >= 0 && cutChance <= 1)) throw new Error('--cut-chance must be between 0 and 1');
+  if (values.only !== undefined && values.only !== 'stdio' && values.only !== 'http')
+    throw new Error(`--only takes "stdio" or "http", got ${values.only}`);
   const seconds = values.seconds !== undefined ? Number(values.seconds) : Number(values.minutes ?? '1') * 60;
   if (!(seconds > 0)) throw new Error('--minutes (or --seconds) must be a positive number');
   const durationMs = seconds * 1000;
@@ -84,6 +92,8 @@ function readOptions() {
     outDir: resolve(values['out-dir'] ?? join(ROOT, 'bench', 'results')),
     // A sample every 5 s for long runs; short runs sample more often to have a baseline at all.
     sampleMs: Number(values['sample-ms'] ?? (durationMs >= 300_000 ? 5000 : 1000)),
+    cutChance,
+    specs: SPECS.filter((spec) => values.only === undefined || spec.transport === values.only),
   };
 }
 
@@ -93,8 +103,16 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const series = createSeries();
   const server = await startHttpServer(options.sampleMs, series);
-  const proxy = await startFaultProxy(server.port, { random, cutChance: 0.5 });
-  const ledger = new Ledger();
+  const proxy = await startFaultProxy(server.port, { random, cutChance: options.cutChance });
+  const ledger = new Ledger({
+    explain: (entry) => {
+      const explanation = explainTimeout(proxy.log, entry);
+      process.stderr.write(
+        `soak: ${entry.kind} ${entry.driver} ids ${entry.requestIds?.join() ?? '-'} timed out: ${JSON.stringify(explanation)}\n`,
+      );
+      return explanation;
+    },
+  });
   const context: DriverContext = {
     ledger,
     random,
@@ -102,7 +120,6 @@ async function main(): Promise<number> {
       elicitationsAnswered: 0,
       progressEvents: 0,
       sequencesChecked: 0,
-      reissues: 0,
       lives: 0,
       serverKills: 0,
       clientErrors: {},
@@ -121,7 +138,7 @@ async function main(): Promise<number> {
   series.client.push(sampleSelf());
   const sampler = setInterval(() => series.client.push(sampleSelf()), options.sampleMs);
   const stop = new AbortController();
-  const drivers = SPECS.map((spec) => new SoakDriver(spec, context));
+  const drivers = options.specs.map((spec) => new SoakDriver(spec, context));
   process.stderr.write(
     `soak: ${options.durationMs / 1000} s, seed ${options.seed}, drivers ${drivers.map((d) => d.name).join(', ')}\n`,
   );

@@ -40,7 +40,8 @@ const DELETE_TIMEOUT_MS = 2000;
  * A channel to one Streamable HTTP endpoint, in whichever era each message speaks: a request whose
  * `params._meta` names a protocol version is stateless-era (2026-07-28), anything else handshake-era.
  * For a request `send` resolves once the POST's answer is read (its response delivered) and rejects
- * with HttpError, SessionExpiredError, ResponseStreamLostError or FetchFailedError; a non-2xx whose
+ * with HttpError, SessionExpiredError, ResponseStreamLostError, AnswerUndeliveredError or
+ * FetchFailedError; an answer to a server request is re-posted after a network failure; a non-2xx whose
  * body is a JSON-RPC error for the request is delivered as that error instead. Frames are delivered
  * in arrival order; responses already delivered are not delivered again. `close` aborts every
  * stream, DELETEs a handshake-era session, and is idempotent.
@@ -98,7 +99,8 @@ export class StreamableHttpClientChannel implements Channel {
     if (isBatch(message)) return this.#sendBatch(message);
     if (isRequest(message)) return this.#sendRequest(message);
     if (isNotification(message)) return this.#sendNotification(message);
-    return this.#posts.send(createExchange(message, { headers: this.#session.headers(), ids: [] }));
+    // An answer to a server request (handshake era only: S26-HTTP-3 sends no responses).
+    return this.#posts.sendAnswer(message, () => this.#session.headers());
   }
 
   close(): Promise<void> {

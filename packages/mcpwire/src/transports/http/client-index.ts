@@ -14,6 +14,7 @@ export {
 export type { FetchLike, FetcherOptions } from './http-fetcher.ts';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './response-stream.ts';
 export {
+  AnswerUndeliveredError,
   FetchFailedError,
   HttpError,
   InvalidToolHeaderError,

@@ -3,10 +3,22 @@
 
 import { decodeFrame, encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
-import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
+import {
+  isRequest,
+  isResponse,
+  type JsonRpcErrorResponse,
+  type Message,
+  type RequestId,
+} from '../../jsonrpc/message.ts';
 import type { GetStreams } from './client-get-stream.ts';
 import type { HttpClientSession } from './client-session.ts';
-import { ResponseStreamLostError, SessionExpiredError } from './http-errors.ts';
+import {
+  AnswerUndeliveredError,
+  describeNetworkError,
+  FetchFailedError,
+  ResponseStreamLostError,
+  SessionExpiredError,
+} from './http-errors.ts';
 import {
   discardBody,
   mediaTypeOf,
@@ -18,7 +30,13 @@ import {
 import { isBatch, isModernErrorBody } from './http-messages.ts';
 import { McpHeader } from './mcp-headers.ts';
 import type { PendingRequests } from './pending-requests.ts';
-import { followStream, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
+import {
+  backoffDelay,
+  followStream,
+  sleep,
+  type ReconnectionOptions,
+  type StreamPlan,
+} from './response-stream.ts';
 
 /** One POST and what its answer is expected to carry. */
 export interface Exchange {
@@ -31,6 +49,8 @@ export interface Exchange {
   controller: AbortController;
   /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
   mayFallBack: boolean;
+  /** Set when a server request this exchange's stream carried could not be answered: the send fails with it. */
+  failure?: AnswerUndeliveredError;
 }
 
 /** Creates the exchange for `body`, with a controller of its own. */
@@ -85,12 +105,15 @@ export interface PostSenderOptions {
 /**
  * Sends a channel's POSTs. `send` resolves once the answer is read (for a notification's SSE
  * answer: once it starts) and rejects as StreamableHttpClientChannel.send describes; a POST aborted
- * on purpose resolves, unless the channel closed first. `abortAll` aborts every POST in flight.
+ * on purpose resolves, unless the channel closed first or a server request its stream carried could
+ * not be answered (AnswerUndeliveredError). `abortAll` aborts every POST in flight.
  */
 export class PostSender {
   readonly #options: PostSenderOptions;
   /** Controllers of every POST in flight. */
   readonly #live = new Set<AbortController>();
+  /** Server requests not yet answered, by id: the exchange whose stream carried each. */
+  readonly #carriers = new Map<RequestId, Exchange>();
 
   constructor(options: PostSenderOptions) {
     this.#options = options;
@@ -124,15 +147,73 @@ export class PostSender {
       // The exchange is over: release any stream still open for it (a POST stream or a resuming
       // GET the server holds open after the response, HTTP-14), so no socket outlives it.
       controller.abort();
+      if (this.#carriers.size > 0) this.#dropCarrier(exchange);
     }
+    if (exchange.failure !== undefined) throw exchange.failure;
     if (wasAborted && this.#options.isClosed())
       throw new ConnectionClosedError(
         `The HTTP channel closed before "${call.rpcMethod ?? 'a batch'}" was answered`,
       );
   }
 
+  /**
+   * Sends the client's answer to a server request (handshake era: a POST of its own). A network
+   * failure is retried with the reconnection backoff, up to `maxAttempts` times: an answer that
+   * arrives twice is harmless, as the server drops a response to an id it no longer awaits. When
+   * it still fails, the request whose stream carried the server's request fails with
+   * AnswerUndeliveredError (it would otherwise wait for nothing), and this rejects with the failure.
+   */
+  async sendAnswer(answer: Message, headers: () => Headers): Promise<void> {
+    const id = isResponse(answer) ? answer.id : undefined;
+    const { reconnection } = this.#options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.send(createExchange(answer, { headers: headers(), ids: [] }));
+        if (id !== undefined) this.#carriers.delete(id);
+        return;
+      } catch (error) {
+        const canRetry = error instanceof FetchFailedError && attempt < reconnection.maxAttempts;
+        if (!canRetry || !(await this.#pause(backoffDelay(attempt, reconnection)))) {
+          if (id !== undefined) this.#failCarrier(id, error);
+          throw error;
+        }
+      }
+    }
+  }
+
   abortAll(): void {
     for (const controller of this.#live) controller.abort();
+  }
+
+  /** Waits `ms`; false when the channel closed first (abortAll ends the wait). */
+  async #pause(ms: number): Promise<boolean> {
+    const controller = new AbortController();
+    this.#live.add(controller);
+    try {
+      return (await sleep(ms, controller.signal)) && !this.#options.isClosed();
+    } finally {
+      this.#live.delete(controller);
+    }
+  }
+
+  /** Hands one event's frame to the channel, noting which exchange carried a server request. */
+  #deliver(data: string, exchange: Exchange): void {
+    const frame = decodeFrame(data);
+    if (frame.type === 'message' && isRequest(frame.message)) this.#carriers.set(frame.message.id, exchange);
+    this.#options.receive(frame);
+  }
+
+  /** The answer to server request `id` is lost for good: its carrier fails rather than wait for ever. */
+  #failCarrier(id: RequestId, cause: unknown): void {
+    const carrier = this.#carriers.get(id);
+    if (carrier === undefined) return;
+    this.#carriers.delete(id);
+    carrier.failure = new AnswerUndeliveredError(carrier.rpcMethod ?? 'a batch', id, cause);
+    carrier.controller.abort(carrier.failure);
+  }
+
+  #dropCarrier(exchange: Exchange): void {
+    for (const [id, carrier] of this.#carriers) if (carrier === exchange) this.#carriers.delete(id);
   }
 
   async #handleAccepted(response: Response, exchange: Exchange): Promise<void> {
@@ -146,7 +227,12 @@ export class PostSender {
       return;
     }
     if (type === 'application/json') {
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw bodyLost(response, exchange, error);
+      }
       if (text.trim() !== '') this.#options.receive(decodeFrame(text));
     } else {
       discardBody(response);
@@ -185,9 +271,25 @@ export class PostSender {
       isStandalone: false,
       signal: exchange.controller.signal,
       reconnection: this.#options.reconnection,
-      deliver: (data) => this.#options.receive(decodeFrame(data)),
+      deliver: (data) => this.#deliver(data, exchange),
       isOwed: () => this.#options.pending.isOwed(exchange.ids),
       resume: (lastEventId, signal) => this.#options.streams.resume(lastEventId, signal),
     };
   }
+}
+
+/**
+ * What a JSON answer whose body the network cut off (undici rejects with a bare `TypeError:
+ * terminated`) becomes: a ResponseStreamLostError naming the method, as when an SSE response stream
+ * breaks, for the server had the request. An abort stays itself (the caller's cancellation or close).
+ */
+function bodyLost(response: Response, exchange: Exchange, error: unknown): unknown {
+  if (exchange.controller.signal.aborted) return error;
+  const length = response.headers.get('content-length');
+  const expected = length === null ? '' : ` of ${length} bytes`;
+  return new ResponseStreamLostError(
+    exchange.rpcMethod ?? 'a batch',
+    `the connection closed in the middle of its JSON body${expected}: ${describeNetworkError(error)}`,
+    { cause: error },
+  );
 }

@@ -9,7 +9,10 @@ import { DEFAULT_RECONNECTION, type ReconnectionOptions } from './response-strea
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions extends FetcherOptions {
-  /** How broken SSE streams are resumed (handshake era only); each field defaults separately. */
+  /**
+   * How broken SSE streams are resumed, and how often an answer to a server request is re-posted
+   * after a network failure (handshake era only); each field defaults separately.
+   */
   reconnection?: Partial<ReconnectionOptions>;
   /**
    * Out-of-band problems that fail no call: a tool dropped from `tools/list` for an invalid

@@ -137,13 +137,35 @@ export class SessionExpiredError extends Error {
 /**
  * A response stream ended before the response to a request arrived and could not be resumed: the
  * stateless era has no resumption (S26-HTTP-8: re-issue the request with a new id), and the
- * handshake era gives up after the configured reconnection attempts or without an event id.
+ * handshake era gives up after the configured reconnection attempts or without an event id. Also
+ * a JSON answer whose body the connection cut off. Either way the server had the request: it may
+ * have acted on it.
  */
 export class ResponseStreamLostError extends Error {
   readonly code = 'RESPONSE_STREAM_LOST';
   constructor(method: string, reason: string, options?: { cause?: unknown }) {
     super(`The response stream of "${method}" was lost: ${reason}`, options);
     this.name = 'ResponseStreamLostError';
+  }
+}
+
+/**
+ * The client could not deliver its answer to a server request (an elicitation, a sampling request)
+ * even after retrying the POST (2025-11-25 section 2.8.1: an answer is a POST of its own). The
+ * request of the client's whose stream carried the server's request fails with this, rather than
+ * wait for a result the server cannot produce; `cause` is the last failure of the answer's POST.
+ */
+export class AnswerUndeliveredError extends Error {
+  readonly code = 'ANSWER_UNDELIVERED';
+  /** The id of the server's request that went unanswered. */
+  readonly serverRequestId: string | number;
+  constructor(method: string, serverRequestId: string | number, cause: unknown) {
+    super(
+      `"${method}" failed: the answer to the server's request ${JSON.stringify(serverRequestId)} could not be delivered, so the server cannot finish it`,
+      { cause },
+    );
+    this.name = 'AnswerUndeliveredError';
+    this.serverRequestId = serverRequestId;
   }
 }
 

@@ -65,7 +65,11 @@ export async function followStream(first: Response | undefined, plan: StreamPlan
     if (response !== undefined) ({ hasDelivered, failure } = await readStream(response, cursor, plan));
     if (plan.signal.aborted || (!plan.isStandalone && !plan.isOwed())) return;
     if (!plan.canResume)
-      throw lost(plan, 'it ended before the response, and the stateless era has no resumption', failure);
+      throw lost(
+        plan,
+        'it ended before the response, and the stateless era has no resumption (the server may have acted on the request)',
+        failure,
+      );
     if (!plan.isStandalone && cursor.lastEventId === '')
       throw lost(plan, 'it ended before the response, without an event id to resume from', failure);
     if (hasDelivered) attempts = 0;
@@ -125,14 +129,19 @@ function remember(seen: Set<string>, id: string): void {
   if (seen.size > SEEN_IDS_LIMIT) seen.delete(seen.values().next().value!);
 }
 
-/** HTTP-11: the client MUST wait the server's `retry`; otherwise back off. */
-function delayOf(retry: number | undefined, attempt: number, options: ReconnectionOptions): number {
-  if (retry !== undefined) return retry;
+/** The backoff wait before reconnection `attempt` (0 first): `initialDelayMs` growing 1.5 times, at most `maxDelayMs`. */
+export function backoffDelay(attempt: number, options: ReconnectionOptions): number {
   return Math.min(options.initialDelayMs * BACKOFF_FACTOR ** attempt, options.maxDelayMs);
 }
 
+/** HTTP-11: the client MUST wait the server's `retry`; otherwise back off. */
+function delayOf(retry: number | undefined, attempt: number, options: ReconnectionOptions): number {
+  if (retry !== undefined) return retry;
+  return backoffDelay(attempt, options);
+}
+
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = (): void => {
