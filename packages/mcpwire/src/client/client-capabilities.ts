@@ -3,7 +3,6 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { hasFeature, isModernVersion } from '../protocol/revisions.ts';
 import type { ClientCapabilities } from '../protocol/types/index.ts';
-import type { ClientOptions } from './client-options.ts';
 
 /** An elicitation mode (ELIC-1): a form the client renders, or a URL the user visits. */
 export type ElicitationMode = 'form' | 'url';
@@ -80,37 +79,4 @@ export function declaredElicitationModes(capabilities: JsonObject): ElicitationM
 
 function isDeclared(value: unknown): boolean {
   return value === true || (typeof value === 'object' && value !== null);
-}
-
-/**
- * What a Client with `options` declares at `version`: its handlers' capabilities, its extensions'
- * (core capabilities per revision, and each one's settings under `extensions`), then the
- * `capabilities` option on top. `hasRoots`: roots were set with `setRoots` (or the option).
- */
-export function capabilitiesFromOptions(
-  options: ClientOptions,
-  hasRoots: boolean,
-  version: string,
-): ClientCapabilities {
-  const handlers = options.handlers ?? {};
-  const extensions = options.extensions ?? [];
-  const extra: ClientCapabilities | undefined =
-    extensions.length === 0
-      ? options.capabilities
-      : {
-          ...Object.assign({}, ...extensions.map(({ client }) => client?.capabilities?.(version))),
-          ...options.capabilities,
-          extensions: {
-            ...options.capabilities?.extensions,
-            ...Object.fromEntries(extensions.map(({ id, client }) => [id, client?.settings() ?? {}])),
-          },
-        };
-  return createClientCapabilities({
-    extra,
-    hasSampling: handlers.sampling !== undefined,
-    hasElicitation: handlers.elicitation !== undefined,
-    elicitationModes: options.elicitationModes,
-    hasRoots: handlers.roots !== undefined || hasRoots,
-    protocolVersion: version,
-  });
 }

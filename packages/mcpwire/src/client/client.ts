@@ -37,7 +37,7 @@ import type {
 } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
 import { createDefaultValidator } from '#default-validator';
-import { capabilitiesFromOptions } from './client-capabilities.ts';
+import { capabilitiesFromOptions } from './declared-capabilities.ts';
 import { NotConnectedError } from './errors.ts';
 import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
