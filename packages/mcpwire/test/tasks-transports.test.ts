@@ -1,7 +1,8 @@
 // Tasks over real transports, once per era: the handshake era's core tasks over stdio with a child
 // process (input through real elicitation requests tagged with the task, TASK-9/15; the result
 // through blocking tasks/result), and the stateless era's extension over HTTP on 127.0.0.1
-// (CreateTaskResult, tasks/get with its Mcp-Name header, S26-TASK-14; tasks/update; the result).
+// (CreateTaskResult, tasks/get with its Mcp-Name header, S26-TASK-14; tasks/update; the result;
+// `notifications/tasks` on a listen stream's SSE, S26-TASK-13).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,10 +14,43 @@ import { tasks } from '../src/extensions/tasks/index.ts';
 import { Server } from '../src/server/index.ts';
 import { createHttpHandler } from '../src/transports/http/index.ts';
 import { serveHttp } from '../src/transports/http/node.ts';
-import { sseMessages, type Loose } from './support/http-kit.ts';
+import { SseReader, sseMessages, type Loose } from './support/http-kit.ts';
 import { modernMeta, WITH_TASKS } from './support/task-peer.ts';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
+
+/** Stateless-era POSTs declaring the tasks extension: `post` gives the response, `call` its last message. */
+function httpCaller(url: string) {
+  let id = 0;
+  const post = (method: string, params: JsonObject, name?: string): Promise<Response> =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': method,
+        ...(name === undefined ? {} : { 'Mcp-Name': name }),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++id,
+        method,
+        params: { ...params, _meta: modernMeta(WITH_TASKS) },
+      }),
+    });
+  const call = async (
+    method: string,
+    params: JsonObject,
+    name?: string,
+  ): Promise<{ status: number; body: Loose }> => {
+    const response = await post(method, params, name);
+    const isSse = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+    const body: Loose = isSse ? (await sseMessages(response)).at(-1) : await response.json();
+    return { status: response.status, body };
+  };
+  return { post, call };
+}
 
 test('handshake era over stdio: a task asks twice with tagged requests, then tasks/result returns its result', async () => {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/tasks/stdio-tasks-server.ts')], {
@@ -91,32 +125,7 @@ test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input 
     return `answered ${answer.action}`;
   });
   const http = await serveHttp(createHttpHandler(server), { port: 0 });
-  let id = 0;
-  const call = async (
-    method: string,
-    params: JsonObject,
-    name?: string,
-  ): Promise<{ status: number; body: Loose }> => {
-    const response = await fetch(http.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'MCP-Protocol-Version': '2026-07-28',
-        'Mcp-Method': method,
-        ...(name === undefined ? {} : { 'Mcp-Name': name }),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: ++id,
-        method,
-        params: { ...params, _meta: modernMeta(WITH_TASKS) },
-      }),
-    });
-    const isSse = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
-    const body: Loose = isSse ? (await sseMessages(response)).at(-1) : await response.json();
-    return { status: response.status, body };
-  };
+  const { call } = httpCaller(http.url);
   /**
    * Reads the task over HTTP until it has `status`, reading again after each change the runner
    * makes to it (the listener is set before each read, so no change is missed; no timing).
@@ -154,6 +163,57 @@ test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input 
     const task = await reach(taskId, 'completed');
     assert.deepEqual(task.result.content, [{ type: 'text', text: 'answered accept' }]);
   } finally {
+    await http.close();
+    await server.close();
+    await extension.runner.close();
+  }
+});
+
+test('stateless era over HTTP: a listen stream for taskIds carries notifications/tasks up to the terminal status (S26-TASK-13)', async () => {
+  const extension = tasks({ pollIntervalMs: 100 });
+  const server = new Server({ name: 'http-tasks-listen', version: '1' }, { extensions: [extension] });
+  server.tool({ name: 'confirm', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+    const answer = await ctx.elicit(
+      { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
+      { key: 'sure' },
+    );
+    return `answered ${answer.action}`;
+  });
+  const http = await serveHttp(createHttpHandler(server), { port: 0 });
+  const { post, call } = httpCaller(http.url);
+  let reader: SseReader | undefined;
+  try {
+    const created = await call('tools/call', { name: 'confirm', arguments: {} }, 'confirm');
+    const taskId = created.body.result.taskId as string;
+    const listen = await post('subscriptions/listen', { notifications: { taskIds: [taskId] } });
+    assert.equal(listen.status, 200);
+    reader = new SseReader(listen);
+    const ack = (await reader.nextMessage()) as Loose;
+    assert.equal(ack.method, 'notifications/subscriptions/acknowledged');
+    assert.deepEqual(ack.params.notifications, { taskIds: [taskId] });
+    /** The stream's next notifications/tasks, checked to be tagged with the subscription. */
+    const nextTask = async (): Promise<Loose> => {
+      const message = (await reader!.nextMessage()) as Loose;
+      assert.equal(message.method, 'notifications/tasks');
+      assert.equal(
+        message.params._meta['io.modelcontextprotocol/subscriptionId'],
+        ack.params._meta['io.modelcontextprotocol/subscriptionId'],
+      );
+      return message.params;
+    };
+    let task = await nextTask();
+    while (task.status !== 'input_required') task = await nextTask();
+    assert.deepEqual(Object.keys(task.inputRequests), ['sure']);
+    await call(
+      'tasks/update',
+      { taskId, inputResponses: { sure: { action: 'accept', content: {} } } },
+      taskId,
+    );
+    while (task.status !== 'completed') task = await nextTask();
+    assert.equal(task.taskId, taskId);
+    assert.deepEqual(task.result.content, [{ type: 'text', text: 'answered accept' }]);
+  } finally {
+    await reader?.cancel();
     await http.close();
     await server.close();
     await extension.runner.close();

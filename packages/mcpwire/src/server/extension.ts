@@ -4,6 +4,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import type { Extension } from '../protocol/extension.ts';
 import type { ServerCapabilities } from '../protocol/types/index.ts';
+import type { ListenFeed } from './listen-feed.ts';
 import type { ServerMethodHandler } from './method-handlers.ts';
 import type { Registration } from './registry.ts';
 import type { ResourceDefinition, ResourceHandler } from './resources.ts';
@@ -37,6 +38,8 @@ export interface ServerExtensionPart {
    * feature the stateless era moved into `extensions`), merged under the derived ones.
    */
   capabilities?(version: string): ServerCapabilities | undefined;
+  /** Notification kinds it adds to stateless-era `subscriptions/listen` streams, each under its filter key. */
+  readonly listen?: readonly ListenFeed[];
 }
 
 /** An extension a Server can take. */

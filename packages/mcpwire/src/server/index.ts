@@ -4,6 +4,7 @@
 export { Server, type ServerOptions } from './server.ts';
 export type { ServerSession } from './server-session.ts';
 export type { ExtensionHost, ServerExtension, ServerExtensionPart } from './extension.ts';
+export type { ListenFeed, ListenRequest, OpenedListenFeed } from './listen-feed.ts';
 export type { RequestOrigin, ServerMethodHandler } from './method-handlers.ts';
 export type { ToolArguments, ToolDefinition, ToolHandler, ToolReturn } from './tools.ts';
 export {

@@ -6,7 +6,7 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { InboundRequestMethod } from '../protocol/method-types.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import type { Implementation } from '../protocol/types/index.ts';
+import type { Implementation, LoggingLevel } from '../protocol/types/index.ts';
 import { complete } from './completion.ts';
 import type { RequestContext } from './context.ts';
 import type { Prompts } from './prompts.ts';
@@ -36,6 +36,8 @@ export interface LegacyConnection {
   sendRequest(method: string, params: JsonObject, options?: { signal?: AbortSignal }): Promise<JsonObject>;
   /** Sends a notification to the client on this connection (checked against the method table). */
   sendNotification(method: string, params: JsonObject): Promise<void>;
+  /** The level the client chose with `logging/setLevel`, if any (work that outlives a request filters by it). */
+  readonly logLevel: LoggingLevel | undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import { Resources, type ResourceDefinition, type ResourceHandler } from './reso
 import { ServerSession } from './server-session.ts';
 import type { CacheDefaults } from './cache-hints.ts';
 import { serveListen } from './listen.ts';
+import type { ListenFeed } from './listen-feed.ts';
 import type { ModernRequest, ModernStream } from './modern.ts';
 import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
 import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
@@ -67,6 +68,8 @@ export class Server {
   readonly sealer: RequestStateSealer;
   /** The methods this server knows: the core table plus its extensions' rows. */
   readonly methods: MethodTable;
+  /** The notification kinds extensions add to listen streams. */
+  readonly listenFeeds: readonly ListenFeed[];
   /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
   readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
   // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
@@ -99,6 +102,7 @@ export class Server {
       MethodTable.core,
     );
     this.#handlers = handlerTable(extensions);
+    this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
     for (const extension of extensions) extension.server?.attach?.(this);
   }
 

@@ -7,7 +7,7 @@
 //   store:    TaskStore, TaskPage, MemoryTaskStore
 //   clock:    TaskClock, systemClock, FakeClock
 //   runner:   TaskRunner, TaskRunnerOptions, TaskWork, TaskControl, TaskOutcome, StartTaskOptions,
-//             CancelOutcome, TaskEndedError
+//             CancelOutcome, TaskEndedError, TOO_MANY_TASKS
 //   wire:     toLegacyTask, toModernTask, toDetailedTask, toCreateTaskResult
 //   protocol: TASKS_EXTENSION_ID, RELATED_TASK_META_KEY, MODEL_IMMEDIATE_RESPONSE_META_KEY, ModernTask,
 //             ModernCreateTaskResult, DetailedTask, UpdateTaskRequestParams, TaskAckResult
@@ -32,6 +32,7 @@ export { FakeClock, systemClock, type TaskClock } from './task-clock.ts';
 export {
   TaskEndedError,
   TaskRunner,
+  TOO_MANY_TASKS,
   type CancelOutcome,
   type StartTaskOptions,
   type TaskControl,

@@ -7,6 +7,7 @@ import type { Principal } from '../../protocol/principal.ts';
 import type { ClientCapabilities, Implementation } from '../../protocol/types/index.ts';
 import type { Era, InputMethod, InputOptions, RequestContext } from '../../server/context.ts';
 import type { LegacyConnection } from '../../server/method-handlers.ts';
+import { isLevelEnabled } from '../../server/logging.ts';
 import type { TaskControl } from './task-runner.ts';
 import { RELATED_TASK_META_KEY } from './tasks-protocol.ts';
 
@@ -15,7 +16,7 @@ const noop = (): Promise<void> => Promise.resolve();
 /**
  * A task's context. `connection` is the handshake-era connection that created the task (its input
  * requests and progress go there); undefined in the stateless era, which sends no progress and no
- * logs for tasks (S26-TASK-13). Handshake-era logs go out as the request's own.
+ * logs for tasks (S26-TASK-13). Handshake-era progress and logs carry the related task (TASK-15).
  */
 export class TaskRequestContext implements RequestContext {
   readonly era: Era;
@@ -47,7 +48,20 @@ export class TaskRequestContext implements RequestContext {
     // A task outlives its connection (the client may resume it elsewhere): what its creating
     // connection can no longer carry is dropped, never a failure of the task.
     this.sendProgress = connection ? this.#progressTo(connection, request.meta.progressToken) : noop;
-    this.log = connection ? (...args) => request.log(...args).catch(() => {}) : noop;
+    this.log = connection ? this.#logTo(connection) : noop;
+  }
+
+  /**
+   * Handshake-era logs of a task: on the connection, filtered by its `logging/setLevel`, each
+   * carrying the related task (TASK-15), as the request that created the task has ended.
+   */
+  #logTo(connection: LegacyConnection): RequestContext['log'] {
+    return (level, data, logger) => {
+      if (this.isCancelled || !isLevelEnabled(level, connection.logLevel)) return Promise.resolve();
+      const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+      params._meta = { [RELATED_TASK_META_KEY]: { taskId: this.taskId } };
+      return connection.sendNotification('notifications/message', params).catch(() => {});
+    };
   }
 
   /**

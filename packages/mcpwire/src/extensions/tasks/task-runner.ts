@@ -30,6 +30,12 @@ export interface TaskRunnerOptions {
   maxTtlMs?: number;
   /** Suggested poll interval (TASK-10, S26-TASK-9). Default 1000 ms. */
   pollIntervalMs?: number;
+  /**
+   * Most tasks one requestor (`owner`; all unauthenticated callers are one) may have that are not
+   * terminal, counted per runner (TASK-21). One more is refused with {@link TOO_MANY_TASKS}. Default
+   * 100; Infinity: no limit.
+   */
+  maxTasksPerRequestor?: number;
   /** Task ids; default `crypto.randomUUID()` (TASK-20, S26-TASK-15: unguessable). */
   createId?: () => string;
   /** Local diagnostics: the original of a work's crash that became -32603. */
@@ -64,6 +70,13 @@ export interface CancelOutcome {
 const HOUR = 3_600_000;
 
 /**
+ * The error code of a task refused because its requestor has `maxTasksPerRequestor` tasks that are
+ * not terminal (TASK-21 names none). In JSON-RPC's server-error range, below 2026-07-28's reserved
+ * -32020..-32099; `data` holds `{ maxTasksPerRequestor }`.
+ */
+export const TOO_MANY_TASKS = -32010;
+
+/**
  * Runs tasks. Records live in the store; what lives only here is the running work of this process
  * (its abort controllers, input waiters and expiry timers), released by `close`.
  */
@@ -72,7 +85,10 @@ export class TaskRunner {
   readonly clock: TaskClock;
   readonly pollIntervalMs: number;
   readonly #options: TaskRunnerOptions;
-  readonly #running = new Map<string, AbortController>();
+  /** The work running in this process, by task, with the requestor it counts against. */
+  readonly #running = new Map<string, { controller: AbortController; owner: string | undefined }>();
+  /** Tasks in `#running` per requestor (TASK-21). */
+  readonly #activeByOwner = new Map<string | undefined, number>();
   readonly #timers = new Map<string, unknown>();
   readonly #listeners = new Set<(taskId: string, record: TaskRecord | undefined) => void>();
   readonly #local = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
@@ -87,8 +103,18 @@ export class TaskRunner {
   /**
    * Creates a task in `working` (TASK-7), resolves with its record once the store has it (S26-TASK-6),
    * and runs `work` in the background. The record's `ttlMs` is what will be honoured (TASK-10).
+   * Rejects with RpcError {@link TOO_MANY_TASKS} when the owner is at `maxTasksPerRequestor`.
    */
   async start(work: TaskWork, options: StartTaskOptions): Promise<TaskRecord> {
+    const owner = options.owner;
+    const active = this.#activeByOwner.get(owner) ?? 0;
+    const limit = this.#options.maxTasksPerRequestor ?? 100;
+    if (active >= limit)
+      throw new RpcError(
+        TOO_MANY_TASKS,
+        `Too many tasks: this requestor already has ${active} that are not finished (the limit is ${limit}); wait for one to finish or cancel one`,
+        { maxTasksPerRequestor: limit },
+      );
     const now = this.clock.now();
     const record: TaskRecord = {
       taskId: this.#options.createId?.() ?? crypto.randomUUID(),
@@ -100,10 +126,17 @@ export class TaskRunner {
       ttlMs: this.#ttl(options.ttlMs),
       pollIntervalMs: this.pollIntervalMs,
     };
-    if (options.owner !== undefined) record.owner = options.owner;
-    await this.store.create(record);
+    if (owner !== undefined) record.owner = owner;
     const controller = new AbortController();
-    this.#running.set(record.taskId, controller);
+    // The slot is taken before the store's await, so concurrent starts cannot pass the limit.
+    this.#running.set(record.taskId, { controller, owner });
+    this.#activeByOwner.set(owner, active + 1);
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      this.#release(record.taskId);
+      throw error;
+    }
     if (record.ttlMs !== null) {
       const taskId = record.taskId;
       // One past the ttl: the task stays reachable for its whole ttl (S26-TASK-9).
@@ -229,8 +262,10 @@ export class TaskRunner {
   close(): Promise<void> {
     for (const handle of this.#timers.values()) this.clock.clearTimer(handle);
     this.#timers.clear();
-    for (const [taskId, controller] of this.#running) controller.abort(new TaskEndedError(taskId, 'closed'));
+    for (const [taskId, { controller }] of this.#running)
+      controller.abort(new TaskEndedError(taskId, 'closed'));
     this.#running.clear();
+    this.#activeByOwner.clear();
     return Promise.resolve();
   }
 
@@ -260,7 +295,7 @@ export class TaskRunner {
     } catch (error) {
       outcome = { error: this.#toTaskError(error) };
     }
-    this.#running.delete(taskId);
+    this.#release(taskId);
     await this.#move(taskId, (current) => {
       // TASK-17: a cancelled task stays cancelled when the work completes afterwards.
       if (isTerminal(current.status)) return undefined;
@@ -292,8 +327,18 @@ export class TaskRunner {
   }
 
   #stop(taskId: string, reason: Error): void {
-    this.#running.get(taskId)?.abort(reason);
+    this.#running.get(taskId)?.controller.abort(reason);
+    this.#release(taskId);
+  }
+
+  /** The task no longer counts against its requestor: its work ended, or it was cancelled or expired. */
+  #release(taskId: string): void {
+    const running = this.#running.get(taskId);
+    if (!running) return;
     this.#running.delete(taskId);
+    const left = (this.#activeByOwner.get(running.owner) ?? 1) - 1;
+    if (left > 0) this.#activeByOwner.set(running.owner, left);
+    else this.#activeByOwner.delete(running.owner);
   }
 
   /** One store update with change events. */

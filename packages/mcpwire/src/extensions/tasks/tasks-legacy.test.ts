@@ -62,6 +62,11 @@ function createServer(options: { pageSize?: number } = {}) {
     await ctx.sendProgress(2, { total: 2 });
     return 'progressed';
   });
+  server.tool({ name: 'logs', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+    await ctx.log('info', { step: 1 }, 'worker');
+    await ctx.log('debug', 'below the chosen level');
+    return 'logged';
+  });
   server.tool({ name: 'tool_error', execution: { taskSupport: 'required' } }, () => {
     throw new Error('the tool failed');
   });
@@ -286,6 +291,23 @@ test('TASK-15: progress of a task keeps the request’s token and carries the re
       total: 2,
       _meta: { [RELATED]: { taskId } },
     })),
+  );
+  await server.close();
+});
+
+test("TASK-15: a task's log messages carry the related task and honour the connection's logging/setLevel", async () => {
+  const { server } = createServer();
+  const client = connectRawPeer(server);
+  await client.initialize();
+  await client.peer.request('logging/setLevel', { level: 'info' });
+  const task = taskOf(await client.peer.request('tools/call', { name: 'logs', arguments: {}, task: {} }));
+  const payload = await client.peer.request('tasks/result', { taskId: task.taskId });
+  assert.deepEqual(payload.content, [{ type: 'text', text: 'logged' }]);
+  await settle();
+  const logs = client.notifications.filter((n) => n.method === 'notifications/message');
+  assert.deepEqual(
+    logs.map((n) => n.params),
+    [{ level: 'info', logger: 'worker', data: { step: 1 }, _meta: { [RELATED]: { taskId: task.taskId } } }],
   );
   await server.close();
 });

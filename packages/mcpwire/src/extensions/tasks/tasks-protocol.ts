@@ -2,6 +2,7 @@
 // stateless-era extension's id and wire shapes (S26-TASK, SEP-2663), and the `_meta` key both eras use.
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
+import { describeMethod } from '../../protocol/method-table.ts';
 import type { TaskError, TaskInputRequest, TaskStatus } from './task-record.ts';
 
 /** The extension id under `capabilities.extensions` (S26-TASK-1). */
@@ -52,3 +53,16 @@ export interface TaskAckResult {
   resultType: 'complete';
   _meta?: JsonObject;
 }
+
+/**
+ * The method the extension adds to the core's: `notifications/tasks`, a DetailedTask without
+ * `resultType`, sent only on a listen stream that asked for the task's id (S26-TASK-13).
+ */
+export const TASKS_METHODS = {
+  'notifications/tasks': describeMethod<Omit<DetailedTask, 'resultType'>, never>()({
+    kind: 'notification',
+    sender: 'server',
+    since: '2026-07-28',
+    params: { taskId: 'string', status: 'string' },
+  }),
+};

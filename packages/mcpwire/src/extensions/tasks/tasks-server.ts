@@ -13,7 +13,8 @@ import { wrapToolsCall } from './task-tool-call.ts';
 import { toLegacyTask } from './task-wire.ts';
 import { tasksHandlers } from './tasks-handlers.ts';
 import { tasksClientPart } from './client/tasks-client-part.ts';
-import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
+import { taskListenFeed } from './tasks-listen.ts';
+import { TASKS_EXTENSION_ID, TASKS_METHODS } from './tasks-protocol.ts';
 
 /** Options of the tasks extension: the runner's (store, clock, ttl, poll interval) and a few more. */
 export interface TasksOptions extends TaskRunnerOptions {
@@ -77,9 +78,11 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
     wraps,
     // Tasks are 2025-11-25's in the handshake era (the stateless era declares only the extension, S26-TASK-1).
     capabilities: (version) => (version === '2025-11-25' ? { tasks: legacy } : undefined),
+    // S26-TASK-13: `notifications/tasks` for the ids a listen asks for under `taskIds`.
+    listen: [taskListenFeed(runner)],
   };
   // On a Client the same value declares the extension and runs the server's task requests on `runner`.
   const client: ClientExtensionPart = tasksClientPart({ receiver: { runner } });
-  const extension = defineExtension({ id: TASKS_EXTENSION_ID, methods: {}, server, client });
+  const extension = defineExtension({ id: TASKS_EXTENSION_ID, methods: TASKS_METHODS, server, client });
   return Object.assign(extension, { runner });
 }

@@ -1,0 +1,73 @@
+// `notifications/tasks` on stateless-era `subscriptions/listen` streams (S26-TASK-13): the listen
+// feed under the filter key `taskIds`, refused with -32021 without the extension (S26-TASK-4).
+
+import type { JsonObject } from '../../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
+import { hasCapability } from '../../protocol/capabilities.ts';
+import type { ListenFeed } from '../../server/listen-feed.ts';
+import { isTerminal, type TaskRecord } from './task-record.ts';
+import type { TaskRunner } from './task-runner.ts';
+import { missingExtension } from './task-tool-call.ts';
+import { toDetailedTask } from './task-wire.ts';
+import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
+
+/**
+ * The `taskIds` feed of a runner. It accepts the ids of stateless-era tasks the caller may read
+ * (the ack echoes them; unknown, expired, foreign and handshake-era ids are left out) and sends the
+ * task as `tasks/get` would show it (without `resultType`) on each change this runner makes, until
+ * the task is terminal or deleted. Right after the ack it sends each accepted task's current
+ * state once, so a change between CreateTaskResult and the listen is not missed.
+ */
+export function taskListenFeed(runner: TaskRunner): ListenFeed {
+  return {
+    key: 'taskIds',
+    async open(value, request) {
+      if (!hasCapability(request.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]))
+        throw missingExtension(
+          'A "subscriptions/listen" that asks for taskIds is part of the tasks extension',
+        );
+      if (!Array.isArray(value) || !value.every((id) => typeof id === 'string'))
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params for "subscriptions/listen": notifications.taskIds must be an array of task id strings, got ${JSON.stringify(value)}`,
+        );
+      const owner = request.auth?.principal;
+      const found = await Promise.all([...new Set(value as string[])].map((id) => runner.get(id, owner)));
+      const accepted = found.filter((record): record is TaskRecord => record?.era === 'modern');
+      return {
+        honoured: accepted.length === 0 ? undefined : accepted.map((record) => record.taskId),
+        start: (send) => {
+          const watched = new Set(accepted.map((record) => record.taskId));
+          const sent = new Set<string>();
+          const notify = (record: TaskRecord): void => {
+            sent.add(record.taskId);
+            send('notifications/tasks', toTaskNotification(record));
+            if (isTerminal(record.status)) watched.delete(record.taskId);
+          };
+          const off = runner.onChange((taskId, record) => {
+            if (!watched.has(taskId)) return;
+            if (record) notify(record);
+            else watched.delete(taskId);
+          });
+          // Read again once watching: a change since `open` read it is then either seen here or sent above.
+          for (const taskId of watched)
+            runner.get(taskId, owner).then(
+              (record) => {
+                if (!watched.has(taskId) || sent.has(taskId)) return;
+                if (record) notify(record);
+                else watched.delete(taskId);
+              },
+              () => watched.delete(taskId),
+            );
+          return off;
+        },
+      };
+    },
+  };
+}
+
+/** S26-TASK-13: the params are a full DetailedTask, as `tasks/get` would return it. */
+function toTaskNotification(record: TaskRecord): JsonObject {
+  const { resultType: _resultType, ...task } = toDetailedTask(record);
+  return task as unknown as JsonObject;
+}
