@@ -38,7 +38,8 @@ test('before initialize: only initialize and ping; anything else is -32600', asy
 
 test('malformed JSON, bad envelopes, unknown methods, bad params and unnegotiated features', async () => {
   const server = await start();
-  await server.initialize({});
+  // 2025-06-18: a revision without tasks, so tasks/list below is a feature this connection lacks.
+  await server.initialize({}, '2025-06-18');
   await expectError(server, '{"jsonrpc":"2.0","id":101,"method":\n', -32700);
   await expectError(server, '{"jsonrpc":"1.0","id":102,"method":"ping"}\n', -32600, 102);
   await expectError(server, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n', -32600);
@@ -49,7 +50,8 @@ test('malformed JSON, bad envelopes, unknown methods, bad params and unnegotiate
     -32602,
     104,
   );
-  // LIFE-11: tasks were not declared by this server; sampling is the server's to send, not the client's.
+  // LIFE-11: no tasks on this connection (the server declares them only from 2025-11-25); sampling is
+  // the server's to send, not the client's.
   await expectError(server, '{"jsonrpc":"2.0","id":105,"method":"tasks/list","params":{}}\n', -32601, 105);
   await expectError(
     server,
