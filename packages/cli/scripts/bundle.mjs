@@ -14,7 +14,8 @@ const dependencyPackages = /^@mcpwire\/auth-server(\/|$)/;
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  // The tap's observer thread is started from its own file (src/wire/tap/worker-observer.ts).
+  entryPoints: { main: 'src/main.ts', 'tap-observe-worker': 'src/wire/tap/observe-worker.ts' },
   absWorkingDir: new URL('..', import.meta.url).pathname,
   outdir: 'dist',
   bundle: true,
