@@ -73,9 +73,8 @@ function tapSetups(main: string, suffix: string): Array<{ name: string; args: ()
 
 /** How the tap under test observes, for the results file (the numbers only mean something with it). */
 const NOTES = [
-  "stdio tap: bytes forwarded as read on the main thread; a copy of each turn's chunks (both directions, one ordered batch, one postMessage) goes to one worker thread at nice 19 that splits, records and lints them (packages/cli/src/wire/tap/worker-observer.ts, observe-worker.ts), backlog bounded at 64 MiB (then the main thread waits); with --no-lint and no --record the server gets the tap's own stdin and stdout",
-  'the worker may still be behind when the last response arrives (its backlog is drained before the tap exits): cpu µs/msg of a tap row then misses the part it did after the measurement, and a sustained flood past 64 MiB of backlog is paced by the observer',
-  'a worker_thread observer at normal priority measured slower on this 2-core machine (2.16x); forwarding through two tee processes (MCPWIRE_TAP_FORWARD=tee, removed) measured no faster with lint on (1.84x vs 1.80x in one run) and lost the order between the directions',
+  "stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time (packages/cli/src/wire/tap/observe-queue.ts); with --no-lint and no --record the server gets the tap's own stdin and stdout",
+  'a worker_thread observer measured slower on this 2-core machine (2.16x) and was not kept; forwarding through two tee processes (MCPWIRE_TAP_FORWARD=tee, removed) measured no faster with lint on (1.84x vs 1.80x in one run) and lost the order between the directions',
   'cpu µs/msg: user + system time of the spawned process (the tap, or the server for direct and its threads) over the same calls as the latencies (the end of the warm-up to the last response, so the one-time schema compile of the first calls is not in it), over the messages it carried (two per call); 10 ms ticks, so coarse in the sequential mode',
   'the machine is shared: other sessions run tests on the same 2 cores, so ratios move by +-0.3 between runs; compare rows of one run',
 ];

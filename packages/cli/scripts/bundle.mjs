@@ -14,8 +14,7 @@ const dependencyPackages = /^@mcpwire\/auth-server(\/|$)/;
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
-  // The tap's observer thread is started from its own file (src/wire/tap/worker-observer.ts).
-  entryPoints: { main: 'src/main.ts', 'tap-observe-worker': 'src/wire/tap/observe-worker.ts' },
+  entryPoints: { main: 'src/main.ts' },
   absWorkingDir: new URL('..', import.meta.url).pathname,
   outdir: 'dist',
   bundle: true,

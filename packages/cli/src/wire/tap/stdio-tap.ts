@@ -6,11 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { CliError, ExitCode } from '../../exit-code.ts';
-import { LineSplitter } from '../recorder.ts';
+import { LineSplitter, type Observed } from '../recorder.ts';
 import type { Side } from '../transcript.ts';
 import { ObserveQueue } from './observe-queue.ts';
 import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
-import { startWorkerObserver, type Observer } from './worker-observer.ts';
 
 /**
  * After the tap passes SIGINT or SIGTERM on, how long the server has to exit before the tap kills it:
@@ -31,12 +30,10 @@ const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export async function runStdioTap(command: readonly string[], options: TapWireOptions): Promise<number> {
   const [file, ...args] = command;
   if (file === undefined) throw new CliError('no server command after "--"', ExitCode.usage);
+  // Opened even with nothing to record or lint: a bad --redact path or --log file fails early (exit 2).
+  const observer = await startObserver(command.join(' '), options);
   // With nothing to record into or lint, the copies would only be parsed to be dropped.
   const observing = options.lint || options.record !== undefined;
-  // Opened even with nothing to record or lint: a bad --redact path or --log file fails early (exit 2).
-  const observer = observing
-    ? await startWorkerObserver(command.join(' '), options)
-    : await startObserver(command.join(' '), options);
   const child = spawn(file, args, { stdio: observing ? ['pipe', 'pipe', 'pipe'] : 'inherit' });
   try {
     await spawned(child);
@@ -65,11 +62,19 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
   return exitCodeOf(status);
 }
 
+/** Where the tap hands copies of what it forwarded, to be recorded and linted. */
+interface Observer {
+  chunk(from: Side, chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  end(from: Side): void;
+  record(observed: Observed): void;
+  close(): Promise<void>;
+}
+
 /**
- * The in-thread observer: a recorder fed through an ObserveQueue, so each chunk is split, recorded
- * and linted after it was forwarded, a slice per turn of the event loop. Used when there is nothing
- * to record or lint (no thread is started for the tap's own spawn and exit entries); with something
- * to observe the tap uses the low-priority observer thread of worker-observer.ts instead.
+ * The observer: a recorder fed through an ObserveQueue, so each chunk is split, recorded and linted
+ * after it was forwarded, a slice per turn of the event loop. On this 2-core machine this measured
+ * faster than a worker thread fed with copies of the chunks (bench/results/tap-latest.json notes).
  */
 async function startObserver(target: string, options: TapWireOptions): Promise<Observer> {
   const queue = new ObserveQueue();

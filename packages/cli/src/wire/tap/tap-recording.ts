@@ -29,37 +29,24 @@ export interface TapRecording {
   close: () => Promise<void>;
 }
 
-/** Where diagnostics go without --log: stderr by default; a worker thread passes its own writer. */
-export interface TapDiagnostics {
-  write: (text: string) => void;
-  /** The stream it writes to, for whether findings get colour (a terminal, NO_COLOR unset). */
-  isTTY: boolean;
-}
-
 /**
  * Opens the recording `options` ask for: the redactor (a bad --redact path throws UsageError), the
  * log and the --record file (each fails early, exit 2, when it cannot be written), and the lint sink.
- * `subject.clock`, when given, stamps the entries (see WireRecorder); `subject.stderr` replaces
- * process.stderr as the diagnostics' output without --log.
+ * `subject.clock`, when given, stamps the entries (see WireRecorder).
  */
 export async function openTapRecording(
-  subject: Omit<RecordingSubject, 'recorder'> & { clock?: () => number; stderr?: TapDiagnostics },
+  subject: Omit<RecordingSubject, 'recorder'> & { clock?: () => number },
   options: TapWireOptions,
 ): Promise<TapRecording> {
-  const { clock, stderr = process.stderr, ...recorded } = subject;
+  const { clock, ...recorded } = subject;
   const redactor = new Redactor(options.redact ?? []);
   const log = options.log === undefined ? undefined : await openLog(options.log);
-  const output: Pick<WriteStream, 'write'> | TapDiagnostics = log ?? stderr;
+  const output: Pick<WriteStream, 'write'> = log ?? process.stderr;
   const diagnose = (line: string): void => void output.write(`${line}\n`);
   const sinks: WireSink[] = [];
   if (options.record !== undefined) sinks.push(await openFileSink(options.record));
   if (options.lint)
-    sinks.push(
-      await openLintSink(diagnose, {
-        file: options.record,
-        colourOf: log === undefined ? stderr : undefined,
-      }),
-    );
+    sinks.push(await openLintSink(diagnose, { file: options.record, hasColour: log === undefined }));
   const recorder = new WireRecorder(
     { recorder: 'mcpwire tap', ...recorded },
     { sinks, redactor, ...(clock === undefined ? {} : { clock }) },
@@ -79,10 +66,10 @@ export async function openTapRecording(
  */
 async function openLintSink(
   diagnose: (line: string) => void,
-  where: { file: string | undefined; colourOf: { isTTY?: boolean } | undefined },
+  where: { file: string | undefined; hasColour: boolean },
 ): Promise<WireSink> {
   const { lintSink, formatFinding } = await import('../lint/index.ts');
-  const options = where.colourOf === undefined ? {} : { colours: coloursFor(where.colourOf) };
+  const options = where.hasColour ? { colours: coloursFor(process.stderr) } : {};
   return lintSink((finding) => {
     const { line, ...placeless } = finding;
     const text =
