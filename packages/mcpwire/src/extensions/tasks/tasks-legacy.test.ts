@@ -9,15 +9,10 @@ import type { JsonObject } from '../../jsonrpc/message.ts';
 import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { Server } from '../../server/server.ts';
 import { connectRawPeer } from '../../../test/support/task-peer.ts';
+import { CONFIRM, registerHeldTools } from '../../../test/support/task-tools.ts';
 import { FakeClock, tasks } from './index.ts';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
-const CONFIRM = {
-  mode: 'form',
-  message: 'Sure?',
-  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-} as const;
-
 function createServer(options: { pageSize?: number } = {}) {
   const clock = new FakeClock();
   const extension = tasks({
@@ -28,29 +23,8 @@ function createServer(options: { pageSize?: number } = {}) {
     ...options,
   });
   const server = new Server({ name: 'tasks-legacy', version: '1' }, { extensions: [extension] });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  // Ignores cancellation: it completes once released, whatever happened to its task meanwhile.
-  let markDone!: () => void;
-  let markStarted!: () => void;
-  const stubbornDone = new Promise<void>((resolve) => (markDone = resolve));
-  const stubbornStarted = new Promise<void>((resolve) => (markStarted = resolve));
-  server.tool({ name: 'stubborn', execution: { taskSupport: 'optional' } }, async () => {
-    markStarted();
-    await released;
-    markDone();
-    return 'finished anyway';
-  });
+  const { release, stubbornStarted, stubbornDone } = registerHeldTools(server);
   server.tool({ name: 'plain' }, () => 'plain done');
-  server.tool({ name: 'held', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-    await Promise.race([
-      released,
-      new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
-      ),
-    ]);
-    return 'held done';
-  });
   server.tool({ name: 'twice', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
     const first = await ctx.elicit(CONFIRM);
     const second = await ctx.elicit(CONFIRM);

@@ -8,41 +8,15 @@ import type { JsonObject } from '../../jsonrpc/message.ts';
 import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { Server } from '../../server/server.ts';
 import { connectRawPeer } from '../../../test/support/task-peer.ts';
+import { CONFIRM, registerHeldTools } from '../../../test/support/task-tools.ts';
 import { FakeClock, inputThenTask, tasks, type TaskRunner } from './index.ts';
-
-const CONFIRM = {
-  mode: 'form',
-  message: 'Sure?',
-  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-} as const;
 
 /** A server with the tasks extension on a fake clock, and tools for every path. */
 function createServer(clock = new FakeClock()) {
   const extension = tasks({ clock, defaultTtlMs: 60_000, pollIntervalMs: 500 });
   const server = new Server({ name: 'tasks-modern', version: '1' }, { extensions: [extension] });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  // Ignores cancellation: it completes once released, whatever happened to its task meanwhile.
-  let markDone!: () => void;
-  let markStarted!: () => void;
-  const stubbornDone = new Promise<void>((resolve) => (markDone = resolve));
-  const stubbornStarted = new Promise<void>((resolve) => (markStarted = resolve));
-  server.tool({ name: 'stubborn', execution: { taskSupport: 'optional' } }, async () => {
-    markStarted();
-    await released;
-    markDone();
-    return 'finished anyway';
-  });
+  const { release, stubbornStarted, stubbornDone } = registerHeldTools(server);
   server.tool({ name: 'sync' }, () => 'sync done');
-  server.tool({ name: 'held', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-    await Promise.race([
-      released,
-      new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
-      ),
-    ]);
-    return 'held done';
-  });
   server.tool({ name: 'twice', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
     const first = await ctx.elicit(CONFIRM, { key: 'first' });
     const second = await ctx.elicit(CONFIRM, { key: 'second' });
