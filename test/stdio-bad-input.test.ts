@@ -36,10 +36,16 @@ test('before initialize: only initialize and ping; anything else is -32600', asy
   await server.initialize();
 });
 
-test('malformed JSON, bad envelopes, unknown methods, bad params and unnegotiated features', async () => {
+test('LIFE-11: a feature the connection did not negotiate is -32601 (tasks on 2025-06-18)', async () => {
   const server = await start();
-  // 2025-06-18: a revision without tasks, so tasks/list below is a feature this connection lacks.
+  // The server declares tasks only from 2025-11-25, so this connection has none.
   await server.initialize({}, '2025-06-18');
+  await expectError(server, '{"jsonrpc":"2.0","id":105,"method":"tasks/list","params":{}}\n', -32601, 105);
+});
+
+test('malformed JSON, bad envelopes, unknown methods, bad params and wrong-direction methods', async () => {
+  const server = await start();
+  await server.initialize({});
   await expectError(server, '{"jsonrpc":"2.0","id":101,"method":\n', -32700);
   await expectError(server, '{"jsonrpc":"1.0","id":102,"method":"ping"}\n', -32600, 102);
   await expectError(server, '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n', -32600);
@@ -50,9 +56,7 @@ test('malformed JSON, bad envelopes, unknown methods, bad params and unnegotiate
     -32602,
     104,
   );
-  // LIFE-11: no tasks on this connection (the server declares them only from 2025-11-25); sampling is
-  // the server's to send, not the client's.
-  await expectError(server, '{"jsonrpc":"2.0","id":105,"method":"tasks/list","params":{}}\n', -32601, 105);
+  // Sampling is the server's to send, not the client's.
   await expectError(
     server,
     '{"jsonrpc":"2.0","id":106,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}\n',
