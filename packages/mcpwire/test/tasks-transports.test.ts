@@ -114,9 +114,10 @@ test('handshake era over stdio: a task asks twice with tagged requests, then tas
   }
 });
 
-test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input by tasks/update, the result inlined', async () => {
+/** A stateless-era server with the tasks extension and a `confirm` tool that asks once (key `sure`). */
+function confirmServer(name: string) {
   const extension = tasks({ pollIntervalMs: 100 });
-  const server = new Server({ name: 'http-tasks', version: '1' }, { extensions: [extension] });
+  const server = new Server({ name, version: '1' }, { extensions: [extension] });
   server.tool({ name: 'confirm', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
     const answer = await ctx.elicit(
       { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
@@ -124,6 +125,11 @@ test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input 
     );
     return `answered ${answer.action}`;
   });
+  return { extension, server };
+}
+
+test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input by tasks/update, the result inlined', async () => {
+  const { extension, server } = confirmServer('http-tasks');
   const http = await serveHttp(createHttpHandler(server), { port: 0 });
   const { call } = httpCaller(http.url);
   /**
@@ -170,15 +176,7 @@ test('stateless era over HTTP: CreateTaskResult, tasks/get with Mcp-Name, input 
 });
 
 test('stateless era over HTTP: a listen stream for taskIds carries notifications/tasks up to the terminal status (S26-TASK-13)', async () => {
-  const extension = tasks({ pollIntervalMs: 100 });
-  const server = new Server({ name: 'http-tasks-listen', version: '1' }, { extensions: [extension] });
-  server.tool({ name: 'confirm', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-    const answer = await ctx.elicit(
-      { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: {} } },
-      { key: 'sure' },
-    );
-    return `answered ${answer.action}`;
-  });
+  const { extension, server } = confirmServer('http-tasks-listen');
   const http = await serveHttp(createHttpHandler(server), { port: 0 });
   const { post, call } = httpCaller(http.url);
   let reader: SseReader | undefined;

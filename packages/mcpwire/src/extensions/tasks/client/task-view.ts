@@ -4,20 +4,13 @@
 
 import type { JsonObject } from '../../../jsonrpc/message.ts';
 import type { TaskError, TaskInputRequest, TaskStatus } from '../task-record.ts';
+import type { ModernTask } from '../tasks-protocol.ts';
 
-/** One task's state, as the receiver last reported it. */
-export interface TaskView {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  /** ISO 8601, as the receiver sent it. */
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** Milliseconds the receiver keeps the task after creation; null for unlimited. */
-  ttlMs: number | null;
-  /** The receiver's suggested milliseconds between polls. */
-  pollIntervalMs?: number;
-}
+/**
+ * One task's state, as the receiver last reported it, in the stateless era's shape (integer
+ * milliseconds, `Ms` suffixes) whichever era it came from.
+ */
+export type TaskView = ModernTask;
 
 /** What a stateless-era `tasks/get` adds to the view (S26-TASK-7). */
 export interface DetailedTaskView extends TaskView {
