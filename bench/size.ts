@@ -1,8 +1,10 @@
 // Bundle size (issue 14): the one-tool web-handler server bundled as a user would (esbuild --bundle --minify,
 // ESM, the Workers conditions wrangler uses), gzip level 9 with node:zlib, beside the official v2 SDK's
-// equivalent (createMcpHandler + McpServer, a zod tool). Rows: mcpwire with a zod tool, with a JSON Schema
-// tool on the code-generation-free validator, and (for the record) the JSON Schema server bundled for Node,
-// where Ajv is the default. Prints a table and writes bench/results/size-latest.json.
+// equivalent (createMcpHandler + McpServer, a zod tool). Rows: mcpwire's Server with a zod tool; the issue's
+// two goals on ServerCore (tools without resources, prompts and completions): a Standard Schema tool, and
+// a JSON Schema tool on the code-generation-free validator; and, for the record, Server with a JSON
+// Schema tool on its default validator, bundled for Workers (cfworker) and for Node (Ajv). Prints a table
+// and writes bench/results/size-latest.json.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,21 +26,26 @@ const ROWS: Row[] = [
     entry: 'official-worker.ts',
     runtime: 'workerd',
   },
-  { name: 'mcpwire: web handler, zod tool (workerd)', entry: 'worker-zod.ts', runtime: 'workerd' },
+  { name: 'mcpwire: Server, zod tool (workerd)', entry: 'worker-zod.ts', runtime: 'workerd' },
   {
-    name: 'mcpwire: web handler, hand-written Standard Schema (workerd)',
+    name: 'mcpwire: ServerCore, hand-written Standard Schema (workerd)',
     entry: 'worker-standard.ts',
     runtime: 'workerd',
     goalKiB: 20,
   },
   {
-    name: 'mcpwire: web handler, JSON Schema tool, cfworker (workerd)',
-    entry: 'worker-json-schema.ts',
+    name: 'mcpwire: ServerCore, JSON Schema tool, cfworker (workerd)',
+    entry: 'worker-core-json-schema.ts',
     runtime: 'workerd',
     goalKiB: 35,
   },
   {
-    name: 'mcpwire: web handler, JSON Schema tool, Ajv (node)',
+    name: 'mcpwire: Server, JSON Schema tool, default = cfworker (workerd)',
+    entry: 'worker-json-schema.ts',
+    runtime: 'workerd',
+  },
+  {
+    name: 'mcpwire: Server, JSON Schema tool, default = Ajv (node)',
     entry: 'worker-json-schema.ts',
     runtime: 'node',
   },

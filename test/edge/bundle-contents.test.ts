@@ -1,7 +1,9 @@
 // What a Worker bundle carries (issue 14, "a small core"): with the Workers conditions the web handler path
 // pulls in neither Ajv, nor the legacy HTTP+SSE transport, the client or the Node adapter, and nothing in
 // it generates code from strings; without those conditions (a plain Node bundle) Ajv is there, so the
-// check can fail. Sizes are printed for the record; the benchmark (bench/size.ts) holds the comparison.
+// check can fail. A server on ServerCore also leaves out resources, prompts, completions and (with
+// Standard Schema tools) every JSON Schema validator; on Server they are kept, so that check can fail
+// too. Sizes are printed for the record; the benchmark (bench/size.ts) holds the comparison.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +24,13 @@ const LEFT_OUT = [
   /src\/transports\/http\/node\.ts$/,
   /src\/transports\/stdio\//,
 ];
+
+/** What Server adds to ServerCore: its features' modules. */
+const FEATURES = [
+  /src\/server\/(resources|resource-templates|prompts|completion|feature-handlers)\.ts$/,
+  /src\/protocol\/uri-template/,
+];
+const VALIDATORS = [/node_modules\/@cfworker\//, /src\/validation\/cfworker-/, /node_modules\/ajv/];
 
 function keptOf(bundle: EdgeBundle, patterns: readonly RegExp[]): string[] {
   return bundle.inputs.filter((input) => patterns.some((pattern) => pattern.test(input)));
@@ -47,4 +56,21 @@ test('a bundle for Node keeps Ajv (the default where code generation is allowed)
   const bundle = await bundleFor('worker-json-schema.ts', 'node', { outDir: join(dir, 'node') });
   assert.ok(keptOf(bundle, [/node_modules\/ajv\//]).length > 0);
   assert.match(bundle.code, /new Function/);
+});
+
+test('a ServerCore bundle with a Standard Schema tool has no feature beyond tools and no JSON Schema validator', async (t) => {
+  const bundle = await bundleFor('worker-standard.ts', 'workerd', { outDir: join(dir, 'core') });
+  assert.deepEqual(keptOf(bundle, [...LEFT_OUT, ...FEATURES, ...VALIDATORS]), []);
+  t.diagnostic(`workerd ServerCore Standard Schema bundle: ${bundle.gzipBytes} B gzipped`);
+  const withValidator = await bundleFor('worker-core-json-schema.ts', 'workerd', {
+    outDir: join(dir, 'core-json'),
+  });
+  assert.deepEqual(keptOf(withValidator, [...LEFT_OUT, ...FEATURES]), []);
+  assert.ok(keptOf(withValidator, VALIDATORS).length > 0, 'the validator it was given is there');
+  assert.doesNotMatch(withValidator.code, /new Function|\beval\(/);
+});
+
+test('a Server bundle keeps the features ServerCore leaves out', async () => {
+  const bundle = await bundleFor('worker-json-schema.ts', 'workerd', { outDir: join(dir, 'server') });
+  assert.equal(keptOf(bundle, FEATURES).length > 0, true);
 });

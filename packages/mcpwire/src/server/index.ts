@@ -2,6 +2,7 @@
 // resources and prompts, the request context handlers receive, and middleware.
 
 export { Server, type ServerOptions } from './server.ts';
+export { ServerCore, type ServerCoreOptions } from './server-core.ts';
 export type { ServerSession } from './server-session.ts';
 export type { ExtensionHost, ServerExtension, ServerExtensionPart } from './extension.ts';
 export type { ListenFeed, ListenRequest, OpenedListenFeed } from './listen-feed.ts';

@@ -7,10 +7,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { InboundRequestMethod } from '../protocol/method-types.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
 import type { Implementation, LoggingLevel } from '../protocol/types/index.ts';
-import { complete } from './completion.ts';
 import type { RequestContext } from './context.ts';
-import type { Prompts } from './prompts.ts';
-import type { Resources } from './resources.ts';
 import type { Tools } from './tools.ts';
 
 /** What the core handlers use of their Server. */
@@ -18,8 +15,6 @@ export interface HandlerHost {
   readonly info: Implementation;
   readonly options: { readonly instructions?: string };
   readonly tools: Tools;
-  readonly resources: Resources;
-  readonly prompts: Prompts;
   readonly pageSize: number;
   capabilities(): object;
 }
@@ -68,6 +63,21 @@ export type ServedMethod = InboundRequestMethod<'server'>;
 /** A handler for every core request a server receives; a missing one is a type error. */
 export type CoreHandlers = { readonly [M in ServedMethod]: ServerMethodHandler };
 
+/**
+ * The methods of the resources, prompts and completions features: served by `Server`
+ * (feature-handlers.ts), not by `ServerCore`, so a server of tools bundles none of their code.
+ */
+export type FeatureMethod =
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete';
+
+/** The handlers of the feature methods; with {@link CORE_HANDLERS}, every core method has one. */
+export type FeatureHandlers = Pick<CoreHandlers, FeatureMethod>;
+
 /** The connection-scoped methods exist only on a handshake-era connection (their rows end at 2025-11-25). */
 function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
   if (origin.connection) return origin.connection;
@@ -81,8 +91,8 @@ function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
 const notServed: ServerMethodHandler = (_params, ctx) =>
   Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${ctx.method}"`));
 
-/** The core handler table. Order follows METHODS. */
-export const CORE_HANDLERS: CoreHandlers = {
+/** The core handler table, the feature methods aside (FeatureHandlers). Order follows METHODS. */
+export const CORE_HANDLERS: Omit<CoreHandlers, FeatureMethod> = {
   initialize: (params, _ctx, origin) =>
     Promise.resolve(connectionOf(origin, 'initialize').initialize(params)),
   // PING-2: an empty result, promptly, in any lifecycle state.
@@ -97,17 +107,10 @@ export const CORE_HANDLERS: CoreHandlers = {
   },
   'tools/list': (params, _ctx, { server }) => Promise.resolve(server.tools.list(params, server.pageSize)),
   'tools/call': (params, ctx, { server }) => server.tools.call(params, ctx),
-  'resources/list': (params, ctx, { server }) => server.resources.list(params, server.pageSize, ctx),
-  'resources/templates/list': (params, _ctx, { server }) =>
-    Promise.resolve(server.resources.listTemplates(params, server.pageSize)),
-  'resources/read': (params, ctx, { server }) => server.resources.read(params, ctx),
   'resources/subscribe': (params, _ctx, origin) =>
     Promise.resolve(connectionOf(origin, 'resources/subscribe').subscribe(params, true)),
   'resources/unsubscribe': (params, _ctx, origin) =>
     Promise.resolve(connectionOf(origin, 'resources/unsubscribe').subscribe(params, false)),
-  'prompts/list': (params, _ctx, { server }) => Promise.resolve(server.prompts.list(params, server.pageSize)),
-  'prompts/get': (params, ctx, { server }) => server.prompts.get(params, ctx),
-  'completion/complete': (params, ctx, { server }) => complete(params, ctx, server),
   'logging/setLevel': (params, _ctx, origin) =>
     Promise.resolve(connectionOf(origin, 'logging/setLevel').setLevel(params)),
   'subscriptions/listen': (_params, _ctx, origin) =>

@@ -3,13 +3,29 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CORE_HANDLERS, type CoreHandlers, type ServedMethod } from './method-handlers.ts';
+import { createFeatures } from './feature-handlers.ts';
+import {
+  CORE_HANDLERS,
+  type CoreHandlers,
+  type FeatureHandlers,
+  type ServedMethod,
+} from './method-handlers.ts';
 
-const { 'tools/list': _dropped, ...withoutToolsList } = CORE_HANDLERS;
+// What Server serves: the core table and the features' (ServerCore serves the first alone).
+const SERVER_HANDLERS: CoreHandlers = { ...CORE_HANDLERS, ...createFeatures().handlers };
+
+const { 'tools/list': _dropped, ...withoutToolsList } = SERVER_HANDLERS;
 // @ts-expect-error -- "tools/list" has no handler: a core method without a handler is a type error.
 const incomplete: CoreHandlers = withoutToolsList;
 
-const { ping: _ping, ...withoutPing } = CORE_HANDLERS;
+const { ping: _ping, ...withoutPing } = SERVER_HANDLERS;
+
+// @ts-expect-error -- the core table alone lacks the features' methods (resources, prompts, completions).
+const coreOnly: CoreHandlers = CORE_HANDLERS;
+
+const { 'prompts/get': _get, ...withoutPromptsGet } = createFeatures().handlers;
+// @ts-expect-error -- a feature method without a handler is a type error too.
+const noPromptsGet: FeatureHandlers = withoutPromptsGet;
 // @ts-expect-error -- ping is served through the table too: the table must name it.
 const noPing: CoreHandlers = withoutPing;
 
@@ -19,8 +35,11 @@ const notServed: ServedMethod = 'roots/list';
 test('the handler table serves exactly the core requests a server receives, ping and initialize included', () => {
   void incomplete;
   void noPing;
+  void coreOnly;
+  void noPromptsGet;
   void notServed;
   const served: ServedMethod[] = ['initialize', 'ping', 'server/discover', 'subscriptions/listen'];
-  for (const method of served) assert.equal(typeof CORE_HANDLERS[method], 'function', method);
-  assert.equal(Object.keys(CORE_HANDLERS).includes('roots/list'), false);
+  for (const method of served) assert.equal(typeof SERVER_HANDLERS[method], 'function', method);
+  assert.equal(Object.keys(SERVER_HANDLERS).includes('roots/list'), false);
+  assert.equal(Object.keys(CORE_HANDLERS).includes('resources/read'), false);
 });

@@ -1,117 +1,41 @@
 // The server definition: what it offers (tools, resources, prompts), its method table and middleware.
-// One definition serves any number of connections, in either protocol era.
+// One definition serves any number of connections, in either protocol era. ServerCore (server-core.ts)
+// is everything but the resources, prompts and completions features and the default validator.
 
-import type { JsonObject } from '../jsonrpc/message.ts';
-import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import { MethodTable } from '../protocol/method-table.ts';
-import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
 import { createDefaultValidator } from '#default-validator';
-import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
-import type { Channel } from '../transports/channel.ts';
-import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
-import type { ServerExtension } from './extension.ts';
-import { CORE_HANDLERS, type RequestOrigin, type ServerMethodHandler } from './method-handlers.ts';
-import { Prompts, type PromptDefinition, type PromptHandler } from './prompts.ts';
+import type { Implementation } from '../protocol/types/index.ts';
+import type { JsonSchemaValidator } from '../validation/index.ts';
+import { createFeatures } from './feature-handlers.ts';
+import type { PromptDefinition, PromptHandler, Prompts } from './prompts.ts';
 import type { Registration } from './registry.ts';
-import { Resources, type ResourceDefinition, type ResourceHandler } from './resources.ts';
-import { ServerSession } from './server-session.ts';
-import type { CacheDefaults } from './cache-hints.ts';
-import { serveListen } from './listen.ts';
-import type { ListenFeed } from './listen-feed.ts';
-import type { ModernRequest, ModernStream } from './modern.ts';
-import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
-import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
+import type { ResourceDefinition, ResourceHandler, Resources } from './resources.ts';
+import { ServerCore, type ServerCoreOptions } from './server-core.ts';
 
 /** Options for a server definition. */
-export interface ServerOptions {
-  /** Usage hints for the model (`InitializeResult.instructions`, IMPL-3). */
-  instructions?: string;
-  /** Extra capabilities to declare (e.g. `experimental`); features you register are declared for you. */
-  capabilities?: ServerCapabilities;
+export interface ServerOptions extends ServerCoreOptions {
   /**
-   * JSON Schema validator for tool arguments and output given as JSON Schema (a Standard Schema, such as
-   * zod's, validates with its own `~standard.validate` instead). Default: Ajv (2020-12, draft-07), or `createCfWorkerValidator()` where code generation is
-   * forbidden and in bundles for edge runtimes; pass one from `mcpwire/validators/ajv` or
-   * `mcpwire/validators/cfworker` to choose.
+   * JSON Schema validator for tool arguments and output given as JSON Schema (a Standard Schema, such
+   * as zod's, validates with its own `~standard.validate` instead). Default: Ajv (2020-12, draft-07),
+   * or `createCfWorkerValidator()` where code generation is forbidden and in bundles for edge
+   * runtimes; pass one from `mcpwire/validators/ajv` or `mcpwire/validators/cfworker` to choose.
    */
   validator?: JsonSchemaValidator;
-  /** Items per page of a list result; default 100. */
-  pageSize?: number;
-  /**
-   * Keys for the HMAC that protects multi-round-trip `requestState` (S26-MRTR-4): the first signs,
-   * all verify, so keys can be rotated. Default: a random key per process (fine for one stdio
-   * process; give every node the same keys behind a load balancer).
-   */
-  requestState?: RequestStateKeys;
-  /** Caching hints for stateless-era results (S26-CACHE); see `cache-hints.ts` for the defaults. */
-  cache?: CacheDefaults;
-  /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
-  onError?: (error: Error) => void;
-  /**
-   * Extensions to serve (S26-EXT; disabled unless listed, S26-EXT-4), e.g. `skills(...)` of
-   * `mcpwire/extensions/skills`: their methods join the method table, their handlers the server's.
-   */
-  extensions?: readonly ServerExtension[];
 }
 
 /**
  * An MCP server definition. Register tools, resources and prompts (at any time: connected clients
  * hear list_changed), add middleware, then connect it to channels.
  */
-export class Server {
-  readonly info: Implementation;
-  readonly options: ServerOptions;
-  readonly tools: Tools;
-  readonly resources: Resources;
-  readonly prompts: Prompts;
-  readonly pageSize: number;
-  readonly sealer: RequestStateSealer;
-  /** The methods this server knows: the core table plus its extensions' rows. */
-  readonly methods: MethodTable;
-  /** The notification kinds extensions add to listen streams. */
-  readonly listenFeeds: readonly ListenFeed[];
-  /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
-  readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
-  // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
-  #closing: AbortController | undefined;
-  #isClosed = false;
-  #capabilities: ServerCapabilities | undefined;
-  #capabilitiesAt: Map<string, { base: ServerCapabilities; value: ServerCapabilities }> | undefined;
-  #updateListeners = new Set<(uri: string) => void>();
-  #middleware: Middleware[] = [];
-  #sessions = new Set<ServerSession>();
+export class Server extends ServerCore {
+  declare readonly resources: Resources;
+  declare readonly prompts: Prompts;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
-    this.info = info;
-    this.options = options;
-    const validator = options.validator ?? createDefaultValidator();
-    this.tools = new Tools(validator);
-    this.resources = new Resources();
-    this.prompts = new Prompts();
-    this.pageSize = options.pageSize ?? 100;
-    this.onListChanged((kind) => {
-      this.#capabilities = undefined;
-      for (const session of this.#sessions) session.listChanged(kind);
-    });
-    this.sealer = options.requestState
-      ? new RequestStateSealer(options.requestState)
-      : RequestStateSealer.random();
-    const extensions = options.extensions ?? [];
-    this.methods = extensions.reduce(
-      (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
-      MethodTable.core,
+    super(
+      info,
+      options.validator ? options : { ...options, validator: createDefaultValidator() },
+      createFeatures(),
     );
-    this.#handlers = handlerTable(extensions);
-    this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
-    for (const extension of extensions) extension.server?.attach?.(this);
-  }
-
-  /** Registers a tool. */
-  tool<In extends SchemaInput, Out extends SchemaInput>(
-    definition: ToolDefinition<In, Out>,
-    handler: ToolHandler<In>,
-  ): Registration<ToolDefinition> {
-    return this.tools.add(definition, handler);
   }
 
   /** Registers a resource (`uri`) or a resource template (`uriTemplate`). */
@@ -123,157 +47,4 @@ export class Server {
   prompt(definition: PromptDefinition, handler: PromptHandler): Registration<PromptDefinition> {
     return this.prompts.add(definition, handler);
   }
-
-  /** The wire `inputSchema` of a registered tool (transports use it to check `Mcp-Param-*` headers). */
-  toolInputSchema(name: string): object | undefined {
-    return this.tools.inputSchemaOf(name);
-  }
-
-  /** Adds middleware around every inbound request, on every connection. */
-  use(middleware: Middleware): void {
-    this.#middleware.push(middleware);
-  }
-
-  /** The capabilities this definition declares now (cached until a registration changes; do not mutate). */
-  capabilities(): ServerCapabilities {
-    return (this.#capabilities ??= this.#computeCapabilities());
-  }
-
-  /**
-   * The capabilities declared to a client speaking `version` (handshake-era `initialize`): these,
-   * plus what extensions declare only in that revision (cached per revision; do not mutate).
-   */
-  capabilitiesAt(version: string): ServerCapabilities {
-    const base = this.capabilities();
-    const extensions = this.options.extensions ?? [];
-    if (!extensions.some((extension) => extension.server?.capabilities !== undefined)) return base;
-    const cache = (this.#capabilitiesAt ??= new Map());
-    let declared = cache.get(version);
-    if (declared?.base === base) return declared.value;
-    const value: ServerCapabilities = { ...base };
-    for (const { server } of extensions)
-      for (const [key, setting] of Object.entries(server?.capabilities?.(version) ?? {}))
-        (value as JsonObject)[key] ??= setting as JsonObject;
-    declared = { base, value };
-    cache.set(version, declared);
-    return value;
-  }
-
-  #computeCapabilities(): ServerCapabilities {
-    const declared: ServerCapabilities = { ...this.options.capabilities };
-    if (!this.tools.registry.isEmpty) declared.tools = { listChanged: true, ...declared.tools };
-    if (!this.resources.isEmpty)
-      declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
-    if (!this.prompts.registry.isEmpty) declared.prompts = { listChanged: true, ...declared.prompts };
-    const extensions = this.options.extensions ?? [];
-    for (const { server } of extensions)
-      for (const [key, value] of Object.entries(server?.requires ?? {}))
-        (declared as JsonObject)[key] ??= value as JsonObject;
-    if (declared.prompts || declared.resources) declared.completions = { ...declared.completions };
-    declared.logging = { ...declared.logging };
-    // S26-EXT-1: each extension's settings sit directly under its id.
-    for (const { id, server } of extensions)
-      if (server) declared.extensions = { ...declared.extensions, [id]: server.settings() };
-    return declared;
-  }
-
-  /** Serves one handshake-era (or dual-era) connection. The session starts receiving immediately. */
-  connect(channel: Channel): ServerSession {
-    const session = new ServerSession(this, channel, () => this.#sessions.delete(session));
-    this.#sessions.add(session);
-    session.start();
-    return session;
-  }
-
-  /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
-  notifyResourceUpdated(uri: string): void {
-    for (const session of this.#sessions) session.resourceUpdated(uri);
-    for (const listener of this.#updateListeners) listener(uri);
-  }
-
-  /** Subscribes to resource updates; returns the unsubscribe function. */
-  onResourceUpdated(listener: (uri: string) => void): () => void {
-    this.#updateListeners.add(listener);
-    return () => this.#updateListeners.delete(listener);
-  }
-
-  /** Subscribes to list changes of any kind; returns the unsubscribe function. */
-  onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void {
-    const off = [
-      this.tools.registry.onChange(() => listener('tools')),
-      this.prompts.registry.onChange(() => listener('prompts')),
-      this.resources.onChange(() => listener('resources')),
-    ];
-    return () => off.forEach((fn) => fn());
-  }
-
-  /** Aborts when the server closes: stateless-era listen streams end gracefully. */
-  get closing(): AbortSignal {
-    this.#closing ??= new AbortController();
-    if (this.#isClosed) this.#closing.abort();
-    return this.#closing.signal;
-  }
-
-  /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
-  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
-    return serveListen(this, request, stream);
-  }
-
-  /** Ends listen streams gracefully, then closes every connection. */
-  async close(): Promise<void> {
-    this.#isClosed = true;
-    this.#closing?.abort();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await Promise.all([...this.#sessions].map((session) => session.close()));
-  }
-
-  /**
-   * Runs one request, in either era, through the middleware chain and the handler table (core and
-   * extension methods alike). The inbound check has passed; `origin` says where it arrived.
-   */
-  dispatch(
-    method: string,
-    params: JsonObject,
-    ctx: RequestContext,
-    origin: RequestOrigin,
-  ): Promise<JsonObject> {
-    const handler = this.#handlers[method];
-    // No middleware, no runner: most servers have none, and this is every request's path.
-    if (this.#middleware.length === 0) return handler ? handler(params, ctx, origin) : methodNotFound(method);
-    return runMiddleware(this.#middleware, { method, params, ctx }, () =>
-      handler ? handler(params, ctx, origin) : methodNotFound(method),
-    );
-  }
-
-  /** Reports a local diagnostic. */
-  reportError(error: Error): void {
-    if (this.options.onError) this.options.onError(error);
-    else console.error(`[mcpwire server] ${error.message}`, error.cause ?? '');
-  }
-}
-
-function methodNotFound(method: string): Promise<never> {
-  return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
-}
-
-/** The core handlers plus each extension's; an extension method a client sends must have one. */
-function handlerTable(extensions: readonly ServerExtension[]): Readonly<Record<string, ServerMethodHandler>> {
-  const table = Object.assign(Object.create(null) as Record<string, ServerMethodHandler>, CORE_HANDLERS);
-  for (const { id, methods, server } of extensions) {
-    for (const [method, spec] of Object.entries(methods)) {
-      if (spec.kind !== 'request' || spec.sender === 'server') continue;
-      const handler = server?.handlers[method];
-      if (!handler)
-        throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
-      table[method] = handler;
-    }
-  }
-  for (const { id, server } of extensions) {
-    for (const [method, wrap] of Object.entries(server?.wraps ?? {})) {
-      const next = table[method];
-      if (!next) throw new TypeError(`Extension "${id}" wraps "${method}", which this server does not serve`);
-      table[method] = wrap(next);
-    }
-  }
-  return table;
 }

@@ -11,7 +11,13 @@ import type {
   ToolExecution,
 } from '../protocol/types/index.ts';
 import type { JsonSchemaValidator } from '../validation/index.ts';
-import { toJsonSchema, validateWith, type SchemaInput, type StandardSchemaV1 } from '../validation/index.ts';
+import {
+  isStandardSchema,
+  toJsonSchema,
+  validateWith,
+  type SchemaInput,
+  type StandardSchemaV1,
+} from '../validation/index.ts';
 import type { RequestContext } from './context.ts';
 import { paginate } from './pagination.ts';
 import { Registry } from './registry.ts';
@@ -55,14 +61,18 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** The tools of one server definition. */
 export class Tools {
   readonly registry = new Registry<ToolDefinition, ToolHandler>('tool');
-  #validator: JsonSchemaValidator;
+  #validator: JsonSchemaValidator | undefined;
   #wire = new WeakMap<ToolDefinition, Tool>();
 
-  constructor(validator: JsonSchemaValidator) {
+  /** Without a validator, only tools whose schemas are Standard Schemas (or absent) can be registered. */
+  constructor(validator?: JsonSchemaValidator) {
     this.#validator = validator;
   }
 
-  /** Registers a tool; throws TypeError for a name outside the spec's character set. */
+  /**
+   * Registers a tool; throws TypeError for a name outside the spec's character set, and for a JSON
+   * Schema with no validator to check it.
+   */
   add<In extends SchemaInput, Out extends SchemaInput>(
     definition: ToolDefinition<In, Out>,
     handler: ToolHandler<In>,
@@ -71,6 +81,17 @@ export class Tools {
       throw new TypeError(
         `Invalid tool name "${definition.name}": use 1-128 characters of A-Z, a-z, 0-9, "_", "-" and "."`,
       );
+    }
+    if (!this.#validator) {
+      for (const [key, schema] of [
+        ['inputSchema', definition.inputSchema],
+        ['outputSchema', definition.outputSchema],
+      ] as const) {
+        if (schema !== undefined && !isStandardSchema(schema))
+          throw new TypeError(
+            `Tool "${definition.name}": its ${key} is JSON Schema, and this server has no validator for it; pass \`validator: createCfWorkerValidator()\` (mcpwire/validators/cfworker) or \`createAjvValidator()\` (mcpwire/validators/ajv), use a Standard Schema (zod, ...), or build on Server, which picks a validator`,
+          );
+      }
     }
     return this.registry.add(definition.name, definition as ToolDefinition, handler as ToolHandler);
   }
@@ -94,8 +115,12 @@ export class Tools {
     const entry = this.registry.get(name);
     if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
     const { definition, handler } = entry;
-    const input = definition.inputSchema ?? { type: 'object' };
-    const validated = validateWith(input, params.arguments ?? {}, this.#validator);
+    const input = definition.inputSchema;
+    const args = params.arguments ?? {};
+    // No inputSchema is `{type: "object"}`, which the inbound check has already made sure of.
+    const validated = input
+      ? validateWith(input, args, this.#validator!)
+      : { ok: true as const, value: args };
     const checked = validated instanceof Promise ? await validated : validated;
     if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
     // Cancelled while the arguments were checked: no response will be sent, so do no work (CANCEL-5).
@@ -138,7 +163,7 @@ export class Tools {
         `Tool "${name}" has an outputSchema but returned no structuredContent`,
       );
     }
-    const checked = await validateWith(schema, result.structuredContent, this.#validator);
+    const checked = await validateWith(schema, result.structuredContent, this.#validator!);
     if (!checked.ok) {
       throw new RpcError(
         ErrorCode.InternalError,

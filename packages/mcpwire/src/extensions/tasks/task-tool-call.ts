@@ -124,10 +124,20 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
   const { ctx, origin, era } = call;
   const params = call.params.task === undefined ? call.params : withoutTask(call.params);
   const ttl = (call.params.task as JsonObject | undefined)?.ttl;
-  const start = (run: (taskCtx: RequestContext) => Promise<JsonObject>): Promise<JsonObject> =>
-    tasks.runner
+  const start = (run: (taskCtx: RequestContext) => Promise<JsonObject>): Promise<JsonObject> => {
+    let answered!: () => void;
+    const isAnswered = new Promise<void>((resolve) => (answered = resolve));
+    return tasks.runner
       .start(
-        async (control) => toOutcome(await run(new TaskRequestContext(ctx, control, origin.connection)), era),
+        async (control) => {
+          // The tool starts a turn after the creation result is on its way, with the task bound to
+          // its connection: its first status change and input request (TASK-9, TASK-14) come after
+          // the client knows the task's id, however soon the tool asks.
+          await isAnswered;
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          control.signal.throwIfAborted(); // cancelled meanwhile: the tool never starts
+          return toOutcome(await run(new TaskRequestContext(ctx, control, origin.connection)), era);
+        },
         {
           era,
           requestMethod: 'tools/call',
@@ -137,8 +147,10 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
       )
       .then((record) => {
         if (era === 'legacy') tasks.bind(record.taskId, origin);
+        answered();
         return toCreateTaskResult(record);
       });
+  };
   if (!call.isPhased) return start((taskCtx) => next(params, taskCtx, origin));
   return new Promise<JsonObject>((resolve, reject) => {
     let isDetached = false;

@@ -1,0 +1,304 @@
+// The server definition's core: tools, extensions, middleware, its method table and its connections,
+// in either protocol era. `Server` (server.ts) adds resources, prompts, completions and a default JSON
+// Schema validator; a ServerCore leaves them out of the bundle (issue 14: a tools server on the edge).
+
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { MethodTable } from '../protocol/method-table.ts';
+import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
+import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
+import type { Channel } from '../transports/channel.ts';
+import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
+import type { ExtensionHost, ServerExtension } from './extension.ts';
+import {
+  CORE_HANDLERS,
+  type FeatureHandlers,
+  type RequestOrigin,
+  type ServerMethodHandler,
+} from './method-handlers.ts';
+import type { Prompts } from './prompts.ts';
+import type { Registration } from './registry.ts';
+import type { Resources } from './resources.ts';
+import { ServerSession } from './server-session.ts';
+import type { CacheDefaults } from './cache-hints.ts';
+import { serveListen } from './listen.ts';
+import type { ListenFeed } from './listen-feed.ts';
+import type { ModernRequest, ModernStream } from './modern.ts';
+import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
+import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
+
+/** Options for a server definition. */
+export interface ServerCoreOptions {
+  /** Usage hints for the model (`InitializeResult.instructions`, IMPL-3). */
+  instructions?: string;
+  /** Extra capabilities to declare (e.g. `experimental`); features you register are declared for you. */
+  capabilities?: ServerCapabilities;
+  /**
+   * JSON Schema validator for tool arguments and output given as JSON Schema (a Standard Schema, such as
+   * zod's, validates with its own `~standard.validate` instead): one from `mcpwire/validators/ajv` or
+   * `mcpwire/validators/cfworker`. A ServerCore has none by default, and refuses a JSON Schema tool
+   * without one; `Server` picks one for the runtime.
+   */
+  validator?: JsonSchemaValidator;
+  /** Items per page of a list result; default 100. */
+  pageSize?: number;
+  /**
+   * Keys for the HMAC that protects multi-round-trip `requestState` (S26-MRTR-4): the first signs,
+   * all verify, so keys can be rotated. Default: a random key per process (fine for one stdio
+   * process; give every node the same keys behind a load balancer).
+   */
+  requestState?: RequestStateKeys;
+  /** Caching hints for stateless-era results (S26-CACHE); see `cache-hints.ts` for the defaults. */
+  cache?: CacheDefaults;
+  /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
+  onError?: (error: Error) => void;
+  /**
+   * Extensions to serve (S26-EXT; disabled unless listed, S26-EXT-4), e.g. `skills(...)` of
+   * `mcpwire/extensions/skills`: their methods join the method table, their handlers the server's.
+   */
+  extensions?: readonly ServerExtension[];
+}
+
+/** What `Server` gives its core: the resources and prompts registries and their methods' handlers. */
+export interface ServerFeatures {
+  readonly resources: Resources;
+  readonly prompts: Prompts;
+  readonly handlers: FeatureHandlers;
+}
+
+/**
+ * The core of an MCP server definition: tools (registered at any time: connected clients hear
+ * list_changed), extensions and middleware, served on any number of connections in either era.
+ * `Server` of `mcpwire/server` is this plus resources, prompts and completions; build on ServerCore
+ * for the smallest bundle of a tools server (Workers and other edge runtimes).
+ */
+export class ServerCore {
+  readonly info: Implementation;
+  readonly options: ServerCoreOptions;
+  readonly tools: Tools;
+  /** The resources registry; undefined on a ServerCore (`Server` has one). */
+  readonly resources: Resources | undefined;
+  /** The prompts registry; undefined on a ServerCore (`Server` has one). */
+  readonly prompts: Prompts | undefined;
+  readonly pageSize: number;
+  readonly sealer: RequestStateSealer;
+  /** The methods this server knows: the core table plus its extensions' rows. */
+  readonly methods: MethodTable;
+  /** The notification kinds extensions add to listen streams. */
+  readonly listenFeeds: readonly ListenFeed[];
+  /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
+  readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
+  // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
+  #closing: AbortController | undefined;
+  #isClosed = false;
+  #capabilities: ServerCapabilities | undefined;
+  #capabilitiesAt: Map<string, { base: ServerCapabilities; value: ServerCapabilities }> | undefined;
+  #updateListeners = new Set<(uri: string) => void>();
+  #middleware: Middleware[] = [];
+  #sessions = new Set<ServerSession>();
+
+  /** `features` is for `Server`, which passes its resources, prompts and completions. */
+  constructor(info: Implementation, options: ServerCoreOptions = {}, features?: ServerFeatures) {
+    this.info = info;
+    this.options = options;
+    this.tools = new Tools(options.validator);
+    this.resources = features?.resources;
+    this.prompts = features?.prompts;
+    this.pageSize = options.pageSize ?? 100;
+    this.onListChanged((kind) => {
+      this.#capabilities = undefined;
+      for (const session of this.#sessions) session.listChanged(kind);
+    });
+    this.sealer = options.requestState
+      ? new RequestStateSealer(options.requestState)
+      : RequestStateSealer.random();
+    const extensions = options.extensions ?? [];
+    this.methods = extensions.reduce(
+      (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
+      MethodTable.core,
+    );
+    this.#handlers = handlerTable(extensions, features?.handlers);
+    this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
+    const host: ExtensionHost = {
+      tools: this.tools,
+      resource: (definition, handler) => {
+        if (!this.resources)
+          throw new TypeError(
+            `An extension registers the resource "${definition.name}": build the server with Server from mcpwire/server, which serves resources (a ServerCore does not)`,
+          );
+        return this.resources.add(definition, handler);
+      },
+    };
+    for (const extension of extensions) extension.server?.attach?.(host);
+  }
+
+  /** Registers a tool. */
+  tool<In extends SchemaInput, Out extends SchemaInput>(
+    definition: ToolDefinition<In, Out>,
+    handler: ToolHandler<In>,
+  ): Registration<ToolDefinition> {
+    return this.tools.add(definition, handler);
+  }
+
+  /** The wire `inputSchema` of a registered tool (transports use it to check `Mcp-Param-*` headers). */
+  toolInputSchema(name: string): object | undefined {
+    return this.tools.inputSchemaOf(name);
+  }
+
+  /** Adds middleware around every inbound request, on every connection. */
+  use(middleware: Middleware): void {
+    this.#middleware.push(middleware);
+  }
+
+  /** The capabilities this definition declares now (cached until a registration changes; do not mutate). */
+  capabilities(): ServerCapabilities {
+    return (this.#capabilities ??= this.#computeCapabilities());
+  }
+
+  /**
+   * The capabilities declared to a client speaking `version` (handshake-era `initialize`): these,
+   * plus what extensions declare only in that revision (cached per revision; do not mutate).
+   */
+  capabilitiesAt(version: string): ServerCapabilities {
+    const base = this.capabilities();
+    const extensions = this.options.extensions ?? [];
+    if (!extensions.some((extension) => extension.server?.capabilities !== undefined)) return base;
+    const cache = (this.#capabilitiesAt ??= new Map());
+    let declared = cache.get(version);
+    if (declared?.base === base) return declared.value;
+    const value: ServerCapabilities = { ...base };
+    for (const { server } of extensions)
+      for (const [key, setting] of Object.entries(server?.capabilities?.(version) ?? {}))
+        (value as JsonObject)[key] ??= setting as JsonObject;
+    declared = { base, value };
+    cache.set(version, declared);
+    return value;
+  }
+
+  #computeCapabilities(): ServerCapabilities {
+    const declared: ServerCapabilities = { ...this.options.capabilities };
+    if (!this.tools.registry.isEmpty) declared.tools = { listChanged: true, ...declared.tools };
+    if (this.resources && !this.resources.isEmpty)
+      declared.resources = { subscribe: true, listChanged: true, ...declared.resources };
+    if (this.prompts && !this.prompts.registry.isEmpty)
+      declared.prompts = { listChanged: true, ...declared.prompts };
+    const extensions = this.options.extensions ?? [];
+    for (const { server } of extensions)
+      for (const [key, value] of Object.entries(server?.requires ?? {}))
+        (declared as JsonObject)[key] ??= value as JsonObject;
+    if (declared.prompts || declared.resources) declared.completions = { ...declared.completions };
+    declared.logging = { ...declared.logging };
+    // S26-EXT-1: each extension's settings sit directly under its id.
+    for (const { id, server } of extensions)
+      if (server) declared.extensions = { ...declared.extensions, [id]: server.settings() };
+    return declared;
+  }
+
+  /** Serves one handshake-era (or dual-era) connection. The session starts receiving immediately. */
+  connect(channel: Channel): ServerSession {
+    const session = new ServerSession(this, channel, () => this.#sessions.delete(session));
+    this.#sessions.add(session);
+    session.start();
+    return session;
+  }
+
+  /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
+    for (const listener of this.#updateListeners) listener(uri);
+  }
+
+  /** Subscribes to resource updates; returns the unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.#updateListeners.add(listener);
+    return () => this.#updateListeners.delete(listener);
+  }
+
+  /** Subscribes to list changes of any kind; returns the unsubscribe function. */
+  onListChanged(listener: (kind: 'tools' | 'prompts' | 'resources') => void): () => void {
+    const off = [this.tools.registry.onChange(() => listener('tools'))];
+    if (this.prompts) off.push(this.prompts.registry.onChange(() => listener('prompts')));
+    if (this.resources) off.push(this.resources.onChange(() => listener('resources')));
+    return () => off.forEach((fn) => fn());
+  }
+
+  /** Aborts when the server closes: stateless-era listen streams end gracefully. */
+  get closing(): AbortSignal {
+    this.#closing ??= new AbortController();
+    if (this.#isClosed) this.#closing.abort();
+    return this.#closing.signal;
+  }
+
+  /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
+  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+    return serveListen(this, request, stream);
+  }
+
+  /** Ends listen streams gracefully, then closes every connection. */
+  async close(): Promise<void> {
+    this.#isClosed = true;
+    this.#closing?.abort();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await Promise.all([...this.#sessions].map((session) => session.close()));
+  }
+
+  /**
+   * Runs one request, in either era, through the middleware chain and the handler table (core and
+   * extension methods alike). The inbound check has passed; `origin` says where it arrived.
+   */
+  dispatch(
+    method: string,
+    params: JsonObject,
+    ctx: RequestContext,
+    origin: RequestOrigin,
+  ): Promise<JsonObject> {
+    const handler = this.#handlers[method];
+    // No middleware, no runner: most servers have none, and this is every request's path.
+    if (this.#middleware.length === 0) return handler ? handler(params, ctx, origin) : methodNotFound(method);
+    return runMiddleware(this.#middleware, { method, params, ctx }, () =>
+      handler ? handler(params, ctx, origin) : methodNotFound(method),
+    );
+  }
+
+  /** Reports a local diagnostic. */
+  reportError(error: Error): void {
+    if (this.options.onError) this.options.onError(error);
+    else console.error(`[mcpwire server] ${error.message}`, error.cause ?? '');
+  }
+}
+
+function methodNotFound(method: string): Promise<never> {
+  return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+}
+
+/**
+ * The core handlers, the features' (if any) and each extension's; an extension method a client sends
+ * must have one. A feature method a ServerCore lacks is never reached: its capability is not declared.
+ */
+function handlerTable(
+  extensions: readonly ServerExtension[],
+  features: FeatureHandlers | undefined,
+): Readonly<Record<string, ServerMethodHandler>> {
+  const table = Object.assign(
+    Object.create(null) as Record<string, ServerMethodHandler>,
+    CORE_HANDLERS,
+    features,
+  );
+  for (const { id, methods, server } of extensions) {
+    for (const [method, spec] of Object.entries(methods)) {
+      if (spec.kind !== 'request' || spec.sender === 'server') continue;
+      const handler = server?.handlers[method];
+      if (!handler)
+        throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
+      table[method] = handler;
+    }
+  }
+  for (const { id, server } of extensions) {
+    for (const [method, wrap] of Object.entries(server?.wraps ?? {})) {
+      const next = table[method];
+      if (!next) throw new TypeError(`Extension "${id}" wraps "${method}", which this server does not serve`);
+      table[method] = wrap(next);
+    }
+  }
+  return table;
+}
