@@ -10,6 +10,7 @@ import type { JsonObject } from '../src/jsonrpc/message.ts';
 import { createHttpHandler } from '../src/transports/http/index.ts';
 import { createMemoryPair } from '../src/transports/memory.ts';
 import { createCfWorkerValidator } from '../src/validation/cfworker-validator.ts';
+import { modernPost } from './support/http-kit.ts';
 import type { StandardSchemaV1 } from '../src/validation/index.ts';
 import type { ServerExtension } from '../src/server/extension.ts';
 import { ServerCore } from '../src/server/server-core.ts';
@@ -69,34 +70,8 @@ test('a ServerCore serves its tools over a handshake-era session and declares to
 
 test('a ServerCore answers the stateless era through the web handler; features it lacks are -32601', async () => {
   const handler = createHttpHandler(echoCore());
-  const post = async (method: string, params: JsonObject): Promise<JsonObject> => {
-    const response = await handler(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          'MCP-Protocol-Version': '2026-07-28',
-          'Mcp-Method': method,
-          ...(method === 'tools/call' ? { 'Mcp-Name': String(params.name) } : {}),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      }),
-    );
-    return (await response.json()) as JsonObject;
-  };
+  const post = async (method: string, params: JsonObject): Promise<JsonObject> =>
+    (await (await handler(modernPost(method, params))).json()) as JsonObject;
   const discovered = (await post('server/discover', {})).result as JsonObject;
   assert.equal((discovered.capabilities as JsonObject).resources, undefined);
   const called = (await post('tools/call', { name: 'echo', arguments: { text: 'x' } })).result as JsonObject;
