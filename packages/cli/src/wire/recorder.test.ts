@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LineSplitter, openFileSink, WireRecorder } from './recorder.ts';
+import { LineSplitter, openFileSink, WireRecorder, type WireSink } from './recorder.ts';
 import { Redactor } from './redact.ts';
 import { parseTranscript, type MessageEntry } from './transcript.ts';
 
@@ -111,4 +111,32 @@ test('the file sink keeps the JSON that crossed, serializes what redaction chang
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('only a sink that writes JSON is handed the JSON text of a message; every sink gets the entry', () => {
+  const handed: Array<[string, string | undefined]> = [];
+  const sink = (name: string, isJsonWriter?: boolean): WireSink => ({
+    ...(isJsonWriter === undefined ? {} : { isJsonWriter }),
+    entry: (entry, messageJson) => handed.push([`${name} ${entry.type}`, messageJson]),
+  });
+  const line = '{"jsonrpc":"2.0","id":1,"result":{}}';
+  const plain = new WireRecorder(
+    { recorder: 'test', transport: 'stdio', target: 'server' },
+    { sinks: [sink('lint'), sink('off', false)] },
+  );
+  plain.line('server', line);
+  assert.deepEqual(handed, [
+    ['lint message', undefined],
+    ['off message', undefined],
+  ]);
+  handed.length = 0;
+  const withFile = new WireRecorder(
+    { recorder: 'test', transport: 'stdio', target: 'server' },
+    { sinks: [sink('lint'), sink('file', true)] },
+  );
+  withFile.line('server', line);
+  assert.deepEqual(handed, [
+    ['lint message', line],
+    ['file message', line],
+  ]);
 });

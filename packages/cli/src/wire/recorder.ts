@@ -24,6 +24,8 @@ export interface WireSink {
    * JSON may use it instead of serializing `entry.message` again. The entry is the sink's to keep.
    */
   entry(entry: EventEntry, messageJson?: string): void;
+  /** True for a sink that uses `messageJson`: without one, the recorder does not work it out. */
+  readonly isJsonWriter?: boolean;
   /** Flushes and releases what the sink holds. */
   close?(): Promise<void>;
 }
@@ -53,6 +55,8 @@ export interface RecordingSubject {
 export class WireRecorder {
   readonly redactor: Redactor;
   readonly #sinks: WireSink[];
+  /** Whether any sink takes a message's JSON text (see WireSink.isJsonWriter). */
+  readonly #hasJsonWriter: boolean;
   readonly #clock: () => number;
   readonly #started: number;
   readonly header: HeaderEntry;
@@ -67,6 +71,7 @@ export class WireRecorder {
   ) {
     this.redactor = options.redactor ?? new Redactor();
     this.#sinks = options.sinks;
+    this.#hasJsonWriter = options.sinks.some((sink) => sink.isJsonWriter === true);
     this.#clock = options.clock ?? (() => performance.now());
     this.#started = this.#clock();
     const target =
@@ -129,7 +134,9 @@ export class WireRecorder {
     if (extra.eventId !== undefined) entry.eventId = extra.eventId;
     if (batch !== undefined) entry.batch = batch;
     const json =
-      text !== undefined && batch === undefined && redacted === message ? asOneLine(text) : undefined;
+      this.#hasJsonWriter && text !== undefined && batch === undefined && redacted === message
+        ? asOneLine(text)
+        : undefined;
     for (const sink of this.#sinks) sink.entry(entry, json);
   }
 
@@ -281,13 +288,20 @@ export class LineSplitter {
   }
 }
 
-/** How much JSONL the file sink gathers before it writes without waiting for the turn of the event loop to end. */
+/** How much JSONL the file sink gathers before it writes at once. */
 const FLUSH_BYTES = 64 * 1024;
 
 /**
+ * How long the file sink holds lines before it writes them. Each write is a trip to libuv's thread
+ * pool (a thread woken, a completion back on the loop): under one-at-a-time traffic a write per
+ * turn of the event loop would be one per message or two (bench/tap.ts, sequential --record).
+ */
+const FLUSH_DELAY_MS = 20;
+
+/**
  * Writes the transcript to `file` as JSONL (the header first). Fails early when it cannot open the
- * file. Lines are gathered and written once per turn of the event loop (or every 64 KiB), not one
- * write per entry; `close` writes what is left and resolves once it is on disk.
+ * file. Lines are gathered and written FLUSH_DELAY_MS after the first one waiting (or every 64 KiB),
+ * not one write per entry; `close` writes what is left and resolves once it is on disk.
  */
 export async function openFileSink(file: string): Promise<WireSink> {
   const stream: WriteStream = createWriteStream(file, { flags: 'w' });
@@ -300,9 +314,9 @@ export async function openFileSink(file: string): Promise<WireSink> {
   let failure: Error | undefined;
   stream.on('error', (error) => (failure = error));
   let pending = '';
-  let flushing: NodeJS.Immediate | undefined;
+  let flushing: NodeJS.Timeout | undefined;
   const flush = (): void => {
-    if (flushing !== undefined) clearImmediate(flushing);
+    clearTimeout(flushing);
     flushing = undefined;
     if (pending !== '' && failure === undefined) stream.write(pending);
     pending = '';
@@ -310,9 +324,10 @@ export async function openFileSink(file: string): Promise<WireSink> {
   const write = (line: string): void => {
     pending += line;
     if (pending.length >= FLUSH_BYTES) flush();
-    else flushing ??= setImmediate(flush);
+    else flushing ??= setTimeout(flush, FLUSH_DELAY_MS);
   };
   return {
+    isJsonWriter: true,
     header: (header) => write(`${JSON.stringify(header)}\n`),
     entry: (entry, messageJson) => write(`${toJsonLine(entry, messageJson)}\n`),
     close: () =>

@@ -72,7 +72,10 @@ function trackRequest(context: MessageContext, line: number | undefined, revisio
     claimedCapabilities: claimedCapabilities(meta),
     progressToken: token,
     isAnswered: false,
+    // Every field set from the start, so records share one shape and no later write adds a property.
+    answeredLine: undefined,
     isCancelled: false,
+    resultType: undefined,
     isTask: false,
     isAmbiguous: false,
   };

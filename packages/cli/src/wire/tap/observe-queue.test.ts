@@ -1,10 +1,11 @@
 // The stdio tap's deferred observation: tasks run later, in the order added, a few KiB per turn of
 // the event loop, chunks cut after a newline; each task reads the time it was added on the clock;
-// flush runs what is left; a queue past its cap catches up in the reading callback.
+// flush runs what is left; a queue past its cap catches up in the reading callback; less than a
+// slice is gathered a while first (under a fake clock).
 
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { LineSplitter } from '../recorder.ts';
 import { ObserveQueue } from './observe-queue.ts';
 
@@ -60,4 +61,37 @@ test('past its cap the queue catches up in the reading callback, oldest first, a
   assert.ok(queued <= 1024 * 1024, `${queued} bytes still queued`);
   queue.flush();
   assert.equal(observed, 64 * chunk.length);
+});
+
+test('less than a slice waits to be gathered, then is observed with no more input; a slice waiting goes on the next turn', () => {
+  mock.timers.enable({ apis: ['setTimeout', 'setImmediate'] });
+  try {
+    const queue = new ObserveQueue();
+    const seen: string[] = [];
+    const observe = (slice: Buffer): void => void seen.push(slice.toString());
+    queue.addChunk(Buffer.from('{"id":1}\n'), observe);
+    queue.addChunk(Buffer.from('{"id":2}\n'), observe);
+    queue.add(0, () => seen.push('end'));
+    mock.timers.tick(0);
+    assert.deepEqual(seen, [], 'a message or two is not observed on the next turn');
+    mock.timers.tick(1000);
+    assert.deepEqual(seen, ['{"id":1}\n', '{"id":2}\n', 'end']);
+    // A slice's worth waiting runs on the next turn, with what was gathered before it, in order.
+    queue.addChunk(Buffer.from('{"id":3}\n'), observe);
+    const lines = Array.from({ length: 500 }, (_, index) => `{"id":${index + 4}}\n`).join('');
+    queue.addChunk(Buffer.from(lines), observe);
+    mock.timers.tick(0);
+    assert.equal(seen[3], '{"id":3}\n');
+    assert.ok(seen.length > 4, 'the first slice ran on the next turn');
+    // flush runs the rest at once; nothing runs twice when the timer or the next turn comes.
+    queue.addChunk(Buffer.from('{"id":"last"}\n'), observe);
+    queue.flush();
+    const count = seen.length;
+    assert.equal(seen.at(-1), '{"id":"last"}\n');
+    mock.timers.tick(1000);
+    assert.equal(seen.length, count);
+    assert.equal(seen.join('').split('\n').length - 1, 504);
+  } finally {
+    mock.timers.reset();
+  }
 });
