@@ -3,30 +3,15 @@
 // `_meta.ui` and the `ui://` view through the SDK's own result schemas; one that does not sees a plain tool.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { testChildEnv, SOURCE_CONDITIONS } from '../support/node-options.ts';
-import { REPO_ROOT, StderrTail } from './stdio-peers.ts';
+import { ourCliCommand } from '../support/node-options.ts';
+import { StderrTail } from './stdio-peers.ts';
 
-const GITHUB_SERVER = {
-  command: process.execPath,
-  args: [
-    ...SOURCE_CONDITIONS,
-    '--import',
-    'tsx',
-    join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
-    'serve',
-    'github',
-    '--db',
-    ':memory:',
-  ],
-  cwd: REPO_ROOT,
-  env: testChildEnv(),
-};
+const GITHUB_SERVER = ourCliCommand('serve', 'github', '--db', ':memory:');
 
 const ERAS = [
   { name: 'stateless era (auto negotiation, 2026-07-28)', options: {} },

@@ -3,7 +3,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SOURCE_CONDITIONS, testChildEnv } from '../support/node-options.ts';
+import { ourCliCommand } from '../support/node-options.ts';
 import { officialEverythingEntry } from '../support/official-everything.ts';
 
 /** The repository root: the working directory of every spawned peer, so `--import tsx` resolves. */
@@ -19,20 +19,7 @@ export interface StdioCommand {
 }
 
 /** `mcpwire serve everything` from source; it exits when its stdin closes (STDIO-2). */
-export const OUR_EVERYTHING_SERVER: StdioCommand = {
-  command: process.execPath,
-  args: [
-    ...SOURCE_CONDITIONS,
-    '--import',
-    'tsx',
-    join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
-    'serve',
-    'everything',
-  ],
-  cwd: REPO_ROOT,
-  // The child's own messages are then schema-checked too (test/support/wire-check.ts).
-  env: testChildEnv(),
-};
+export const OUR_EVERYTHING_SERVER: StdioCommand = ourCliCommand('serve', 'everything');
 
 /** The official everything server, started through its package `bin` with the `stdio` transport argument. */
 export const OFFICIAL_EVERYTHING_SERVER: StdioCommand = {

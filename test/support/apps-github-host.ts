@@ -1,17 +1,14 @@
 // A host's MCP side for the MCP Apps interop tests: our Client, declaring `io.modelcontextprotocol/ui`
 // with `apps()`, on a real `mcpwire serve github` child over stdio, with every message it sent kept.
 
-import { join } from 'node:path';
-
 import type { Message } from 'mcpwire';
 import { tapChannel } from 'mcpwire';
 import { Client, type Transport } from 'mcpwire/client';
 import { apps } from 'mcpwire/extensions/apps';
 import { StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
-import { SOURCE_CONDITIONS, testChildEnv } from './node-options.ts';
+import { ourCliCommand } from './node-options.ts';
 
 /** The repository root: the server's working directory, so `--import tsx` resolves. */
-const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
 /** How long connecting waits for the child to answer; generous, never asserted on. */
 const STARTUP_WAIT_MS = 120_000;
@@ -41,19 +38,7 @@ export async function openGithubAppHost(
   const sent: Message[] = [];
   const channels: StdioClientChannel[] = [];
   const stdio = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      ...SOURCE_CONDITIONS,
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
-      'serve',
-      'github',
-      '--db',
-      options.db ?? ':memory:',
-    ],
-    cwd: REPO_ROOT,
-    env: testChildEnv(),
+    ...ourCliCommand('serve', 'github', '--db', options.db ?? ':memory:'),
     stderr: (text: string) => {
       tail = (tail + text).slice(-4096);
     },

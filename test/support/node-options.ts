@@ -1,5 +1,8 @@
 // The environment a test gives to node children it starts with a filtered environment (stdio
 // transports inherit only a safe allow-list): tsx and the wire schema check, as the test runner set them.
+// Also the command that starts `mcpwire` from source as such a child.
+
+import { join } from 'node:path';
 
 /** `{ NODE_OPTIONS, MCPWIRE_WIRE_REPORT_DIR }` when the runner set them, else `{}`. */
 export function testChildEnv(): Record<string, string> {
@@ -16,3 +19,30 @@ export function testChildEnv(): Record<string, string> {
  * packages/mcpwire/src/server/index.ts, the `@mcpwire/source` export condition) rather than to a build.
  */
 export const SOURCE_CONDITIONS: readonly string[] = ['--conditions=@mcpwire/source'];
+
+const REPO_ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * How to start `mcpwire <args>` from source as a stdio child (the shape our transport and the
+ * official SDKs' accept): node with the source conditions and tsx, run from the repository root.
+ */
+export function ourCliCommand(...args: string[]): {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+} {
+  return {
+    command: process.execPath,
+    args: [
+      ...SOURCE_CONDITIONS,
+      '--import',
+      'tsx',
+      join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
+      ...args,
+    ],
+    cwd: REPO_ROOT,
+    // The child's own messages are then schema-checked too (test/support/wire-check.ts).
+    env: testChildEnv(),
+  };
+}
