@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cspOf } from './support/app-csp.ts';
-import { chromiumSkipReason, decodePng, dumpDom, screenshot } from './support/chromium.ts';
+import { chromiumSkipReason, decodePng, decodeText, dumpDom, screenshot } from './support/chromium.ts';
 import { MCPWIRE, runCli } from './support/cli-process.ts';
 
 const skip = await chromiumSkipReason();
@@ -90,15 +90,6 @@ window.addEventListener('message', (event) => {
 });
 frame.srcdoc = ${data(html)};
 </script></body></html>`;
-}
-
-/** Undoes what Chromium's serializer escapes in text (`&`, `<`, `>`, no-break space). */
-function decodeText(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, '\u00a0')
-    .replace(/&amp;/g, '&');
 }
 
 function preText(dom: string, id: string): string {

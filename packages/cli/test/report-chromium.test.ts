@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OUR_EVERYTHING, runCli } from './support/cli-process.ts';
-import { chromiumSkipReason, decodePng, dumpDom, screenshot } from './support/chromium.ts';
+import { chromiumSkipReason, decodePng, decodeText, dumpDom, screenshot } from './support/chromium.ts';
 import { startOurHttpServer, type HttpServer } from './support/http-servers.ts';
 import { REPORT_COLOURS } from '../src/wire/report/report-assets.ts';
 import { messagesOf, parseTranscript, type MessageEntry } from '../src/wire/transcript.ts';
@@ -38,15 +38,6 @@ function drawnArrows(dom: string): DrawnArrow[] {
     pair: match[4],
     label: decodeText(match[5]!),
   }));
-}
-
-/** Undoes what Chromium's serializer escapes in text (`&`, `<`, `>`, no-break space). */
-function decodeText(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, '\u00a0')
-    .replace(/&amp;/g, '&');
 }
 
 /** The label's start as the test reads the message itself: `#id method`, `method`, `#id result|error code`. */

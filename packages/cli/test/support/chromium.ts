@@ -226,3 +226,12 @@ function run(
     });
   });
 }
+
+/** Undoes what Chromium's serializer escapes in text (`&`, `<`, `>`, no-break space). */
+export function decodeText(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&amp;/g, '&');
+}
