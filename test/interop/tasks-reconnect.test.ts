@@ -13,7 +13,7 @@ import { Client } from 'mcpwire/client';
 import { tasks, TaskDetachedError, TasksClient, type TaskHandle } from 'mcpwire/extensions/tasks';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { StdioClientTransport } from 'mcpwire/stdio';
-import { SOURCE_CONDITIONS, testChildEnv } from '../support/node-options.ts';
+import { sourceCommand } from '../support/node-options.ts';
 import { startOurHttpServer } from './http/http-hosts.ts';
 import { OUR_EVERYTHING_SERVER, REPO_ROOT, StderrTail, type StdioCommand } from './stdio-peers.ts';
 
@@ -23,18 +23,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 /** The durable-store fixture over stdio, keeping its tasks in `store`. */
 function durableServer(store: string): StdioCommand {
-  return {
-    command: process.execPath,
-    args: [
-      ...SOURCE_CONDITIONS,
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'test', 'interop', 'fixtures', 'tasks-durable-server.ts'),
-      store,
-    ],
-    cwd: REPO_ROOT,
-    env: testChildEnv(),
-  };
+  return sourceCommand(join(REPO_ROOT, 'test', 'interop', 'fixtures', 'tasks-durable-server.ts'), store);
 }
 
 /** A new Client declaring the tasks extension, connected over `transport`. */

@@ -22,27 +22,29 @@ export const SOURCE_CONDITIONS: readonly string[] = ['--conditions=@mcpwire/sour
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
-/**
- * How to start `mcpwire <args>` from source as a stdio child (the shape our transport and the
- * official SDKs' accept): node with the source conditions and tsx, run from the repository root.
- */
-export function ourCliCommand(...args: string[]): {
+/** A stdio child's command: the shape our transport and the official SDKs' accept. */
+export interface SourceCommand {
   command: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
-} {
+}
+
+/**
+ * How to run the TypeScript file `script` (with `args`) as a stdio child: node with the source
+ * conditions and tsx, from the repository root.
+ */
+export function sourceCommand(script: string, ...args: string[]): SourceCommand {
   return {
     command: process.execPath,
-    args: [
-      ...SOURCE_CONDITIONS,
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'),
-      ...args,
-    ],
+    args: [...SOURCE_CONDITIONS, '--import', 'tsx', script, ...args],
     cwd: REPO_ROOT,
     // The child's own messages are then schema-checked too (test/support/wire-check.ts).
     env: testChildEnv(),
   };
+}
+
+/** How to start `mcpwire <args>` from source as a stdio child. */
+export function ourCliCommand(...args: string[]): SourceCommand {
+  return sourceCommand(join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'), ...args);
 }
