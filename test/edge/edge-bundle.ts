@@ -49,6 +49,8 @@ export async function bundleFor(
     platform: runtime === 'node' ? 'node' : 'neutral',
     mainFields: ['module', 'main'],
     conditions: ['@mcpwire/source', ...(options.conditions ?? RUNTIME_CONDITIONS[runtime])],
+    // The runtime's own modules, as wrangler leaves them to workerd.
+    external: runtime === 'workerd' ? ['cloudflare:*'] : [],
     write: false,
     metafile: true,
     logLevel: 'error',

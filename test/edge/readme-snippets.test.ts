@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const FILES = ['server.ts', 'worker.ts', 'deno.ts', 'bun.ts', 'node.ts'];
+const FILES = ['server.ts', 'worker.ts', 'worker-isolates.ts', 'deno.ts', 'bun.ts', 'node.ts'];
 
 /** A fixture as the README shows it: without its `declare const X: { ... };` block. */
 function shown(text: string): string {

@@ -28,14 +28,16 @@ export const COMPATIBILITY_DATE = '2026-07-01';
 /**
  * Serves `bundleFile` with `runtime`, `home` (a temp folder the caller removes) holding every cache.
  * Resolves once the server listens: miniflare says so, a child prints its `MCP server at <url>` line.
+ * `bindings` are the Worker's environment (secrets, vars) in workerd.
  */
 export async function startRuntime(
   runtime: EdgeRuntime,
   bundleFile: string,
   home: string,
+  options: { bindings?: Record<string, string> } = {},
 ): Promise<RuntimeHost> {
   const port = await freePort();
-  if (runtime === 'workerd') return startWorkerd(bundleFile, port, home);
+  if (runtime === 'workerd') return startWorkerd(bundleFile, port, home, options.bindings ?? {});
   const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,
@@ -60,7 +62,12 @@ export async function startRuntime(
   return waitForListening(runtime, child);
 }
 
-async function startWorkerd(bundleFile: string, port: number, home: string): Promise<RuntimeHost> {
+async function startWorkerd(
+  bundleFile: string,
+  port: number,
+  home: string,
+  bindings: Record<string, string>,
+): Promise<RuntimeHost> {
   // Miniflare names its scratch folder from os.tmpdir() in the constructor and removes it without waiting
   // on dispose: pointing TMPDIR at `home` for that synchronous call keeps it where the caller cleans up.
   const tmpdir = process.env['TMPDIR'];
@@ -71,6 +78,7 @@ async function startWorkerd(bundleFile: string, port: number, home: string): Pro
       modules: true,
       script: readFileSync(bundleFile, 'utf8'),
       compatibilityDate: COMPATIBILITY_DATE,
+      bindings,
       host: '127.0.0.1',
       port,
     });

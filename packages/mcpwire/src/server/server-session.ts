@@ -78,8 +78,14 @@ export class ServerSession {
     return (this.#modern ??= new SessionStream(this.session, this.#channel));
   }
 
-  /** Starts receiving. */
+  /** Starts receiving; a channel of a sessionless transport arrives already negotiated. */
   start(): void {
+    const negotiated = this.#channel.info?.negotiated;
+    if (negotiated) {
+      this.#era = 'legacy';
+      this.#negotiate(negotiated.protocolVersion, {});
+      this.session.setState('operating');
+    }
     this.session.start();
   }
 
@@ -156,21 +162,26 @@ export class ServerSession {
     const version = (LEGACY_VERSIONS as readonly string[]).includes(requested)
       ? requested
       : LEGACY_VERSIONS[0];
-    const session = this.session;
-    session.protocolVersion = version;
-    session.peerCapabilities = params.capabilities as JsonObject;
-    session.ownCapabilities = (this.#server.capabilitiesAt?.(version) ??
-      this.#server.capabilities()) as JsonObject;
+    this.#negotiate(version, params.capabilities as JsonObject);
     this.clientInfo = params.clientInfo as Implementation;
-    session.setState('initializing');
+    this.session.setState('initializing');
     const result: JsonObject = {
       protocolVersion: version,
-      capabilities: session.ownCapabilities,
+      capabilities: this.session.ownCapabilities,
       serverInfo: this.#server.info,
     };
     if (this.#server.options.instructions !== undefined)
       result.instructions = this.#server.options.instructions;
     return result;
+  }
+
+  /** Settles the connection's revision and both sides' capabilities. */
+  #negotiate(version: string, clientCapabilities: JsonObject): void {
+    const session = this.session;
+    session.protocolVersion = version;
+    session.peerCapabilities = clientCapabilities;
+    session.ownCapabilities = (this.#server.capabilitiesAt?.(version) ??
+      this.#server.capabilities()) as JsonObject;
   }
 
   /** `logging/setLevel`. */

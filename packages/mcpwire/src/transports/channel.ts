@@ -47,6 +47,13 @@ export interface ChannelInfo {
    * in flight; the server hands it to the request's handler as `ctx.auth`.
    */
   readonly principalOf?: (requestId: RequestId) => Principal | undefined;
+  /**
+   * Set by a transport that keeps no handshake-era sessions (Streamable HTTP with `sessions: false`):
+   * this channel carries one POST of a client that negotiated `protocolVersion` earlier, perhaps
+   * with another process. The server serves it as an initialized connection of that revision whose
+   * client declared no capabilities, so it asks that client nothing.
+   */
+  readonly negotiated?: { readonly protocolVersion: string };
 }
 
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */

@@ -122,18 +122,23 @@ async function route(request: HttpRequestView, context: Context): Promise<HttpRe
   const principal = await authenticate(request, config);
   // Every Principal has its binding key; a reply has none.
   if (principal !== undefined && !('principal' in principal)) return principal;
-  const legacy: LegacyContext = { server: context.server, sessions: context.sessions, principal };
+  const legacy: LegacyContext = {
+    server: context.server,
+    sessions: context.sessions,
+    principal,
+    isSessionless: !config.sessions,
+  };
   const version = request.headers.get('mcp-protocol-version');
   const isModernHeader = version !== null && isModernVersion(version);
   switch (request.method) {
     case 'POST':
       // `return await`: one microtask hop instead of three for a promise returned from an async function.
       return await handlePost(request, context, legacy);
+    // S26-HTTP-1: no GET stream in the stateless era; without sessions, none in either (HTTP-19).
     case 'GET':
-      // S26-HTTP-1: no GET stream in the stateless era.
-      return isModernHeader ? notAllowed('POST') : handleLegacyGet(request, legacy);
+      return isModernHeader || !config.sessions ? notAllowed('POST') : handleLegacyGet(request, legacy);
     case 'DELETE':
-      return isModernHeader ? notAllowed('POST') : handleLegacyDelete(request, legacy);
+      return isModernHeader || !config.sessions ? notAllowed('POST') : handleLegacyDelete(request, legacy);
     default:
       return notAllowed('GET, POST, DELETE, OPTIONS');
   }

@@ -42,6 +42,15 @@ export interface HttpHandlerOptions {
   allowedOrigins?: readonly string[];
   /** Largest POST body in bytes; larger gets 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Keep handshake-era sessions. Default true. `false` is for runtimes whose requests share no
+   * memory (several Workers isolates, Vercel or Netlify functions): `initialize` gets no
+   * Mcp-Session-Id, and each POST is served on its own in the revision its MCP-Protocol-Version
+   * names (2025-03-26 when absent); GET and DELETE get 405. Without a session the server cannot ask
+   * a handshake-era client anything (elicitation, sampling, roots), keep its logging level or
+   * subscriptions, or resume its streams. The stateless era (2026-07-28) is the same either way.
+   */
+  sessions?: boolean;
   /** Live handshake-era sessions at most; `initialize` beyond it gets 503. Default 10,000. */
   maxSessions?: number;
   /** A session with no traffic and no open stream this long is closed (Infinity: never). Default 30 minutes. */
@@ -97,6 +106,7 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     allowedHosts: LOOPBACK_HOSTNAMES,
     allowedOrigins: [],
     maxBodyBytes: 4 * 1024 * 1024,
+    sessions: true,
     maxSessions: 10_000,
     sessionIdleTimeoutMs: 30 * 60 * 1000,
     eventStore: new InMemoryEventStore(),
