@@ -1,11 +1,17 @@
 // Development aid: drive a running server's stateless tools/call echo for a few seconds (no measurement).
-// node --import tsx bench/drive.ts <url> [seconds] [connections] [modern|stateful]
+// node --import tsx bench/drive.ts <url> [seconds] [connections] [modern|stateful|sessionless]
 import { RawHttpConnection } from './raw-http.ts';
 
 const url = new URL(process.argv[2]!);
 const seconds = Number(process.argv[3] ?? 5);
 const connections = Number(process.argv[4] ?? 16);
-const isStateful = process.argv[5] === 'stateful';
+const mode = process.argv[5] ?? 'modern';
+const isStateful = mode === 'stateful';
+/** 2025-11-25 with no initialize and no session (a server run with --no-sessions). */
+const sessionlessHeaders = {
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
 const envelope = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -23,7 +29,8 @@ setTimeout(() => (done = true), seconds * 1000);
 await Promise.all(
   Array.from({ length: connections }, async (_, lane) => {
     const c = new RawHttpConnection(url);
-    let sessionHeaders: Record<string, string> | undefined;
+    let sessionHeaders: Record<string, string> | undefined =
+      mode === 'sessionless' ? sessionlessHeaders : undefined;
     if (isStateful) {
       const accept = { accept: headers.accept };
       const init = await c.post(

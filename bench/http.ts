@@ -1,6 +1,7 @@
 // The HTTP half of `npm run bench`: mcpwire's Streamable HTTP server against the official v2 and v1 SDKs on
-// 127.0.0.1, in interleaved rounds with a fresh server process per measurement. Three scenarios:
+// 127.0.0.1, in interleaved rounds with a fresh server process per measurement. Four scenarios:
 //   stateless  2026-07-28 `tools/call echo` (per-request `_meta` envelope + MCP headers), 16 keep-alive connections
+//   sessionless 2025-11-25 `tools/call echo` with no initialize and no session (mcpwire --no-sessions, v1 stateless)
 //   stateful   2025-11-25 sessions: initialize once per connection, then `tools/call echo` with Mcp-Session-Id
 //   memory     RSS and heap+external per idle handshake-era session: W warm-up sessions first (one-time
 //              costs: JIT, heap growth), then N more; post-GC delta / N, the marginal cost of a session
@@ -118,7 +119,7 @@ const statelessModern: HttpWorkload = {
   call: (connection, headers, i) => callEcho(connection, headers, i, true),
 };
 
-/** 2025-11-25 without initialize or session: only for the official v1 SDK's `sessionIdGenerator: undefined` mode. */
+/** 2025-11-25 without initialize or session: mcpwire's `sessions: false`, the official v1 SDK's `sessionIdGenerator: undefined`. */
 const statelessLegacy: HttpWorkload = {
   name: `stateless-legacy ${LEGACY}`,
   setup: async () => ({ accept: ACCEPT, 'mcp-protocol-version': LEGACY }),
@@ -216,14 +217,30 @@ const scenarios: readonly Scenario[] = [
         noRatio: true,
         note: 'the ceiling, not MCP: bare node:http JSON-RPC echo, no checks; what the load generator leaves',
       },
+    ],
+  },
+  {
+    key: 'sessionless',
+    title: `sessionless ${LEGACY}: tools/call echo with no initialize and no session (replicas behind a balancer)`,
+    kind: 'load',
+    workload: statelessLegacy,
+    entries: [
       {
-        name: 'official-v1 (stateless-legacy)',
+        name: 'mcpwire',
+        args: [...mcpwireArgs, '--no-sessions'],
+        isQuiet: true,
+        note: 'createHttpHandler(server, { sessions: false }): a session of one POST each',
+      },
+      {
+        name: 'official-v1',
         args: v1('stateless'),
-        workload: statelessLegacy,
+        note: 'sessionIdGenerator: undefined: a fresh McpServer + transport per POST',
+      },
+      {
+        name: 'raw node:http',
+        args: ['bench/servers/raw-node-http.mjs', '{port}'],
         noRatio: true,
-        note:
-          `NOT ${MODERN}: v1 has no such era; its sessionIdGenerator: undefined mode serving ${LEGACY} ` +
-          'tools/call with no initialize/session/envelope (fresh McpServer+transport per POST); no ratio',
+        note: 'the ceiling, not MCP: bare node:http JSON-RPC echo, no checks',
       },
     ],
   },

@@ -17,6 +17,8 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
   /** `dev`: require tokens of a development authorization server started beside the endpoint. */
   auth?: 'dev';
+  /** False: no handshake-era sessions, each POST served on its own (`sessions: false` of the handler). */
+  sessions?: boolean;
 }
 
 /** Addresses that mean "every interface": no Host header can name them. */
@@ -40,12 +42,16 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   const devAuth =
     options.auth === 'dev' ? await (await import('./serve-auth-dev.ts')).startDevAuth(host) : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
-  const streamable = createHttpHandler(server, { allowedHosts, onError, ...auth });
+  const sessions = options.sessions ?? true;
+  const streamable = createHttpHandler(server, { allowedHosts, onError, sessions, ...auth });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
-  // It has no authorization layer, so --auth serves Streamable HTTP only.
-  const handlers =
-    devAuth === undefined
-      ? [createLegacySseHandler(server, { allowedHosts }), streamable]
+  // It has no authorization layer, so --auth serves Streamable HTTP only; it is all sessions, so
+  // --no-sessions leaves it out too.
+  const hasLegacySse = devAuth === undefined && sessions;
+  const handlers = hasLegacySse
+    ? [createLegacySseHandler(server, { allowedHosts }), streamable]
+    : devAuth === undefined
+      ? [streamable]
       : [devAuth.metadata, streamable];
   const handle = await serveHttp(chainHandlers(...handlers), { port: options.port, host });
   devAuth?.bind(handle.url);
@@ -56,7 +62,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   if (process.stderr.isTTY === true) {
     const colours = coloursFor(process.stderr);
     process.stderr.write(
-      `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${devAuth === undefined ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
+      `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
     );
     if (WILDCARDS.has(host) && options.allowedHosts === undefined)
       process.stderr.write(

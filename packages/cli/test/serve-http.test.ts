@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
-import { MCPWIRE, childEnv, ROOT } from './support/cli-process.ts';
+import { MCPWIRE, childEnv, ROOT, runCli } from './support/cli-process.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
@@ -93,6 +93,48 @@ test('off a terminal it prints nothing at all; --host binds elsewhere and only a
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
+});
+
+test('--no-sessions: initialize gets no session id, each POST stands alone, GET and /sse are not served', async () => {
+  const port = await freePort();
+  const child = spawn(
+    MCPWIRE[0]!,
+    [...MCPWIRE.slice(1), 'serve', 'everything', '--http', String(port), '--no-sessions'],
+    { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const legacy = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const init = await fetchWhenListening(url, { method: 'POST', headers: legacy, body: INITIALIZE });
+    assert.equal(init.status, 200);
+    assert.equal(init.headers.get('mcp-session-id'), null);
+    await init.body?.cancel();
+    const listed = await fetch(url, {
+      method: 'POST',
+      headers: { ...legacy, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    assert.equal(listed.status, 200);
+    const body = (await listed.json()) as { result: { tools: unknown[] } };
+    assert.ok(body.result.tools.length > 0);
+    const get = await fetch(url, { headers: { Accept: 'text/event-stream' } });
+    assert.equal(get.status, 405);
+    await get.body?.cancel();
+    const sse = await fetch(`http://127.0.0.1:${port}/sse`, { headers: { Accept: 'text/event-stream' } });
+    assert.equal(sse.status, 404);
+    await sse.body?.cancel();
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null]);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('--no-sessions needs --http', async () => {
+  const stdio = await runCli(['serve', 'everything', '--no-sessions']);
+  assert.equal(stdio.code, 2);
+  assert.match(stdio.stderr, /^mcpwire: --no-sessions applies with --http <port>/);
 });
 
 /** The status of a discover POST to `url` with this Host header (fetch does not let a caller set Host). */

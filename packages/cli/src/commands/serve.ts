@@ -13,6 +13,8 @@ interface ServeOptions {
   host?: string;
   allowHost?: string[];
   auth?: 'dev';
+  /** False with --no-sessions. */
+  sessions: boolean;
   db?: string;
 }
 
@@ -45,6 +47,10 @@ export function serveCommand(): Command {
       parseAuthMode,
     )
     .option(
+      '--no-sessions',
+      'with --http: keep no handshake-era sessions, serving each POST on its own (replicas behind a load balancer); the server then cannot ask those clients anything',
+    )
+    .option(
       '--db <file>',
       'github only: its SQLite database file, or :memory: for a fresh one per run (default: mcpwire/github.sqlite3 in your data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%)',
     )
@@ -61,6 +67,10 @@ export function serveCommand(): Command {
       'the same, protected by OAuth with a development authorization server',
     ],
     [
+      'mcpwire serve everything --http 3000 --no-sessions',
+      'no handshake-era sessions: any replica can serve any request',
+    ],
+    [
       'mcpwire serve ./my-server.ts --http 8080 --host 0.0.0.0 --allow-host myhost.lan',
       'your own server, reachable from the network',
     ],
@@ -74,6 +84,8 @@ function checkOptions(options: ServeOptions, command: Command): void {
     throw new UsageError('--host and --allow-host apply with --http <port> (see "mcpwire serve --help")');
   if (options.auth !== undefined)
     throw new UsageError('--auth applies with --http <port> (see "mcpwire serve --help")');
+  if (!options.sessions)
+    throw new UsageError('--no-sessions applies with --http <port> (see "mcpwire serve --help")');
 }
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
@@ -88,6 +100,7 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
       host: options.host ?? '127.0.0.1',
       ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
+      sessions: options.sessions,
     });
   } else {
     const { serveStdio } = await import('mcpwire/stdio');
