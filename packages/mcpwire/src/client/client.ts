@@ -43,10 +43,9 @@ import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
-import { withEnvelope } from './modern-request.ts';
 import { collectList, readPage } from './pagination.ts';
-import { findRootProblem, ServerRequests, type ClientRequestContext } from './server-requests.ts';
-import { Subscription, type SubscriptionFilter } from './subscription.ts';
+import { checkRoots, ServerRequests, type ClientRequestContext } from './server-requests.ts';
+import { Subscriptions, type Subscription, type SubscriptionFilter } from './subscription.ts';
 import { ToolOutputSchemas } from './tool-output.ts';
 
 /**
@@ -64,7 +63,7 @@ export class Client {
   #outputSchemas: ToolOutputSchemas;
   #serverRequests: ServerRequests;
   #connection: ClientConnection;
-  #subscriptions = new Map<string | number, Subscription>();
+  #subscriptions = new Subscriptions();
   #roots: readonly Root[] | undefined;
 
   constructor(info: Implementation, options: ClientOptions = {}) {
@@ -362,31 +361,7 @@ export class Client {
     const session = this.#connection.session;
     if (!link || !session)
       throw new ProtocolStateError('listen() needs a stateless-era (2026-07-28) connection');
-    const controller = new AbortController();
-    const ref: { current?: Subscription } = {};
-    const options: RequestOptions = {
-      signal: controller.signal,
-      timeoutMs: Infinity,
-      maxTotalTimeoutMs: Infinity,
-      onRequestId: (id) => {
-        ref.current!.id = id;
-        this.#subscriptions.set(id, ref.current!);
-      },
-    };
-    // Sent on a later microtask, once `ref` is set.
-    const done = Promise.resolve().then(() =>
-      session.request(
-        'subscriptions/listen',
-        withEnvelope(link, { notifications: filter as JsonObject }),
-        options,
-      ),
-    );
-    const subscription = new Subscription(controller, done);
-    ref.current = subscription;
-    void subscription.closed.then(() => {
-      if (subscription.id !== undefined) this.#subscriptions.delete(subscription.id);
-    });
-    return subscription;
+    return this.#subscriptions.open(session, link, filter);
   }
 
   #capabilities(version: string): ClientCapabilities {
@@ -419,13 +394,7 @@ export class Client {
   }
 
   #handleNotification(method: string, params: JsonObject): void {
-    if (method === 'notifications/subscriptions/acknowledged') {
-      const id = ((params._meta as JsonObject | undefined) ?? {})['io.modelcontextprotocol/subscriptionId'];
-      const subscription =
-        typeof id === 'string' || typeof id === 'number' ? this.#subscriptions.get(id) : undefined;
-      subscription?.handleAcknowledged(params.notifications as SubscriptionFilter);
-      return;
-    }
+    if (method === 'notifications/subscriptions/acknowledged') return this.#subscriptions.acknowledge(params);
     if (method === 'notifications/tools/list_changed') this.#outputSchemas.invalidate();
     // ELIC-11: unknown or already completed elicitation ids are ignored.
     if (
@@ -445,9 +414,4 @@ export class Client {
     if (this.#options.onError) this.#options.onError(error);
     else console.error(`[mcpwire client] ${error.message}`, error.cause ?? '');
   }
-}
-
-function checkRoots(roots: readonly Root[]): void {
-  const problem = findRootProblem(roots);
-  if (problem) throw new TypeError(`Invalid root: ${problem}`);
 }

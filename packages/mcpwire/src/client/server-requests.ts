@@ -177,6 +177,12 @@ export class ServerRequests {
   }
 }
 
+/** Throws TypeError for roots a client must not serve (see findRootProblem). */
+export function checkRoots(roots: readonly Root[]): void {
+  const problem = findRootProblem(roots);
+  if (problem) throw new TypeError(`Invalid root: ${problem}`);
+}
+
 /**
  * A problem with a list of roots, or undefined: each root needs a `file://` URI (ROOT-2) and
  * at most a string `name`.

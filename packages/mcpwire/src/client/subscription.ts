@@ -1,6 +1,9 @@
-// A stateless-era subscription (`subscriptions/listen`, S26-SUB): its acknowledgement and its end.
+// A stateless-era subscription (`subscriptions/listen`, S26-SUB): its acknowledgement and its end, and
+// a client's open ones.
 
-import type { RequestId } from '../jsonrpc/message.ts';
+import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
+import type { RequestOptions, Session } from '../protocol/session.ts';
+import { withEnvelope, type ModernLink } from './modern-request.ts';
 
 /** What a listen request asks to hear about. */
 export interface SubscriptionFilter {
@@ -46,5 +49,46 @@ export class Subscription {
   /** Ends the subscription (on stdio: `notifications/cancelled`). Idempotent. */
   close(): void {
     this.#controller.abort('Subscription closed by the client');
+  }
+}
+
+/** A client's open listen streams, by request id, so each acknowledgement reaches its own. */
+export class Subscriptions {
+  #open = new Map<RequestId, Subscription>();
+
+  /** Sends `subscriptions/listen` on `session` and returns its stream at once. */
+  open(session: Session, link: ModernLink, filter: SubscriptionFilter): Subscription {
+    const controller = new AbortController();
+    const ref: { current?: Subscription } = {};
+    const options: RequestOptions = {
+      signal: controller.signal,
+      timeoutMs: Infinity,
+      maxTotalTimeoutMs: Infinity,
+      onRequestId: (id) => {
+        ref.current!.id = id;
+        this.#open.set(id, ref.current!);
+      },
+    };
+    // Sent on a later microtask, once `ref` is set.
+    const done = Promise.resolve().then(() =>
+      session.request(
+        'subscriptions/listen',
+        withEnvelope(link, { notifications: filter as JsonObject }),
+        options,
+      ),
+    );
+    const subscription = new Subscription(controller, done);
+    ref.current = subscription;
+    void subscription.closed.then(() => {
+      if (subscription.id !== undefined) this.#open.delete(subscription.id);
+    });
+    return subscription;
+  }
+
+  /** Routes one `notifications/subscriptions/acknowledged` to the stream it names. */
+  acknowledge(params: JsonObject): void {
+    const id = ((params._meta as JsonObject | undefined) ?? {})['io.modelcontextprotocol/subscriptionId'];
+    const subscription = typeof id === 'string' || typeof id === 'number' ? this.#open.get(id) : undefined;
+    subscription?.handleAcknowledged(params.notifications as SubscriptionFilter);
   }
 }
