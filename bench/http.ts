@@ -229,7 +229,7 @@ const scenarios: readonly Scenario[] = [
         name: 'mcpwire',
         args: [...mcpwireArgs, '--no-sessions'],
         isQuiet: true,
-        note: 'createHttpHandler(server, { sessions: false }): a session of one POST each',
+        note: 'createSessionlessHandler(server): each request through serveRequest, no session',
       },
       {
         name: 'official-v1',

@@ -1,10 +1,10 @@
 // Bundle size (issue 14): the one-tool web-handler server bundled as a user would (esbuild --bundle --minify,
 // ESM, the Workers conditions wrangler uses), gzip level 9 with node:zlib, beside the official v2 SDK's
 // equivalent (createMcpHandler + McpServer, a zod tool). Rows: mcpwire's Server with a zod tool; the issue's
-// two goals on ServerCore (tools without resources, prompts and completions): a Standard Schema tool, and
-// a JSON Schema tool on the code-generation-free validator; and, for the record, Server with a JSON
-// Schema tool on its default validator, bundled for Workers (cfworker) and for Node (Ajv). Prints a table
-// and writes bench/results/size-latest.json.
+// two goals on ServerCore behind createSessionlessHandler (tools without sessions, resources, prompts and
+// completions): a Standard Schema tool, and a JSON Schema tool on the code-generation-free validator;
+// and, for the record, Server with a JSON Schema tool on its default validator, bundled for Workers
+// (cfworker) and for Node (Ajv). Prints a table and writes bench/results/size-latest.json.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,13 +28,13 @@ const ROWS: Row[] = [
   },
   { name: 'mcpwire: Server, zod tool (workerd)', entry: 'worker-zod.ts', runtime: 'workerd' },
   {
-    name: 'mcpwire: ServerCore, hand-written Standard Schema (workerd)',
+    name: 'mcpwire: ServerCore sessionless, hand-written Standard Schema (workerd)',
     entry: 'worker-standard.ts',
     runtime: 'workerd',
     goalKiB: 20,
   },
   {
-    name: 'mcpwire: ServerCore, JSON Schema tool, cfworker (workerd)',
+    name: 'mcpwire: ServerCore sessionless, JSON Schema tool, cfworker (workerd)',
     entry: 'worker-core-json-schema.ts',
     runtime: 'workerd',
     goalKiB: 35,

@@ -1,9 +1,11 @@
 // What a Worker bundle carries (issue 14, "a small core"): with the Workers conditions the web handler path
 // pulls in neither Ajv, nor the legacy HTTP+SSE transport, the client or the Node adapter, and nothing in
 // it generates code from strings; without those conditions (a plain Node bundle) Ajv is there, so the
-// check can fail. A server on ServerCore also leaves out resources, prompts, completions and (with
-// Standard Schema tools) every JSON Schema validator; on Server they are kept, so that check can fail
-// too. Sizes are printed for the record; the benchmark (bench/size.ts) holds the comparison.
+// check can fail. A server on ServerCore behind createSessionlessHandler also leaves out sessions (the
+// JSON-RPC session, the server session, HTTP sessions and their event store), resources, prompts,
+// completions and (with Standard Schema tools) every JSON Schema validator; on Server behind
+// createHttpHandler they are kept, so that check can fail too. Sizes are printed for the record; the
+// benchmark (bench/size.ts) holds the comparison.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +31,13 @@ const LEFT_OUT = [
 const FEATURES = [
   /src\/server\/(resources|resource-templates|prompts|completion|feature-handlers)\.ts$/,
   /src\/protocol\/uri-template/,
+];
+/** What sessions take: what `Server.connect` and createHttpHandler's handshake routes reach. */
+const SESSIONS = [
+  /src\/jsonrpc\/peer\.ts$/,
+  /src\/protocol\/session\.ts$/,
+  /src\/server\/server-session\.ts$/,
+  /src\/transports\/http\/(http-session|sessions|legacy-routes|sse-stream|event-store)\.ts$/,
 ];
 const VALIDATORS = [/node_modules\/@cfworker\//, /src\/validation\/cfworker-/, /node_modules\/ajv/];
 
@@ -60,17 +69,19 @@ test('a bundle for Node keeps Ajv (the default where code generation is allowed)
 
 test('a ServerCore bundle with a Standard Schema tool has no feature beyond tools and no JSON Schema validator', async (t) => {
   const bundle = await bundleFor('worker-standard.ts', 'workerd', { outDir: join(dir, 'core') });
-  assert.deepEqual(keptOf(bundle, [...LEFT_OUT, ...FEATURES, ...VALIDATORS]), []);
+  assert.deepEqual(keptOf(bundle, [...LEFT_OUT, ...SESSIONS, ...FEATURES, ...VALIDATORS]), []);
   t.diagnostic(`workerd ServerCore Standard Schema bundle: ${bundle.gzipBytes} B gzipped`);
   const withValidator = await bundleFor('worker-core-json-schema.ts', 'workerd', {
     outDir: join(dir, 'core-json'),
   });
-  assert.deepEqual(keptOf(withValidator, [...LEFT_OUT, ...FEATURES]), []);
+  assert.deepEqual(keptOf(withValidator, [...LEFT_OUT, ...SESSIONS, ...FEATURES]), []);
   assert.ok(keptOf(withValidator, VALIDATORS).length > 0, 'the validator it was given is there');
   assert.doesNotMatch(withValidator.code, /new Function|\beval\(/);
 });
 
-test('a Server bundle keeps the features ServerCore leaves out', async () => {
+test('a Server bundle keeps the features and the sessions ServerCore leaves out', async () => {
   const bundle = await bundleFor('worker-json-schema.ts', 'workerd', { outDir: join(dir, 'server') });
   assert.equal(keptOf(bundle, FEATURES).length > 0, true);
+  const missing = SESSIONS.filter((pattern) => !bundle.inputs.some((input) => pattern.test(input)));
+  assert.deepEqual(missing, []);
 });

@@ -1,7 +1,8 @@
 // The size rows' servers work (issue 14): the two ServerCore Workers that bench/size.ts measures, a
-// hand-written Standard Schema tool and a JSON Schema tool on cfworker, bundled as a user would and
-// served by workerd (miniflare) over real HTTP on 127.0.0.1: discover declares tools and no feature it
-// left out (resources/list is -32601), invalid arguments get the validator's message, valid ones an answer, in both eras.
+// hand-written Standard Schema tool and a JSON Schema tool on cfworker, behind createSessionlessHandler,
+// bundled as a user would and served by workerd (miniflare) over real HTTP on 127.0.0.1: discover
+// declares tools and no feature it left out (resources/list is -32601), invalid arguments get the
+// validator's message, valid ones an answer, in both eras (the handshake era without a session).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,14 +48,17 @@ for (const { entry, invalid } of CASES) {
       await assert.rejects(sendModern(url, 'resources/list'), /HTTP 404: .*"code":-32601/);
     });
 
-    test('a handshake-era session: initialize, a call, DELETE', async () => {
+    test('the handshake era without a session: initialize gives no id, a call, DELETE is 405', async () => {
       const { url } = await started;
       const session = new LegacySession(url);
       const init = await session.open();
+      assert.equal(session.sessionId, undefined);
       assert.equal(init.result.capabilities.resources, undefined);
-      const call = await session.send('tools/call', { name: 'echo', arguments: { text: 'in a session' } });
-      assert.equal(textOf(call.result), 'echo: in a session');
-      assert.equal(await session.close(), 204);
+      const bad = await session.send('tools/call', { name: 'echo', arguments: { text: 5 } });
+      assert.equal(textOf(bad.result), invalid);
+      const call = await session.send('tools/call', { name: 'echo', arguments: { text: 'no session' } });
+      assert.equal(textOf(call.result), 'echo: no session');
+      assert.equal(await session.close(), 405);
     });
   });
 }

@@ -4,9 +4,17 @@
 // With --auth dev, a development authorization server runs beside it and tokens are required.
 
 import type { ChannelServer } from 'mcpwire/stdio';
-import { chainHandlers, createHttpHandler, createLegacySseHandler, LOOPBACK_HOSTNAMES } from 'mcpwire/http';
+import type { RequestServer } from 'mcpwire/http';
+import {
+  chainHandlers,
+  createHttpHandler,
+  createLegacySseHandler,
+  createSessionlessHandler,
+  LOOPBACK_HOSTNAMES,
+} from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
 import { coloursFor } from './colours.ts';
+import { UsageError } from './exit-code.ts';
 
 /** Where and how to listen. */
 export interface HttpServeOptions {
@@ -17,7 +25,7 @@ export interface HttpServeOptions {
   allowedHosts?: readonly string[];
   /** `dev`: require tokens of a development authorization server started beside the endpoint. */
   auth?: 'dev';
-  /** False: no handshake-era sessions, each POST served on its own (`sessions: false` of the handler). */
+  /** False: no handshake-era sessions, each POST served on its own (createSessionlessHandler). */
   sessions?: boolean;
 }
 
@@ -43,7 +51,9 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     options.auth === 'dev' ? await (await import('./serve-auth-dev.ts')).startDevAuth(host) : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
-  const streamable = createHttpHandler(server, { allowedHosts, onError, sessions, ...auth });
+  const streamable = sessions
+    ? createHttpHandler(server, { allowedHosts, onError, ...auth })
+    : createSessionlessHandler(requestServerOf(server), { allowedHosts, onError, ...auth });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
   // It has no authorization layer, so --auth serves Streamable HTTP only; it is all sessions, so
   // --no-sessions leaves it out too.
@@ -76,6 +86,12 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   await server.close?.();
   await handle.close();
   await devAuth?.[Symbol.asyncDispose]();
+}
+
+/** The server as one that serves requests on their own, which --no-sessions needs. */
+function requestServerOf(server: ChannelServer): RequestServer {
+  if ('serveRequest' in server) return server as ChannelServer & RequestServer;
+  throw new UsageError('--no-sessions needs an mcpwire Server: this server serves connections only');
 }
 
 /** How a Host header names `host`: IPv6 addresses in brackets, as URL hostnames have them. */

@@ -1,44 +1,20 @@
-// The HTTP handler without handshake-era sessions (`sessions: false`), for runtimes whose requests share
-// no memory: `initialize` issues no Mcp-Session-Id (HTTP-26 makes the id optional), every POST is served
-// on its own in the revision its MCP-Protocol-Version names (2025-03-26 when absent, HTTP-34), GET and
-// DELETE get 405 (HTTP-19), and each POST's session ends with it: its stream's events are dropped and a
-// client that goes away cancels its request.
+// createSessionlessHandler, the HTTP endpoint without handshake-era sessions, for runtimes whose
+// requests share no memory: `initialize` issues no Mcp-Session-Id (HTTP-26 makes the id optional),
+// every POST is served on its own in the revision its MCP-Protocol-Version names (2025-03-26 when
+// absent, HTTP-34), GET and DELETE get 405 (HTTP-19), nothing is kept for resumption, and a client
+// that goes away cancels its request. Served through `serveRequest`, for a ServerCore and a Server alike.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Client } from '../src/client/client.ts';
 import type { JsonObject } from '../src/jsonrpc/message.ts';
-import { createHttpHandler, InMemoryEventStore, type EventStore } from '../src/transports/http/index.ts';
-import { Server } from '../src/server/server.ts';
+import { createSessionlessHandler } from '../src/transports/http/index.ts';
+import { ServerCore } from '../src/server/server-core.ts';
 import { createFixtureServer } from './support/fixture-server.ts';
-import { ENDPOINT, post, sseMessages, type Loose } from './support/http-kit.ts';
+import { ENDPOINT, post, SseReader, type Loose } from './support/http-kit.ts';
 
-/** An event store that counts the streams it holds, to show a POST's session leaves none behind. */
-class CountingStore implements EventStore {
-  readonly #inner = new InMemoryEventStore();
-  readonly live = new Set<string>();
-  appended = 0;
-
-  append(streamId: string, data: string): Promise<string> {
-    this.live.add(streamId);
-    this.appended++;
-    return this.#inner.append(streamId, data);
-  }
-
-  replayAfter(lastEventId: string) {
-    return this.#inner.replayAfter(lastEventId);
-  }
-
-  drop(streamId: string): Promise<void> {
-    this.live.delete(streamId);
-    return this.#inner.drop(streamId);
-  }
-}
-
-function setup(server = createFixtureServer()) {
-  const store = new CountingStore();
-  const handler = createHttpHandler(server, { sessions: false, eventStore: store, keepAliveMs: 0 });
-  return { handler, store };
+function setup(server: ServerCore = createFixtureServer()) {
+  return { handler: createSessionlessHandler(server, { keepAliveMs: 0 }) };
 }
 
 const INITIALIZE = {
@@ -97,7 +73,7 @@ describe('HTTP without handshake-era sessions', () => {
   });
 
   test('each POST is served in the revision its MCP-Protocol-Version names, 2025-03-26 when absent', async () => {
-    const server = new Server({ name: 'versions', version: '1' });
+    const server = new ServerCore({ name: 'versions', version: '1' });
     server.tool({ name: 'version' }, (_args, ctx) => ctx.protocolVersion);
     const { handler } = setup(server);
     const versionOf = async (headers: Record<string, string>) =>
@@ -121,24 +97,23 @@ describe('HTTP without handshake-era sessions', () => {
     assert.match(((await refused.json()) as Loose).error.message, /batches exist only in .*2025-03-26/);
   });
 
-  test('progress streams on the POST, and the stream is dropped from the event store after the answer', async () => {
-    const { handler, store } = setup();
+  test('progress streams on the POST, with no event ids: there is nothing to resume', async () => {
+    const { handler } = setup();
     const response = await handler(
       post(call(7, 'test_tool_with_progress', {}, { progressToken: 'p' }), {
         'MCP-Protocol-Version': '2025-11-25',
       }),
     );
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
-    const messages = (await sseMessages(response)) as Loose[];
+    const frames = await new SseReader(response).rest();
+    assert.ok(frames.every((frame) => frame.id === undefined));
+    const messages = frames.map((frame) => JSON.parse(frame.data) as Loose);
     assert.deepEqual(
       messages.filter((message) => message.method === 'notifications/progress').map((m) => m.params.progress),
       [0, 50, 100],
     );
     assert.equal(messages.at(-1).id, 7);
     assert.equal(textOf(messages.at(-1)), 'p');
-    await settle();
-    assert.ok(store.appended >= 4);
-    assert.equal(store.live.size, 0);
   });
 
   test('the server cannot ask a client it has no session with: the tool fails and says why', async () => {
@@ -156,7 +131,7 @@ describe('HTTP without handshake-era sessions', () => {
   });
 
   test('a client that goes away cancels its request', async () => {
-    const server = new Server({ name: 'slow', version: '1' });
+    const server = new ServerCore({ name: 'slow', version: '1' });
     let resolveAborted!: (reason: unknown) => void;
     const aborted = new Promise((resolve) => (resolveAborted = resolve));
     server.tool({ name: 'wait' }, (_args, ctx) => {

@@ -1,16 +1,16 @@
-// ServerCore (issue 14, "a small core"): a server of tools without the resources, prompts and
-// completions features or a default JSON Schema validator. It serves its tools in both eras, declares
-// only what it has (so resources/list is refused like any undeclared feature, LIFE-11), refuses a JSON
-// Schema tool it has no validator for at registration, and checks one with a validator it is given.
+// ServerCore (issue 14, "a small core"): a server of tools without sessions, the resources, prompts
+// and completions features or a default JSON Schema validator, served by createSessionlessHandler. It
+// serves its tools in both eras, declares only what it has (so resources/list is refused like any
+// undeclared feature, LIFE-11), refuses a JSON Schema tool it has no validator for at registration,
+// and checks one with a validator it is given.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '../src/client/client.ts';
 import type { JsonObject } from '../src/jsonrpc/message.ts';
-import { createHttpHandler } from '../src/transports/http/index.ts';
-import { createMemoryPair } from '../src/transports/memory.ts';
+import { createSessionlessHandler, StreamableHttpClientTransport } from '../src/transports/http/index.ts';
 import { createCfWorkerValidator } from '../src/validation/cfworker-validator.ts';
-import { modernPost } from './support/http-kit.ts';
+import { ENDPOINT, modernPost } from './support/http-kit.ts';
 import type { StandardSchemaV1 } from '../src/validation/index.ts';
 import type { ServerExtension } from '../src/server/extension.ts';
 import { ServerCore } from '../src/server/server-core.ts';
@@ -31,6 +31,15 @@ const textInput: StandardSchemaV1<{ text: string }> = {
   },
 };
 
+/** Our client in the handshake era against `server` behind createSessionlessHandler, in-process. */
+async function legacyClient(server: ServerCore): Promise<Client> {
+  const handler = createSessionlessHandler(server);
+  const fetch = (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init));
+  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy', eraCache: false });
+  await client.connect(new StreamableHttpClientTransport(ENDPOINT, { fetch }));
+  return client;
+}
+
 function echoCore(): ServerCore {
   const server = new ServerCore({ name: 'core', version: '1' });
   server.tool({ name: 'echo', inputSchema: textInput }, ({ text }) => `echo: ${text}`);
@@ -38,12 +47,10 @@ function echoCore(): ServerCore {
   return server;
 }
 
-test('a ServerCore serves its tools over a handshake-era session and declares tools and logging alone', async () => {
+test('a ServerCore serves its tools to a handshake-era client without a session, declaring tools and logging alone', async () => {
   const server = echoCore();
-  const [clientEnd, serverEnd] = createMemoryPair();
-  server.connect(serverEnd);
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
-  await client.connect(clientEnd);
+  assert.equal('connect' in server, false);
+  const client = await legacyClient(server);
   assert.deepEqual(Object.keys(client.serverCapabilities ?? {}).sort(), ['logging', 'tools']);
   assert.deepEqual(
     (await client.listTools()).tools.map((tool) => [tool.name, tool.inputSchema]),
@@ -69,7 +76,7 @@ test('a ServerCore serves its tools over a handshake-era session and declares to
 });
 
 test('a ServerCore answers the stateless era through the web handler; features it lacks are -32601', async () => {
-  const handler = createHttpHandler(echoCore());
+  const handler = createSessionlessHandler(echoCore());
   const post = async (method: string, params: JsonObject): Promise<JsonObject> =>
     (await (await handler(modernPost(method, params))).json()) as JsonObject;
   const discovered = (await post('server/discover', {})).result as JsonObject;
@@ -95,10 +102,7 @@ test('a ServerCore refuses a JSON Schema tool without a validator, naming the fi
   );
   const checked = new ServerCore({ name: 'core', version: '1' }, { validator: createCfWorkerValidator() });
   checked.tool({ name: 'echo', inputSchema: TEXT_SCHEMA }, ({ text }) => `echo: ${String(text)}`);
-  const [clientEnd, serverEnd] = createMemoryPair();
-  checked.connect(serverEnd);
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
-  await client.connect(clientEnd);
+  const client = await legacyClient(checked);
   const invalid = await client.callTool({ name: 'echo', arguments: {} });
   assert.equal(invalid.isError, true);
   assert.match(JSON.stringify(invalid.content), /text/);

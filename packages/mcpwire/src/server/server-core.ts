@@ -1,13 +1,14 @@
-// The server definition's core: tools, extensions, middleware, its method table and its connections,
-// in either protocol era. `Server` (server.ts) adds resources, prompts, completions and a default JSON
-// Schema validator; a ServerCore leaves them out of the bundle (issue 14: a tools server on the edge).
+// The server definition's core: tools, extensions, middleware and its method table, serving requests
+// one at a time without sessions, in either protocol era. `Server` (server.ts) adds handshake-era
+// sessions (any transport), resources, prompts, completions and a default JSON Schema validator; a
+// ServerCore leaves them all out of the bundle (issue 14: a tools server on the edge).
 
-import type { JsonObject } from '../jsonrpc/message.ts';
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { MethodTable } from '../protocol/method-table.ts';
 import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
 import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
-import type { Channel } from '../transports/channel.ts';
+import type { RequestServer, RequestVia } from '../transports/channel.ts';
 import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
 import type { ExtensionHost, ServerExtension } from './extension.ts';
 import {
@@ -19,7 +20,7 @@ import {
 import type { Prompts } from './prompts.ts';
 import type { Registration } from './registry.ts';
 import type { Resources } from './resources.ts';
-import { ServerSession } from './server-session.ts';
+import { serveSessionless } from './sessionless.ts';
 import type { CacheDefaults } from './cache-hints.ts';
 import { serveListen } from './listen.ts';
 import type { ListenFeed } from './listen-feed.ts';
@@ -67,12 +68,13 @@ export interface ServerFeatures {
 }
 
 /**
- * The core of an MCP server definition: tools (registered at any time: connected clients hear
- * list_changed), extensions and middleware, served on any number of connections in either era.
- * `Server` of `mcpwire/server` is this plus resources, prompts and completions; build on ServerCore
- * for the smallest bundle of a tools server (Workers and other edge runtimes).
+ * The core of an MCP server definition: tools, extensions and middleware, serving each request on
+ * its own in either era (`serveRequest`): the stateless era as always, the handshake era without
+ * sessions (`createHttpHandler(core, { sessions: false })`). `Server` of `mcpwire/server` is this
+ * plus sessions on any transport, resources, prompts and completions; build on ServerCore for the
+ * smallest bundle of a tools server (Workers and other edge runtimes).
  */
-export class ServerCore {
+export class ServerCore implements RequestServer {
   readonly info: Implementation;
   readonly options: ServerCoreOptions;
   readonly tools: Tools;
@@ -95,7 +97,6 @@ export class ServerCore {
   #capabilitiesAt: Map<string, { base: ServerCapabilities; value: ServerCapabilities }> | undefined;
   #updateListeners = new Set<(uri: string) => void>();
   #middleware: Middleware[] = [];
-  #sessions = new Set<ServerSession>();
 
   /** `features` is for `Server`, which passes its resources, prompts and completions. */
   constructor(info: Implementation, options: ServerCoreOptions = {}, features?: ServerFeatures) {
@@ -105,10 +106,7 @@ export class ServerCore {
     this.resources = features?.resources;
     this.prompts = features?.prompts;
     this.pageSize = options.pageSize ?? 100;
-    this.onListChanged((kind) => {
-      this.#capabilities = undefined;
-      for (const session of this.#sessions) session.listChanged(kind);
-    });
+    this.onListChanged(() => (this.#capabilities = undefined));
     this.sealer = options.requestState
       ? new RequestStateSealer(options.requestState)
       : RequestStateSealer.random();
@@ -194,17 +192,16 @@ export class ServerCore {
     return declared;
   }
 
-  /** Serves one handshake-era (or dual-era) connection. The session starts receiving immediately. */
-  connect(channel: Channel): ServerSession {
-    const session = new ServerSession(this, channel, () => this.#sessions.delete(session));
-    this.#sessions.add(session);
-    session.start();
-    return session;
+  /**
+   * Serves one request without a session, in either era: `via` says in which handshake-era revision
+   * and carries its notifications. Resolves with the response (errors included).
+   */
+  serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse> {
+    return serveSessionless(this, request, via);
   }
 
   /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
   notifyResourceUpdated(uri: string): void {
-    for (const session of this.#sessions) session.resourceUpdated(uri);
     for (const listener of this.#updateListeners) listener(uri);
   }
 
@@ -234,12 +231,11 @@ export class ServerCore {
     return serveListen(this, request, stream);
   }
 
-  /** Ends listen streams gracefully, then closes every connection. */
+  /** Ends listen streams gracefully (`Server` then closes its sessions). */
   async close(): Promise<void> {
     this.#isClosed = true;
     this.#closing?.abort();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
   /**

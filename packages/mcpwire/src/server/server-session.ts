@@ -16,7 +16,8 @@ import { isModernClaim } from '../protocol/envelope.ts';
 import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
-import { isLevelEnabled, isLoggingLevel } from './logging.ts';
+import { answerInitialize, requestedLevel } from './handshake.ts';
+import { isLevelEnabled } from './logging.ts';
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -78,14 +79,8 @@ export class ServerSession {
     return (this.#modern ??= new SessionStream(this.session, this.#channel));
   }
 
-  /** Starts receiving; a channel of a sessionless transport arrives already negotiated. */
+  /** Starts receiving. */
   start(): void {
-    const negotiated = this.#channel.info?.negotiated;
-    if (negotiated) {
-      this.#era = 'legacy';
-      this.#negotiate(negotiated.protocolVersion, {});
-      this.session.setState('operating');
-    }
     this.session.start();
   }
 
@@ -151,48 +146,24 @@ export class ServerSession {
   /** `initialize` (answered by the session itself). */
   initialize(params: JsonObject): JsonObject {
     this.#era = 'legacy';
-    const requested = params.protocolVersion as string;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', {
-        supported: [...LEGACY_VERSIONS],
-        requested,
-      });
-    }
-    // LIFE-8: echo a version we serve, otherwise answer our latest and let the client decide.
-    const version = (LEGACY_VERSIONS as readonly string[]).includes(requested)
-      ? requested
-      : LEGACY_VERSIONS[0];
-    this.#negotiate(version, params.capabilities as JsonObject);
+    const { version, capabilities, result } = answerInitialize(this.#server, params);
+    this.#negotiate(version, capabilities, params.capabilities as JsonObject);
     this.clientInfo = params.clientInfo as Implementation;
     this.session.setState('initializing');
-    const result: JsonObject = {
-      protocolVersion: version,
-      capabilities: this.session.ownCapabilities,
-      serverInfo: this.#server.info,
-    };
-    if (this.#server.options.instructions !== undefined)
-      result.instructions = this.#server.options.instructions;
     return result;
   }
 
   /** Settles the connection's revision and both sides' capabilities. */
-  #negotiate(version: string, clientCapabilities: JsonObject): void {
+  #negotiate(version: string, own: JsonObject, clientCapabilities: JsonObject): void {
     const session = this.session;
     session.protocolVersion = version;
+    session.ownCapabilities = own;
     session.peerCapabilities = clientCapabilities;
-    session.ownCapabilities = (this.#server.capabilitiesAt?.(version) ??
-      this.#server.capabilities()) as JsonObject;
   }
 
   /** `logging/setLevel`. */
   setLevel(params: JsonObject): JsonObject {
-    if (!isLoggingLevel(params.level)) {
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Invalid params for "logging/setLevel": unknown level ${JSON.stringify(params.level)}`,
-      );
-    }
-    this.#logLevel = params.level;
+    this.#logLevel = requestedLevel(params);
     return {};
   }
 

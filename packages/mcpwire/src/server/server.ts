@@ -1,15 +1,17 @@
 // The server definition: what it offers (tools, resources, prompts), its method table and middleware.
 // One definition serves any number of connections, in either protocol era. ServerCore (server-core.ts)
-// is everything but the resources, prompts and completions features and the default validator.
+// is everything but sessions, the resources, prompts and completions features and the default validator.
 
 import { createDefaultValidator } from '#default-validator';
 import type { Implementation } from '../protocol/types/index.ts';
+import type { Channel, ChannelServer } from '../transports/channel.ts';
 import type { JsonSchemaValidator } from '../validation/index.ts';
 import { createFeatures } from './feature-handlers.ts';
 import type { PromptDefinition, PromptHandler, Prompts } from './prompts.ts';
 import type { Registration } from './registry.ts';
 import type { ResourceDefinition, ResourceHandler, Resources } from './resources.ts';
 import { ServerCore, type ServerCoreOptions } from './server-core.ts';
+import { ServerSession } from './server-session.ts';
 
 /** Options for a server definition. */
 export interface ServerOptions extends ServerCoreOptions {
@@ -26,9 +28,10 @@ export interface ServerOptions extends ServerCoreOptions {
  * An MCP server definition. Register tools, resources and prompts (at any time: connected clients
  * hear list_changed), add middleware, then connect it to channels.
  */
-export class Server extends ServerCore {
+export class Server extends ServerCore implements ChannelServer {
   declare readonly resources: Resources;
   declare readonly prompts: Prompts;
+  #sessions = new Set<ServerSession>();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     super(
@@ -36,6 +39,29 @@ export class Server extends ServerCore {
       options.validator ? options : { ...options, validator: createDefaultValidator() },
       createFeatures(),
     );
+    this.onListChanged((kind) => {
+      for (const session of this.#sessions) session.listChanged(kind);
+    });
+  }
+
+  /** Serves one handshake-era (or dual-era) connection. The session starts receiving immediately. */
+  connect(channel: Channel): ServerSession {
+    const session = new ServerSession(this, channel, () => this.#sessions.delete(session));
+    this.#sessions.add(session);
+    session.start();
+    return session;
+  }
+
+  /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
+  override notifyResourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
+    super.notifyResourceUpdated(uri);
+  }
+
+  /** Ends listen streams gracefully, then closes every connection. */
+  override async close(): Promise<void> {
+    await super.close();
+    await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
   /** Registers a resource (`uri`) or a resource template (`uriTemplate`). */

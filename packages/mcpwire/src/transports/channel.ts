@@ -1,7 +1,14 @@
 // The transport contract: a Channel carries JSON-RPC messages in both directions between two peers.
 
 import type { Frame } from '../jsonrpc/codec.ts';
-import type { Message, RequestId, SendOptions } from '../jsonrpc/message.ts';
+import type {
+  JsonObject,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Message,
+  RequestId,
+  SendOptions,
+} from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
 
 /** What a channel delivers to the side that opened it. */
@@ -72,4 +79,31 @@ export interface ChannelServer {
   connect(channel: Channel): unknown;
   close?(): Promise<void>;
   toolInputSchema?(name: string): object | undefined;
+}
+
+/**
+ * What a transport that keeps no sessions needs of a server: each request served on its own, in
+ * either era (`ServerCore` has only this; `Server` has `connect` too). Resolves with the response,
+ * an error response included; never rejects.
+ */
+export interface RequestServer {
+  serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse>;
+  close?(): Promise<void>;
+  toolInputSchema?(name: string): object | undefined;
+}
+
+/** How one request of a {@link RequestServer} arrived, and where what belongs to it goes. */
+export interface RequestVia {
+  /**
+   * The handshake-era revision the client negotiated before (its MCP-Protocol-Version header);
+   * undefined for `initialize`. A stateless-era request names its own revision.
+   */
+  readonly protocolVersion: string | undefined;
+  /** Aborted when the request is cancelled (its client went away); made on first use. */
+  readonly signal: AbortSignal;
+  readonly isCancelled: boolean;
+  /** Sends a notification about the request (progress, a log message) on its stream. */
+  notify(method: string, params: JsonObject, options?: SendOptions): Promise<void>;
+  /** Who sent the request `requestId` (this one), as the transport authenticated it. */
+  principalOf(requestId: RequestId): Principal | undefined;
 }

@@ -29,12 +29,6 @@ export interface HttpSessionSettings {
   onError: (error: Error) => void;
 }
 
-/** A session that lives for one POST, for a handler that keeps no sessions (`sessions: false`). */
-export interface OnePost {
-  /** The revision the POST's MCP-Protocol-Version names; undefined for an `initialize` POST. */
-  protocolVersion: string | undefined;
-}
-
 /**
  * A session: its id (128 random bits as a UUID, HTTP-26, SEC-7), the principal it is bound to,
  * the revision negotiated by `initialize` (read from its response), and its streams.
@@ -61,39 +55,20 @@ export class HttpSession implements Channel {
   #streamIds: Set<string> | undefined;
   #info: ChannelInfo | undefined;
   #isClosed = false;
-  /** Set for a session of one POST: it has no id on the wire, no stream to resume, and closes once answered. */
-  #onePost: OnePost | undefined;
 
-  constructor(
-    principal: string | undefined,
-    settings: HttpSessionSettings,
-    owner: SessionOwner,
-    onePost?: OnePost,
-  ) {
+  constructor(principal: string | undefined, settings: HttpSessionSettings, owner: SessionOwner) {
     this.principal = principal;
     this.#settings = settings;
     this.#owner = owner;
-    this.#onePost = onePost;
   }
 
   get info(): ChannelInfo {
-    return (this.#info ??= this.#onePost ? this.#onePostInfo(this.#onePost) : this.#sessionInfo());
-  }
-
-  #sessionInfo(): ChannelInfo {
-    return {
+    return (this.#info ??= {
       kind: 'http',
       sessionId: this.id,
       closeStream: (relatedRequestId) => this.#exchanges?.get(relatedRequestId)?.poll() ?? false,
       principalOf: (requestId) => this.#senders?.get(requestId),
-    };
-  }
-
-  #onePostInfo({ protocolVersion }: OnePost): ChannelInfo {
-    const principalOf = (requestId: RequestId): Principal | undefined => this.#senders?.get(requestId);
-    return protocolVersion === undefined
-      ? { kind: 'http', principalOf }
-      : { kind: 'http', principalOf, negotiated: { protocolVersion } };
+    });
   }
 
   /** True while a POST awaits its responses or a stream has a client attached. */
@@ -130,8 +105,7 @@ export class HttpSession implements Channel {
     let exchange: PostExchange | undefined;
     if (requests.length > 0) {
       const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
-      // A session of one POST is gone before a client could resume: no priming, no polling.
-      const isPolling = this.#onePost === undefined && hasPolling(version);
+      const isPolling = hasPolling(version);
       exchange = new PostExchange(
         requests.map((request) => request.id),
         {
@@ -204,15 +178,7 @@ export class HttpSession implements Channel {
         }
         if (exchanges.size === 0) this.#exchanges = this.#senders = undefined;
       }
-      if (exchange) {
-        const sent = exchange.handle(message);
-        if (this.#onePost && this.#exchanges === undefined) {
-          // Answered: the session ends once the last response is on its way.
-          const end = (): void => void this.close();
-          sent.then(end, end);
-        }
-        return sent;
-      }
+      if (exchange) return exchange.handle(message);
     }
     const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
     if (key === undefined && this.#standalone) return this.#standalone.send(message);

@@ -3,6 +3,7 @@
 // for Node's http module see `mcpwire/node`.
 
 export { createHttpHandler, type HttpHandler } from './handler.ts';
+export { createSessionlessHandler, type SessionlessHandlerOptions } from './sessionless-handler.ts';
 export {
   chainHandlers,
   type ChainableHandler,
@@ -13,6 +14,7 @@ export {
   type HttpRequestView,
 } from './exchange.ts';
 export type { AuthorizedRequest, ChannelServer, HttpAuth, HttpHandlerOptions, Principal } from './options.ts';
+export type { RequestServer, RequestVia } from '../channel.ts';
 export {
   InMemoryEventStore,
   type EventStore,

@@ -5,7 +5,7 @@ import type { Principal } from '../../protocol/principal.ts';
 import type { ChannelServer } from '../channel.ts';
 
 export type { ChannelServer, Principal };
-import { InMemoryEventStore, type EventStore } from './event-store.ts';
+import type { EventStore } from './event-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
 import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';
 
@@ -42,15 +42,6 @@ export interface HttpHandlerOptions {
   allowedOrigins?: readonly string[];
   /** Largest POST body in bytes; larger gets 413. Default 4 MiB. */
   maxBodyBytes?: number;
-  /**
-   * Keep handshake-era sessions. Default true. `false` is for runtimes whose requests share no
-   * memory (several Workers isolates, Vercel or Netlify functions): `initialize` gets no
-   * Mcp-Session-Id, and each POST is served on its own in the revision its MCP-Protocol-Version
-   * names (2025-03-26 when absent); GET and DELETE get 405. Without a session the server cannot ask
-   * a handshake-era client anything (elicitation, sampling, roots), keep its logging level or
-   * subscriptions, or resume its streams. The stateless era (2026-07-28) is the same either way.
-   */
-  sessions?: boolean;
   /** Live handshake-era sessions at most; `initialize` beyond it gets 503. Default 10,000. */
   maxSessions?: number;
   /** A session with no traffic and no open stream this long is closed (Infinity: never). Default 30 minutes. */
@@ -94,22 +85,20 @@ export interface HttpHandlerOptions {
 
 /** The options with every default applied. */
 export type HttpConfig = Required<
-  Omit<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>
+  Omit<HttpHandlerOptions, 'eventStore' | 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>
 > &
   Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>;
 
 /** Applies the defaults. */
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
-  const { closeSseStreamsAfterMs, toolSchema, authenticate, auth, ...rest } = options;
+  const { eventStore: _store, closeSseStreamsAfterMs, toolSchema, authenticate, auth, ...rest } = options;
   return {
     path: '/mcp',
     allowedHosts: LOOPBACK_HOSTNAMES,
     allowedOrigins: [],
     maxBodyBytes: 4 * 1024 * 1024,
-    sessions: true,
     maxSessions: 10_000,
     sessionIdleTimeoutMs: 30 * 60 * 1000,
-    eventStore: new InMemoryEventStore(),
     retryMs: 1_000,
     keepAliveMs: 15_000,
     maxSseBufferBytes: DEFAULT_MAX_SSE_BUFFER_BYTES,

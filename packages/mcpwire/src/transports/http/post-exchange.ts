@@ -6,13 +6,23 @@ import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import { emptyReply, type HttpReply } from './exchange.ts';
 import { jsonReply } from './json-response.ts';
-import type { ResumableStream } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
 /** Which bodies the client's Accept header allows. */
 export interface Accepts {
   json: boolean;
   sse: boolean;
+}
+
+/** The stream a POST's SSE answer carries: resumable in a session (sse-stream.ts), else live only. */
+export interface PostStream {
+  /** Attaches the connection, starting with a priming event (id, empty data) when asked (HTTP-9). */
+  open(connection: SseConnection, priming: { retryMs: number } | undefined): void;
+  send(message: Message | readonly Message[]): Promise<void>;
+  /** Closes the connection without ending the stream: the client will poll (HTTP-10). */
+  detach(): void;
+  /** Ends the stream after what was sent. */
+  finish(): void;
 }
 
 /** How a POST exchange opens its stream and shapes its responses. */
@@ -25,8 +35,8 @@ export interface PostExchangeOptions {
   keepAliveMs: number;
   /** The SSE connection's bound on events a client leaves unread. */
   maxSseBufferBytes: number;
-  /** Opens the stream of this POST, registered with the session for resumption. */
-  openStream(): ResumableStream;
+  /** Opens the stream of this POST (in a session, registered for resumption). */
+  openStream(): PostStream;
   /** The priming event's retry, or undefined for revisions before 2025-11-25 (no priming). */
   priming: { retryMs: number } | undefined;
   /** Close the SSE connection (not the stream) this long after the POST: the client polls (HTTP-10). */
@@ -39,7 +49,7 @@ export class PostExchange {
   #options: PostExchangeOptions;
   #waiting: Set<RequestId>;
   #collected: JsonRpcResponse[] = [];
-  #stream: ResumableStream | undefined;
+  #stream: PostStream | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
   #resolve!: (response: HttpReply) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,7 @@
 // The live handshake-era sessions of one handler: created by `initialize` up to a cap, found by id
 // and principal, closed on DELETE, on idle expiry, or when the handler closes.
 
-import { HttpSession, type HttpSessionSettings, type OnePost, type SessionOwner } from './http-session.ts';
+import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
 import type { ChannelServer } from './options.ts';
 
 /** Limits of the registry. */
@@ -45,14 +45,10 @@ export class SessionRegistry implements SessionOwner {
     return Math.max(1, Math.ceil(sweepPeriodMs(idleMs) / 1000));
   }
 
-  /**
-   * Creates a session served by `server`, or undefined when the cap is reached. With `onePost` it
-   * serves one POST and closes (`sessions: false`); held here meanwhile, so the cap bounds them and
-   * `closeAll` ends them.
-   */
-  create(server: ChannelServer, principal: string | undefined, onePost?: OnePost): HttpSession | undefined {
+  /** Creates a session served by `server`, or undefined when the cap is reached. */
+  create(server: ChannelServer, principal: string | undefined): HttpSession | undefined {
     if (this.#sessions.size >= this.#limits.maxSessions) return undefined;
-    const session = new HttpSession(principal, this.#settings, this, onePost);
+    const session = new HttpSession(principal, this.#settings, this);
     this.#sessions.set(session.id, session);
     if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
     server.connect(session);

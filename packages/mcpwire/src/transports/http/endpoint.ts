@@ -1,0 +1,254 @@
+// The Streamable HTTP endpoint as a web-standard function, `(Request) => Promise<Response>`: both eras
+// on one path, body first (S26 section 3.5), with the handshake era's routes plugged in (with sessions,
+// handler.ts; without, sessionless-handler.ts). Runtime-neutral; adapters are thin. The routes work on
+// an exchange (exchange.ts), so the Node adapter skips the web objects altogether.
+
+import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
+import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
+import { isModernVersion } from '../../protocol/revisions.ts';
+import { classifyPost } from './classify.ts';
+import {
+  emptyReply,
+  type ExchangeHandler,
+  type HttpReply,
+  type HttpRequestView,
+  toResponse,
+  viewOfRequest,
+} from './exchange.ts';
+import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
+import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
+import { findRepeatedHeader } from './repeated-headers.ts';
+import { serveModernRequest } from './modern-exchange.ts';
+import type { ChannelServer, HttpConfig, Principal } from './options.ts';
+import type { Accepts } from './post-exchange.ts';
+import {
+  corsHeaders,
+  isHostAllowed,
+  isOriginAllowed,
+  preflightResponse,
+  type SecurityPolicy,
+} from './security.ts';
+import { serverWithSender } from './sender-channel.ts';
+
+/**
+ * The handler: a fetch-style function, plus `close` to end every session and stream it holds, and
+ * `exchange`, the same handler on a request view (what `mcpwire/node` calls, no web objects made).
+ */
+export interface HttpHandler {
+  (request: Request): Promise<Response>;
+  /** The runtime-neutral core; always answers (never undefined). */
+  readonly exchange: ExchangeHandler;
+  /** Closes every handshake-era session (their server sessions close too). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The handshake era's routes: with sessions (legacy-routes.ts) or without (sessionless-post.ts). */
+export interface HandshakeRoutes {
+  post(
+    request: HttpRequestView,
+    frame: Frame,
+    isInitialize: boolean,
+    accepts: Accepts,
+    principal: Principal | undefined,
+  ): Promise<HttpReply>;
+  get(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
+  delete(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
+  close(): Promise<void>;
+}
+
+/**
+ * The endpoint for `server`. Checks, in order: path (404), Host (403), Origin (403), CORS preflight,
+ * `authenticate` (401); then POST bodies are classified and served by era, and GET or DELETE go to
+ * the handshake era's routes (405 when they name a stateless-era version). Never throws: an
+ * unexpected failure is reported to `onError` and answered 500.
+ */
+export function createEndpoint(
+  server: ChannelServer,
+  config: HttpConfig,
+  toolSchema: ToolSchemaLookup,
+  handshake: HandshakeRoutes,
+): HttpHandler {
+  const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
+  const context: Context = { config, server, handshake, toolSchema, policy };
+  const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
+    const origin = view.headers.get('origin');
+    let reply: HttpReply;
+    try {
+      reply = await route(view, context);
+    } catch (error) {
+      config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
+      reply = errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+    }
+    if (reply.status !== 403 && origin !== null) Object.assign(reply.headers, corsHeaders(origin));
+    return reply;
+  };
+  const handler = async (request: Request): Promise<Response> =>
+    toResponse(await exchange(viewOfRequest(request)));
+  return Object.assign(handler, { exchange, close: () => handshake.close() });
+}
+
+interface Context {
+  config: HttpConfig;
+  server: ChannelServer;
+  handshake: HandshakeRoutes;
+  toolSchema: ToolSchemaLookup;
+  policy: SecurityPolicy;
+}
+
+async function route(request: HttpRequestView, context: Context): Promise<HttpReply> {
+  const { config } = context;
+  if (request.pathname !== config.path) return refuse(404, 'Not Found');
+  const { policy } = context;
+  if (!isHostAllowed(request.host, policy)) return refuse(403, 'Forbidden: Host not allowed');
+  const origin = request.headers.get('origin');
+  if (!isOriginAllowed(origin, policy)) return refuse(403, 'Forbidden: Origin not allowed');
+  if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
+  const repeated = findRepeatedHeader(request.headers);
+  if (repeated !== undefined) return refuse(400, `Bad Request: the ${repeated} header must appear once`);
+  const principal = await authenticate(request, config);
+  // Every Principal has its binding key; a reply has none.
+  if (principal !== undefined && !('principal' in principal)) return principal;
+  const version = request.headers.get('mcp-protocol-version');
+  const isModernHeader = version !== null && isModernVersion(version);
+  switch (request.method) {
+    case 'POST':
+      // `return await`: one microtask hop instead of three for a promise returned from an async function.
+      return await handlePost(request, context, principal);
+    case 'GET':
+      // S26-HTTP-1: no GET stream in the stateless era.
+      return isModernHeader ? notAllowed('POST') : context.handshake.get(request, principal);
+    case 'DELETE':
+      return isModernHeader ? notAllowed('POST') : context.handshake.delete(request, principal);
+    default:
+      return notAllowed('GET, POST, DELETE, OPTIONS');
+  }
+}
+
+async function handlePost(
+  request: HttpRequestView,
+  context: Context,
+  principal: Principal | undefined,
+): Promise<HttpReply> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return refuse(415, 'Unsupported Media Type: the body must be application/json');
+  }
+  const accepts = parseAccept(request.headers.get('accept'));
+  if (!accepts.json && !accepts.sse) {
+    return refuse(406, 'Not Acceptable: accept application/json and text/event-stream');
+  }
+  const body = await request.readBody(context.config.maxBodyBytes);
+  if ('tooLarge' in body) {
+    return refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`);
+  }
+  const frame = decodeFrame(body.text);
+  const routed = classifyPost(frame, {
+    protocolVersion: request.headers.get('mcp-protocol-version'),
+    method: request.headers.get('mcp-method'),
+  });
+  const denied = await authorize(routed, principal, context.config);
+  if (denied) return denied;
+  switch (routed.kind) {
+    case 'reject':
+      return errorReply(routed.error);
+    case 'modern-notification':
+      return emptyReply(202);
+    case 'modern-request': {
+      const checked = checkModernRequest(routed.message, request.headers, context.toolSchema);
+      const refused = checked instanceof Promise ? await checked : checked;
+      if (refused) return errorReply(refused);
+      const server =
+        principal === undefined
+          ? context.server
+          : serverWithSender(context.server, { requestId: routed.message.id, principal });
+      return await serveModernRequest(server, routed.message, request, {
+        keepAliveMs: context.config.keepAliveMs,
+      });
+    }
+    case 'legacy':
+      return await context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+  }
+}
+
+/**
+ * The request's principal (undefined without authentication), or the reply refusing it: the `auth`
+ * layer's own response, or a bare 401 when the `authenticate` hook finds no principal.
+ */
+async function authenticate(
+  request: HttpRequestView,
+  config: HttpConfig,
+): Promise<Principal | HttpReply | undefined> {
+  if (config.auth) {
+    const outcome = await config.auth.authenticate(request.toRequest());
+    return outcome instanceof Response ? await replyOf(outcome) : outcome;
+  }
+  if (!config.authenticate) return undefined;
+  const principal = await config.authenticate(request.toRequest());
+  if (principal !== undefined) return principal;
+  return errorReply({
+    status: 401,
+    code: TRANSPORT_ERROR,
+    message: 'Unauthorized',
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
+}
+
+/** The `auth` layer's refusal of a POST's requests (e.g. 403 insufficient_scope), if any. */
+async function authorize(
+  routed: ReturnType<typeof classifyPost>,
+  principal: Principal | undefined,
+  config: HttpConfig,
+): Promise<HttpReply | undefined> {
+  const auth = config.auth;
+  if (auth?.authorize === undefined || principal === undefined) return undefined;
+  const requests =
+    routed.kind === 'modern-request'
+      ? [routed.message]
+      : routed.kind === 'legacy'
+        ? requestsOf(routed.frame)
+        : [];
+  if (requests.length === 0) return undefined;
+  const refusal = await auth.authorize(
+    principal,
+    requests.map(({ method, params }) => ({ method, params })),
+  );
+  return refusal === undefined ? undefined : await replyOf(refusal);
+}
+
+function requestsOf(frame: Frame): JsonRpcRequest[] {
+  const items = frame.type === 'batch' ? frame.items : [frame];
+  return items.flatMap((item) => (item.type === 'message' && isRequest(item.message) ? [item.message] : []));
+}
+
+/** A web Response as a reply (refusals only: small bodies, read whole). */
+async function replyOf(response: Response): Promise<HttpReply> {
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  };
+}
+
+/** Which bodies the Accept header allows (absent means anything). */
+function parseAccept(accept: string | null): Accepts {
+  if (accept === null || accept.trim() === '') return { json: true, sse: true };
+  const isAny = /\*\/\*/.test(accept);
+  return {
+    json: isAny || /application\/(json|\*)/i.test(accept),
+    sse: isAny || /text\/(event-stream|\*)/i.test(accept),
+  };
+}
+
+function refuse(status: number, message: string): HttpReply {
+  return errorReply({ status, code: TRANSPORT_ERROR, message });
+}
+
+/** 405, naming the methods allowed. */
+export function notAllowed(allow: string): HttpReply {
+  return errorReply({
+    status: 405,
+    code: TRANSPORT_ERROR,
+    message: 'Method Not Allowed',
+    headers: { Allow: allow },
+  });
+}

@@ -1,0 +1,65 @@
+// The Streamable HTTP endpoint without handshake-era sessions, for runtimes whose requests share no
+// memory (several Workers isolates, Deno Deploy, Vercel and Netlify functions, replicas behind a
+// balancer): `initialize` is answered without Mcp-Session-Id (HTTP-26 makes it optional), every POST
+// is served on its own in the revision its MCP-Protocol-Version names (2025-03-26 when absent,
+// HTTP-34), and GET and DELETE get 405 (HTTP-19). The stateless era is served as ever.
+
+import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
+import { isRequest } from '../../jsonrpc/message.ts';
+import type { RequestServer } from '../channel.ts';
+import { servingRequests } from '../request-channels.ts';
+import { createEndpoint, notAllowed, type HttpHandler } from './endpoint.ts';
+import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
+import { resolveOptions, type HttpHandlerOptions } from './options.ts';
+import { serveSessionlessPost } from './sessionless-post.ts';
+
+/** The options of createSessionlessHandler: those of createHttpHandler less the sessions' own. */
+export type SessionlessHandlerOptions = Omit<
+  HttpHandlerOptions,
+  'maxSessions' | 'sessionIdleTimeoutMs' | 'eventStore' | 'retryMs' | 'closeSseStreamsAfterMs'
+>;
+
+/**
+ * Creates the MCP endpoint for `server` (a `ServerCore` or a `Server`) with no handshake-era
+ * sessions. Each request is served by `server.serveRequest`: without a session the server cannot ask
+ * a handshake-era client anything (elicitation, sampling, roots), keep its logging level or
+ * subscriptions, or resume its streams; a client that goes away cancels its request.
+ */
+export function createSessionlessHandler(
+  server: RequestServer,
+  options: SessionlessHandlerOptions = {},
+): HttpHandler {
+  const config = resolveOptions(options);
+  const channels = servingRequests(server);
+  const custom = config.toolSchema;
+  const direct = server.toolInputSchema?.bind(server);
+  // A server that cannot name its tools' schemas gets no Mcp-Param-* checks (S26-HDR-5) unless told.
+  const toolSchema = custom ?? direct ?? (() => undefined);
+  return createEndpoint(channels, config, toolSchema, {
+    post: (request, frame, isInitialize, accepts, principal) => {
+      const items = frame.type === 'batch' ? frame.items : frame.type === 'message' ? [frame] : [];
+      const requests = items.flatMap((item) =>
+        item.type === 'message' && isRequest(item.message) ? [item.message as JsonRpcRequest] : [],
+      );
+      const refused = checkVersionHeader(request, requests[0]?.id);
+      if (refused) return Promise.resolve(refused);
+      const protocolVersion = isInitialize
+        ? undefined
+        : (request.headers.get('mcp-protocol-version') ?? '2025-03-26');
+      const batchRefused = refuseBatch(frame, protocolVersion);
+      if (batchRefused) return Promise.resolve(batchRefused);
+      return serveSessionlessPost(channels, request, {
+        frame,
+        requests,
+        accepts,
+        protocolVersion,
+        principal,
+        keepAliveMs: config.keepAliveMs,
+        maxSseBufferBytes: config.maxSseBufferBytes,
+      });
+    },
+    get: () => Promise.resolve(notAllowed('POST')),
+    delete: () => Promise.resolve(notAllowed('POST')),
+    close: () => Promise.resolve(),
+  });
+}
