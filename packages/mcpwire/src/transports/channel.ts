@@ -55,10 +55,9 @@ export interface ChannelInfo {
    */
   readonly principalOf?: (requestId: RequestId) => Principal | undefined;
   /**
-   * Set by a transport that keeps no handshake-era sessions (Streamable HTTP with `sessions: false`):
-   * this channel carries one POST of a client that negotiated `protocolVersion` earlier, perhaps
-   * with another process. The server serves it as an initialized connection of that revision whose
-   * client declared no capabilities, so it asks that client nothing.
+   * Set by a transport that keeps no handshake-era sessions (createSessionlessHandler): this
+   * channel carries one POST of a client that negotiated `protocolVersion` earlier, perhaps with
+   * another process; `servingRequests` hands it to `RequestServer.serveRequest` as `via.protocolVersion`.
    */
   readonly negotiated?: { readonly protocolVersion: string };
 }
