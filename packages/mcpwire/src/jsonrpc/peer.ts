@@ -12,7 +12,7 @@ import type {
   RequestId,
   SendOptions,
 } from './message.ts';
-import { ErrorCode, RpcError } from './rpc-error.ts';
+import { ErrorCode, failureResponse, RpcError } from './rpc-error.ts';
 
 /** The upper layer's inbound side. Handlers may throw RpcError for a protocol error. */
 export interface PeerHandler {
@@ -288,12 +288,7 @@ export class Peer {
   }
 
   #toErrorResponse(id: RequestId, method: string, error: unknown): JsonRpcErrorResponse {
-    if (error instanceof RpcError) return errorResponse(id, error);
-    this.#report(new Error(`Handler for "${method}" failed`, { cause: error }));
-    return errorResponse(
-      id,
-      new RpcError(ErrorCode.InternalError, `Internal error while handling "${method}"`),
-    );
+    return failureResponse(id, method, error, (failure) => this.#report(failure));
   }
 
   #reply(response: JsonRpcResponse | JsonRpcResponse[]): void {

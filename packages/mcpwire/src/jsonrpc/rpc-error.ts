@@ -1,6 +1,6 @@
 // The one error type that becomes a JSON-RPC error response, and the standard codes.
 
-import type { JsonRpcErrorObject } from './message.ts';
+import type { JsonRpcErrorObject, JsonRpcErrorResponse, RequestId } from './message.ts';
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const ErrorCode = {
@@ -37,4 +37,23 @@ export class RpcError extends Error {
   static fromErrorObject(error: JsonRpcErrorObject): RpcError {
     return new RpcError(error.code, error.message, error.data);
   }
+}
+
+/**
+ * The error response to a request whose handler failed with `error`: an RpcError as it is, anything
+ * else -32603 naming the method, the original passed to `report` (logs) and never sent.
+ */
+export function failureResponse(
+  id: RequestId,
+  method: string,
+  error: unknown,
+  report: (error: Error) => void,
+): JsonRpcErrorResponse {
+  if (error instanceof RpcError) return { jsonrpc: '2.0', id, error: error.toErrorObject() };
+  report(new Error(`Handler for "${method}" failed`, { cause: error }));
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InternalError, message: `Internal error while handling "${method}"` },
+  };
 }

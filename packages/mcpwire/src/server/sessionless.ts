@@ -6,7 +6,7 @@
 // unrelated to the request have nowhere to go.
 
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse, SendOptions } from '../jsonrpc/message.ts';
-import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, ProtocolStateError } from '../protocol/capabilities.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
@@ -38,15 +38,10 @@ export async function serveSessionless(
   try {
     return { jsonrpc: '2.0', id, result: await serveOne(host, request, via) };
   } catch (error) {
-    if (error instanceof RpcError) return { jsonrpc: '2.0', id, error: error.toErrorObject() };
-    if (via.isCancelled)
+    // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
+    if (via.isCancelled && !(error instanceof RpcError))
       return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } };
-    host.reportError(new Error(`Handler for "${method}" failed`, { cause: error }));
-    return {
-      jsonrpc: '2.0',
-      id,
-      error: { code: ErrorCode.InternalError, message: `Internal error while handling "${method}"` },
-    };
+    return failureResponse(id, method, error, (failure) => host.reportError(failure));
   }
 }
 

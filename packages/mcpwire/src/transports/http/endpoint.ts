@@ -215,7 +215,8 @@ async function authorize(
   return refusal === undefined ? undefined : await replyOf(refusal);
 }
 
-function requestsOf(frame: Frame): JsonRpcRequest[] {
+/** The requests of a POST body (a batch's too), without its notifications and responses. */
+export function requestsOf(frame: Frame): JsonRpcRequest[] {
   const items = frame.type === 'batch' ? frame.items : [frame];
   return items.flatMap((item) => (item.type === 'message' && isRequest(item.message) ? [item.message] : []));
 }

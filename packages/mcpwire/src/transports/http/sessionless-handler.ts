@@ -4,11 +4,9 @@
 // is served on its own in the revision its MCP-Protocol-Version names (2025-03-26 when absent,
 // HTTP-34), and GET and DELETE get 405 (HTTP-19). The stateless era is served as ever.
 
-import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
-import { isRequest } from '../../jsonrpc/message.ts';
 import type { RequestServer } from '../channel.ts';
 import { servingRequests } from '../request-channels.ts';
-import { createEndpoint, notAllowed, type HttpHandler } from './endpoint.ts';
+import { createEndpoint, notAllowed, requestsOf, type HttpHandler } from './endpoint.ts';
 import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
 import { resolveOptions, type HttpHandlerOptions } from './options.ts';
 import { serveSessionlessPost } from './sessionless-post.ts';
@@ -37,10 +35,7 @@ export function createSessionlessHandler(
   const toolSchema = custom ?? direct ?? (() => undefined);
   return createEndpoint(channels, config, toolSchema, {
     post: (request, frame, isInitialize, accepts, principal) => {
-      const items = frame.type === 'batch' ? frame.items : frame.type === 'message' ? [frame] : [];
-      const requests = items.flatMap((item) =>
-        item.type === 'message' && isRequest(item.message) ? [item.message as JsonRpcRequest] : [],
-      );
+      const requests = requestsOf(frame);
       const refused = checkVersionHeader(request, requests[0]?.id);
       if (refused) return Promise.resolve(refused);
       const protocolVersion = isInitialize
