@@ -1,6 +1,6 @@
 // The README's host config that puts `mcpwire tap` in front of a server, run as a host would run it:
-// the snippet is read from README.md, `npx -y @mcpwire/cli` replaced by this checkout's CLI and the
-// /tmp paths by a temporary folder; a client started from the config gets the server's answers
+// the snippet is read from README.md, `node /path/to/mcpwire/packages/cli/dist/main.js` replaced by
+// this checkout's CLI and the /tmp paths by a temporary folder; a client started from the config gets the server's answers
 // through the tap, which writes the transcript and an empty lint log (a clean session).
 
 import assert from 'node:assert/strict';
@@ -23,15 +23,16 @@ async function readmeTapConfig(): Promise<{
   return JSON.parse(block) as { mcpServers: Record<string, { command: string; args: string[] }> };
 }
 
-/** `npx -y @mcpwire/cli ...` as this checkout's CLI; a /tmp/ path moved into `dir`. */
+/** `node /path/to/mcpwire/packages/cli/dist/main.js ...` as this checkout's CLI; a /tmp/ path moved into `dir`. */
 function localised(words: readonly string[], dir: string): string[] {
   const out: string[] = [];
   for (let index = 0; index < words.length; index++) {
-    if (words[index] === 'npx' && words[index + 1] === '-y' && words[index + 2] === '@mcpwire/cli') {
+    if (words[index] === 'node' && words[index + 1] === '/path/to/mcpwire/packages/cli/dist/main.js') {
       out.push(...MCPWIRE);
-      index += 2;
+      index += 1;
     } else out.push(words[index]!.replace(/^\/tmp\//, `${dir}/`));
   }
+  assert.ok(!out.some((word) => word.includes('/path/to/')), 'every README placeholder replaced');
   return out;
 }
 
