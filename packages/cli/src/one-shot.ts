@@ -13,6 +13,8 @@ import { openCommandRecorder, type WireOptions } from './wire/command-recorder.t
 export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   config?: string;
   header?: string[];
+  /** `--trust-project-config`. */
+  trustProjectConfig?: boolean;
   era: EraChoice;
   /** Seconds. */
   timeout: number;
@@ -49,10 +51,11 @@ export async function runOneShot(
   doing: string,
   work: (oneShot: OneShot) => Promise<ExitCodeValue>,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();

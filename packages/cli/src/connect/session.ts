@@ -37,10 +37,11 @@ export async function runConnect(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
   updateSettings({ aliases: { '\x04': 'cancel' } });

@@ -19,10 +19,11 @@ export async function doctor(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   const { auth } = authOf(options);
   if (auth !== undefined && target.kind !== 'http')
