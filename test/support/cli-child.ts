@@ -7,7 +7,9 @@ import { spawn as spawnPty, type IPty } from 'node-pty';
 import { SOURCE_CONDITIONS } from './node-options.ts';
 
 const TSX = import.meta.resolve('tsx');
-const MAIN = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'src', 'main.ts');
+/** The repository root: a cwd for a child that needs no folder of its own. */
+export const ROOT_DIR = join(import.meta.dirname, '..', '..');
+const MAIN = join(ROOT_DIR, 'packages', 'cli', 'src', 'main.ts');
 const TIMEOUT_MS = 60_000;
 
 /** `node <flags> main.ts`: the CLI from source, usable from any cwd. */
