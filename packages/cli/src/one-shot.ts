@@ -6,6 +6,7 @@ import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
 import { openClient, toCliError } from './target/open-client.ts';
+import { toTerminalJson } from './terminal-text.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
 
@@ -33,9 +34,9 @@ export interface OneShot {
   isJson: boolean;
   /** For stdout. */
   colours: Colours;
-  /** Writes text to stdout as it is. */
+  /** Writes text to stdout as it is: a server's strings in it went through toTerminalText already. */
   print(text: string): void;
-  /** Writes `value` as indented JSON and a newline to stdout. */
+  /** Writes `value` as indented JSON and a newline to stdout (toTerminalJson: the same JSON value). */
   printJson(value: unknown): void;
 }
 
@@ -81,7 +82,7 @@ export async function runOneShot(
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),
-        printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+        printJson: (value) => process.stdout.write(`${toTerminalJson(JSON.stringify(value, null, 2))}\n`),
       });
     } catch (error) {
       throw toCliError(error, doing, opened.stderrTail());
