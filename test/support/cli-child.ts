@@ -105,11 +105,19 @@ export class McpwirePty implements AsyncDisposable {
     this.#pty.write(data);
   }
 
-  /** Resolves once `text` appears in the raw output; rejects, showing the output, if it never does. */
-  waitFor(text: string): Promise<void> {
+  /** Everything written, CSI and OSC sequences and carriage returns removed (for waiting on words). */
+  get text(): string {
+    return this.#raw.replace(
+      /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\r/g,
+      '',
+    );
+  }
+
+  /** Resolves once `text` appears in {@link text} after offset `from`; rejects, showing the output, if it never does. */
+  waitFor(text: string, from = 0): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = (): void => {
-        if (!this.#raw.includes(text)) return;
+        if (!this.text.slice(from).includes(text)) return;
         this.#waiters.delete(check);
         clearTimeout(timer);
         resolve();

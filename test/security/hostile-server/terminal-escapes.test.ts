@@ -122,4 +122,28 @@ describe('terminal escapes in server text (hostile server)', { concurrency: 4 },
     ])
       assert.ok(session.raw.includes(shown), `${shown} not in ${JSON.stringify(session.raw)}`);
   });
+
+  test('connect on a terminal: an elicitation message escaped (a progress message never raw)', async () => {
+    await using session = new McpwirePty(['connect', ...SERVER], { cwd: ROOT_DIR });
+    await session.waitFor('What next?');
+    let from = session.text.length;
+    session.write('t');
+    await session.waitFor('Tool (type to filter)', from);
+    session.write('elicits');
+    await session.waitFor('(1 match)', from);
+    from = session.text.length;
+    session.write('\r');
+    await session.waitFor('Send these answers to the server?', from);
+    session.write('y');
+    await session.waitFor('the user answered accept', from);
+    for (const raw of ['\x1b]8;;http://evil', '\x1b]52;', '\x9b', '\u202e'])
+      assert.equal(
+        session.raw.includes(raw),
+        false,
+        `raw ${JSON.stringify(raw)} in ${JSON.stringify(session.raw)}`,
+      );
+    // The progress message shows only between two spinner frames (timer-driven): not asserted shown.
+    const shown = 'elicitation \\x1b]8;;http://evil\\x07';
+    assert.ok(session.raw.includes(shown), `${shown} not in ${JSON.stringify(session.raw)}`);
+  });
 });
