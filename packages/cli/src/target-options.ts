@@ -26,7 +26,7 @@ export function addTargetOptions(
     .option('--config <file>', 'look the target name up in this host config file only')
     .option(
       '--trust-project-config',
-      'run a server that only a config in the current folder (.mcp.json, .cursor/mcp.json, .vscode/mcp.json) defines, without asking',
+      'run a server that only a config in the current folder (.mcp.json, .cursor/mcp.json, .vscode/mcp.json) defines, without asking; otherwise it is asked once on a terminal (remembered until the file changes) and refused (exit 2) off one',
     )
     .option(
       '-H, --header <name:value>',
