@@ -13,6 +13,7 @@ import {
 } from 'mcpwire/extensions/tasks';
 import { coloursFor } from './colours.ts';
 import { CliError, ExitCode } from './exit-code.ts';
+import { toTerminalText } from './terminal-text.ts';
 import type { OneShot } from './one-shot.ts';
 
 /** The extensions the client declares for a task call (no receiver: the CLI answers no server requests). */
@@ -29,6 +30,7 @@ export function taskExtensions(): readonly ClientExtension[] {
 export async function callAsTask(oneShot: OneShot, name: string, args: JsonObject): Promise<CallToolResult> {
   const { client, signal } = oneShot;
   const colours = coloursFor(process.stderr);
+  // Each line's peer parts (task id, status and progress messages) are escaped where they are put in.
   const say = (line: string): void => void process.stderr.write(`${colours.dim('task')} ${line}\n`);
   const tasks = new TasksClient(client);
   if (!tasks.isSupported)
@@ -43,8 +45,8 @@ export async function callAsTask(oneShot: OneShot, name: string, args: JsonObjec
     if (tasks.isSupported)
       say(
         client.era === 'modern'
-          ? `the server answered at once: "${name}" ran without a task`
-          : `"${name}" does not support tasks (execution.taskSupport): called it directly`,
+          ? `the server answered at once: "${toTerminalText(name)}" ran without a task`
+          : `"${toTerminalText(name)}" does not support tasks (execution.taskSupport): called it directly`,
       );
     return handle.result();
   }
@@ -56,20 +58,20 @@ async function follow(
   out: { say: (line: string) => void; signal: AbortSignal; colours: (text: string) => string },
 ): Promise<CallToolResult> {
   const id = handle.id!;
+  const shownId = toTerminalText(id);
   const { say, signal } = out;
   const poll = handle.task?.pollIntervalMs;
   say(
-    `${out.colours(id)} ${describe(handle.task!)}${poll === undefined ? '' : ` (polled every ${poll} ms)`}`,
+    `${out.colours(shownId)} ${describe(handle.task!)}${poll === undefined ? '' : ` (polled every ${Number(poll)} ms)`}`,
   );
-  handle.onStatus((task) => say(`${id} ${describe(task)}`));
+  handle.onStatus((task) => say(`${shownId} ${describe(task)}`));
   handle.onProgress((progress) => {
-    const total = progress.total === undefined ? '' : `/${progress.total}`;
-    say(
-      `${id} progress ${progress.progress}${total}${progress.message === undefined ? '' : ` ${progress.message}`}`,
-    );
+    const total = progress.total === undefined ? '' : `/${Number(progress.total)}`;
+    const message = progress.message === undefined ? '' : ` ${toTerminalText(progress.message)}`;
+    say(`${shownId} progress ${Number(progress.progress)}${total}${message}`);
   });
   const cancel = (): void => {
-    say(`${id} cancelling (Ctrl-C)`);
+    say(`${shownId} cancelling (Ctrl-C)`);
     handle.cancel().catch(() => {});
   };
   signal.addEventListener('abort', cancel, { once: true });
@@ -83,8 +85,10 @@ async function follow(
   }
 }
 
+/** The task's status and message, escaped (both are the server's words). */
 function describe(task: TaskView): string {
-  return task.statusMessage === undefined ? task.status : `${task.status}: ${task.statusMessage}`;
+  const status = toTerminalText(String(task.status));
+  return task.statusMessage === undefined ? status : `${status}: ${toTerminalText(task.statusMessage)}`;
 }
 
 /** The exit code of a task that did not complete; errors a task does not explain pass through. */

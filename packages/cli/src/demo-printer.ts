@@ -1,10 +1,12 @@
 // What `mcpwire demo` prints: each JSON-RPC message as it crosses the wire (direction, id
 // correlation, elapsed time, JSON laid out to the terminal width, or one raw line with --raw), and
 // the story around it: headings, notes, checks, HTTP exchanges. Colour only where colours.ts allows.
+// It prints peer text (`--trace` of any server): all of it goes through terminal-text.ts first.
 
 import type { ChannelObserver, Frame, Message } from 'mcpwire';
 import type { Colours } from './colours.ts';
 import { layoutJson } from './demo/json-layout.ts';
+import { toTerminalJson, toTerminalText } from './terminal-text.ts';
 import { WireRecord, type Direction, type WireEntry } from './demo/wire-record.ts';
 
 /** How JSON is indented under its message line. */
@@ -64,27 +66,29 @@ export class DemoPrinter {
     const { colours, isRaw, width } = this.#options;
     const arrow = direction === 'sent' ? '→' : '←';
     if (isRaw) {
-      this.#write(`${arrow} ${JSON.stringify(message)}`);
+      this.#write(`${arrow} ${toTerminalJson(JSON.stringify(message))}`);
       return entry;
     }
     const who = direction === 'sent' ? colours.cyan('host → server') : colours.magenta('server → host');
-    this.#write(`${colours.dim(this.#stamp(entry.at))} ${who}  ${colours.bold(entry.title)}`);
+    this.#write(`${colours.dim(this.#stamp(entry.at))} ${who}  ${colours.bold(toTerminalText(entry.title))}`);
     const lines = layoutJson(message, {
       width: Math.max(40, width - BODY_INDENT.length),
       maxDepth: FOLD_DEPTH,
     });
-    this.#write(lines.map((line) => BODY_INDENT + line).join('\n'));
+    this.#write(lines.map((line) => BODY_INDENT + toTerminalJson(line)).join('\n'));
     return entry;
   }
 
   /** A section heading. */
   heading(text: string): void {
+    text = shown(text);
     if (this.#options.isRaw) this.#write(`# == ${text}`);
     else this.#write(`\n${this.#options.colours.bold(this.#options.colours.underline(text))}`);
   }
 
   /** What the host is doing or what just happened. */
   note(text: string): void {
+    text = shown(text);
     if (this.#options.isRaw) this.#write(`#    ${text}`);
     else this.#write(this.#options.colours.dim(`   ${text}`));
   }
@@ -93,18 +97,20 @@ export class DemoPrinter {
   check(isOk: boolean, text: string): void {
     const { colours, isRaw } = this.#options;
     const mark = isOk ? colours.green('✓') : colours.red('✗');
+    text = shown(text);
     this.#write(`${isRaw ? '# ' : '   '}${mark} ${isOk ? text : colours.red(text)}`);
   }
 
   /** An HTTP exchange or SSE event line (over --http), printed as it happens. */
   http(text: string): void {
     const { colours, isRaw } = this.#options;
+    text = shown(text);
     this.#write(isRaw ? text : `${colours.dim(this.#stamp(this.elapsed))} ${colours.yellow(text)}`);
   }
 
   /** A plain line. */
   line(text: string): void {
-    this.#write(text);
+    this.#write(shown(text));
   }
 
   #frame(frame: Frame): void {
@@ -112,7 +118,7 @@ export class DemoPrinter {
     else if (frame.type === 'batch') for (const item of frame.items) this.#frame(item);
     else
       this.#write(
-        `${this.#options.colours.red('server → host (invalid)')} ${JSON.stringify(frame.response)}`,
+        `${this.#options.colours.red('server → host (invalid)')} ${toTerminalJson(JSON.stringify(frame.response))}`,
       );
   }
 
@@ -123,4 +129,9 @@ export class DemoPrinter {
   #write(text: string): void {
     this.#options.write(`${text}\n`);
   }
+}
+
+/** Text that may quote a peer: its controls shown escaped, line breaks kept (ours carry no controls). */
+function shown(text: string): string {
+  return toTerminalText(text, { keepNewlines: true });
 }

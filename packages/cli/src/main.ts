@@ -5,6 +5,7 @@
 import { isHelpOrVersion } from './define-command.ts';
 import { CliError, ExitCode } from './exit-code.ts';
 import { createProgram, splitArguments } from './program.ts';
+import { toTerminalText } from './terminal-text.ts';
 
 /** A reader that went away (`mcpwire list ... | head -1`) is no failure: stop quietly. */
 function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
@@ -32,7 +33,10 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = failure?.exitCode ?? ExitCode.failed;
     // Ctrl-C: the person knows; say nothing.
     if (failure?.exitCode === ExitCode.interrupted) return;
-    const message = error instanceof Error ? error.message : String(error);
+    // The message may quote a server (its error, its stderr) or a config file: shown, never acted on.
+    const message = toTerminalText(error instanceof Error ? error.message : String(error), {
+      keepNewlines: true,
+    });
     process.stderr.write(`mcpwire: ${message}\n`);
   }
 }

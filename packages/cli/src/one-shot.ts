@@ -6,6 +6,7 @@ import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
 import { openClient, toCliError } from './target/open-client.ts';
+import { toTerminalJson } from './terminal-text.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
 
@@ -13,6 +14,8 @@ import { openCommandRecorder, type WireOptions } from './wire/command-recorder.t
 export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   config?: string;
   header?: string[];
+  /** `--trust-project-config`. */
+  trustProjectConfig?: boolean;
   era: EraChoice;
   /** Seconds. */
   timeout: number;
@@ -31,9 +34,9 @@ export interface OneShot {
   isJson: boolean;
   /** For stdout. */
   colours: Colours;
-  /** Writes text to stdout as it is. */
+  /** Writes text to stdout as it is: a server's strings in it went through toTerminalText already. */
   print(text: string): void;
-  /** Writes `value` as indented JSON and a newline to stdout. */
+  /** Writes `value` as indented JSON and a newline to stdout (toTerminalJson: the same JSON value). */
   printJson(value: unknown): void;
 }
 
@@ -49,10 +52,11 @@ export async function runOneShot(
   doing: string,
   work: (oneShot: OneShot) => Promise<ExitCodeValue>,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();
@@ -78,7 +82,7 @@ export async function runOneShot(
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),
-        printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+        printJson: (value) => process.stdout.write(`${toTerminalJson(JSON.stringify(value, null, 2))}\n`),
       });
     } catch (error) {
       throw toCliError(error, doing, opened.stderrTail());

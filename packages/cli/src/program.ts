@@ -66,10 +66,12 @@ export function createProgram(context: ProgramContext): Command {
   return program.addHelpText(
     'after',
     `${colours.bold('Targets:')}
-  A server name from a host config file (Claude Code .mcp.json, Cursor .cursor/mcp.json, VS Code
-  .vscode/mcp.json in this folder; then ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop's
-  claude_desktop_config.json, VS Code's user mcp.json; or --config <file>), an http(s) URL, or "--"
-  followed by the command that starts the server over stdio.
+  A server name from a host config file (your ~/.claude.json, ~/.cursor/mcp.json, Claude Desktop's
+  claude_desktop_config.json, VS Code's user mcp.json; then the project's .mcp.json,
+  .cursor/mcp.json, .vscode/mcp.json in this folder; or --config <file>), an http(s) URL, or "--"
+  followed by the command that starts the server over stdio. Your own files win on a name clash; a
+  server only a project file defines runs once you approve it (asked on a terminal, remembered until
+  the file changes) or with --trust-project-config.
 
 ${colours.bold('Exit codes:')}
   0 done, 1 the server reported a failure (a tool error, an error response), 2 usage error,

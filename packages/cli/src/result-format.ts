@@ -1,5 +1,6 @@
 // How the one-shot commands and `connect` show MCP results to a person (the `--json` output is the
-// result itself): one line per listed item, text content as it is, binary content described. Pure.
+// result itself): one line per listed item, text content as it is, binary content described. Every
+// string of the server's passes through toTerminalText before our colours are added. Pure.
 
 import type {
   CallToolResult,
@@ -13,6 +14,7 @@ import type {
   Tool,
 } from 'mcpwire';
 import type { Colours } from './colours.ts';
+import { toTerminalJson, toTerminalText } from './terminal-text.ts';
 
 /** The widest first column before descriptions stop lining up. */
 const MAX_NAME_WIDTH = 36;
@@ -20,7 +22,7 @@ const MAX_NAME_WIDTH = 36;
 /** `name  description` lines for tools; the arguments each takes, required ones marked with `*`. */
 export function formatTools(tools: readonly Tool[], colours: Colours): string {
   return formatRows(
-    tools.map((tool) => [tool.name, describe(tool.description, argumentsOf(tool.inputSchema))]),
+    tools.map((tool) => [line(tool.name), describe(tool.description, argumentsOf(tool.inputSchema))]),
     colours,
   );
 }
@@ -28,7 +30,7 @@ export function formatTools(tools: readonly Tool[], colours: Colours): string {
 /** `uri  name (mimeType)` lines. */
 export function formatResources(resources: readonly Resource[], colours: Colours): string {
   return formatRows(
-    resources.map((resource) => [resource.uri, resourceLabel(resource.name, resource.mimeType)]),
+    resources.map((resource) => [line(resource.uri), resourceLabel(resource.name, resource.mimeType)]),
     colours,
   );
 }
@@ -36,7 +38,10 @@ export function formatResources(resources: readonly Resource[], colours: Colours
 /** `uriTemplate  name (mimeType)` lines. */
 export function formatTemplates(templates: readonly ResourceTemplate[], colours: Colours): string {
   return formatRows(
-    templates.map((template) => [template.uriTemplate, resourceLabel(template.name, template.mimeType)]),
+    templates.map((template) => [
+      line(template.uriTemplate),
+      resourceLabel(template.name, template.mimeType),
+    ]),
     colours,
   );
 }
@@ -45,10 +50,10 @@ export function formatTemplates(templates: readonly ResourceTemplate[], colours:
 export function formatPrompts(prompts: readonly Prompt[], colours: Colours): string {
   return formatRows(
     prompts.map((prompt) => [
-      prompt.name,
+      line(prompt.name),
       describe(
         prompt.description,
-        (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '*' : ''}`),
+        (prompt.arguments ?? []).map((argument) => `${line(argument.name)}${argument.required ? '*' : ''}`),
       ),
     ]),
     colours,
@@ -60,7 +65,7 @@ export function formatCallResult(result: CallToolResult, colours: Colours): stri
   const blocks = result.content.map((block) => formatBlock(block, colours));
   const hasText = result.content.some((block) => block.type === 'text');
   if (result.structuredContent !== undefined && !hasText)
-    blocks.push(JSON.stringify(result.structuredContent, null, 2));
+    blocks.push(toTerminalJson(JSON.stringify(result.structuredContent, null, 2)));
   return joinLines(blocks);
 }
 
@@ -69,9 +74,9 @@ export function formatReadResult(result: ReadResourceResult, colours: Colours): 
   return joinLines(
     result.contents.map((item) =>
       'text' in item
-        ? item.text
+        ? content(item.text)
         : colours.dim(
-            `[blob ${item.mimeType ?? 'application/octet-stream'}, ${base64Bytes(item.blob)} bytes: use --json to get it]`,
+            `[blob ${line(item.mimeType ?? 'application/octet-stream')}, ${base64Bytes(item.blob)} bytes: use --json to get it]`,
           ),
     ),
   );
@@ -79,16 +84,16 @@ export function formatReadResult(result: ReadResourceResult, colours: Colours): 
 
 /** The prompt's description, then each message as `role: content`. */
 export function formatPromptResult(result: GetPromptResult, colours: Colours): string {
-  const lines = result.description === undefined ? [] : [colours.dim(result.description)];
+  const lines = result.description === undefined ? [] : [colours.dim(content(result.description))];
   for (const message of result.messages)
-    lines.push(`${colours.bold(`${message.role}:`)} ${formatBlock(message.content, colours)}`);
+    lines.push(`${colours.bold(`${line(message.role)}:`)} ${formatBlock(message.content, colours)}`);
   return joinLines(lines);
 }
 
 /** One value per line; a dimmed note when the server has more than it sent. */
 export function formatCompletion(result: CompleteResult, colours: Colours): string {
   const { values, total, hasMore } = result.completion;
-  const lines = [...values];
+  const lines = values.map(line);
   if (hasMore === true || (total !== undefined && total > values.length))
     lines.push(colours.dim(`(${total === undefined ? 'more' : `${total - values.length} more`} not shown)`));
   return joinLines(lines);
@@ -98,20 +103,33 @@ export function formatCompletion(result: CompleteResult, colours: Colours): stri
 export function formatBlock(block: ContentBlock, colours: Colours): string {
   switch (block.type) {
     case 'text':
-      return block.text;
+      return content(block.text);
     case 'image':
     case 'audio':
-      return colours.dim(`[${block.type} ${block.mimeType}, ${base64Bytes(block.data)} bytes]`);
+      return colours.dim(`[${block.type} ${line(block.mimeType)}, ${base64Bytes(block.data)} bytes]`);
     case 'resource_link':
-      return colours.dim(`[link ${block.uri}${block.name ? ` ${block.name}` : ''}]`);
+      return colours.dim(`[link ${line(block.uri)}${block.name ? ` ${line(block.name)}` : ''}]`);
     case 'resource': {
       const { resource } = block;
-      const head = colours.dim(`[resource ${resource.uri}]`);
+      const head = colours.dim(`[resource ${line(resource.uri)}]`);
       return 'text' in resource
-        ? `${head}\n${resource.text}`
+        ? `${head}\n${content(resource.text)}`
         : `${head} ${colours.dim(`${base64Bytes(resource.blob)} bytes`)}`;
     }
+    default:
+      // A block type of a later revision: named, never printed raw.
+      return colours.dim(`[${line(String((block as { type?: unknown }).type))}]`);
   }
+}
+
+/** A server's single-line string (a name, URI, MIME type): every control shown escaped, line breaks too. */
+function line(text: string): string {
+  return toTerminalText(text);
+}
+
+/** A server's text content: controls shown escaped, its line breaks and tabs kept. */
+function content(text: string): string {
+  return toTerminalText(text, { keepNewlines: true });
 }
 
 function formatRows(rows: ReadonlyArray<readonly [string, string]>, colours: Colours): string {
@@ -124,7 +142,7 @@ function formatRows(rows: ReadonlyArray<readonly [string, string]>, colours: Col
 }
 
 function describe(description: string | undefined, args: readonly string[]): string {
-  const firstLine = (description ?? '').split('\n')[0]!.trim();
+  const firstLine = line((description ?? '').split('\n')[0]!.trim());
   if (args.length === 0) return firstLine;
   const list = `(${args.join(', ')})`;
   return firstLine === '' ? list : `${firstLine} ${list}`;
@@ -134,11 +152,11 @@ function describe(description: string | undefined, args: readonly string[]): str
 function argumentsOf(schema: Tool['inputSchema'] | undefined): string[] {
   if (typeof schema !== 'object' || schema === null) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  return Object.keys(schema.properties ?? {}).map((name) => `${name}${required.has(name) ? '*' : ''}`);
+  return Object.keys(schema.properties ?? {}).map((name) => `${line(name)}${required.has(name) ? '*' : ''}`);
 }
 
 function resourceLabel(name: string, mimeType: string | undefined): string {
-  return mimeType === undefined ? name : `${name} (${mimeType})`;
+  return mimeType === undefined ? line(name) : `${line(name)} (${line(mimeType)})`;
 }
 
 function base64Bytes(data: string): number {

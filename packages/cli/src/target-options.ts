@@ -7,7 +7,7 @@ import type { ProgramContext } from './program-context.ts';
 
 /** The help text of the `<target>` operand. */
 export const TARGET_DESCRIPTION =
-  'a server name from a host config file, or an http(s) URL; or leave it out and end the command line with "--" and the command that starts the server over stdio';
+  'a server name from a host config file (yours first; one only a config in the current folder defines runs once approved, see --trust-project-config), or an http(s) URL; or leave it out and end the command line with "--" and the command that starts the server over stdio';
 
 /** The `<target>` operand, first after the command name. */
 export function targetArgument(): Argument {
@@ -24,6 +24,10 @@ export function addTargetOptions(
 ): Command {
   command
     .option('--config <file>', 'look the target name up in this host config file only')
+    .option(
+      '--trust-project-config',
+      'run a server that only a config in the current folder (.mcp.json, .cursor/mcp.json, .vscode/mcp.json) defines, without asking; otherwise it is asked once on a terminal (remembered until the file changes) and refused (exit 2) off one',
+    )
     .option(
       '-H, --header <name:value>',
       'an HTTP header for URL targets (repeatable)',

@@ -1,5 +1,6 @@
 // Targets named in host config files, through the real command: each host's format in its usual
 // place (a temporary home and project folder), the search order, --config, and ${VAR} expansion.
+// Project files run here with --trust-project-config (approval: test/security/hostile-folder/).
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,9 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-/** `mcpwire <args>` run in the project folder with the temporary home. */
+/** `mcpwire <args> --trust-project-config` run in the project folder with the temporary home. */
 function run(args: string[], env: RunOptions['env'] = {}): ReturnType<typeof runCli> {
-  return runCli(args, {
+  return runCli([...args, '--trust-project-config'], {
     cwd: project,
     env: {
       HOME: home,
@@ -56,7 +57,7 @@ describe('host config files', { concurrency: 4 }, () => {
       join(home, '.config', 'Claude', 'claude_desktop_config.json'),
       JSON.stringify({ mcpServers: { desktop: OFFICIAL } }),
     );
-    // Cursor: the user's file and the project's; "shared" is in both, the project's wins.
+    // Cursor: the user's file and the project's; "shared" is in both, the user's wins.
     write(
       join(home, '.cursor', 'mcp.json'),
       JSON.stringify({ mcpServers: { 'cursor-user': OURS, shared: OURS } }),
@@ -119,9 +120,9 @@ describe('host config files', { concurrency: 4 }, () => {
     );
   });
 
-  test('project files come before user files; a VS Code http entry with headers; --config reads only that file', async () => {
+  test('user files come before project files; a VS Code http entry with headers; --config reads only that file', async () => {
     const shared = await run(['call', 'shared', 'echo', 'message=x']);
-    assert.deepEqual([shared.code, shared.stdout], [0, 'Echo: x\n']);
+    assert.deepEqual([shared.code, shared.stdout], [0, 'x\n']);
     const viaHttp = await run(['list', 'vscode-http', 'tools'], {
       MCPWIRE_TEST_URL: http.url,
       MCPWIRE_TEST_TOKEN: 't0ken',
@@ -140,19 +141,18 @@ describe('host config files', { concurrency: 4 }, () => {
     assert.equal(unset.code, 2);
     assert.match(
       unset.stderr,
-      /^mcpwire: server "unset" in .*\.mcp\.json uses \$\{MCPWIRE_TEST_UNSET\}, but MCPWIRE_TEST_UNSET is not set: set it in the environment/,
+      /^mcpwire: using server "unset" from the project config .*\.mcp\.json\nmcpwire: server "unset" in .*\.mcp\.json uses \$\{MCPWIRE_TEST_UNSET\}, but MCPWIRE_TEST_UNSET is not set: set it in the environment/,
     );
     const unknown = await run(['list', 'nowhere']);
     assert.equal(unknown.code, 2);
     // The files in search order, then their names in that order.
     const files = [
-      'project/.mcp.json',
-      'project/.cursor/mcp.json',
-      'project/.vscode/mcp.json',
       'home/.claude.json',
+      'home/.cursor/mcp.json',
+      'home/.config/Claude/claude_desktop_config.json',
     ];
-    files.push('home/.cursor/mcp.json', 'home/.config/Claude/claude_desktop_config.json');
-    const names = 'code, unset, shared, vscode, vscode-http, code-local, code-user, cursor-user, desktop';
+    files.push('project/.mcp.json', 'project/.cursor/mcp.json', 'project/.vscode/mcp.json');
+    const names = 'code-local, code-user, cursor-user, shared, desktop, code, unset, vscode, vscode-http';
     assert.ok(
       unknown.stderr.includes(`(servers in ${files.map((file) => join(root, file)).join(', ')}: ${names})`),
       unknown.stderr,

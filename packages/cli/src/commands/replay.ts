@@ -19,6 +19,7 @@ interface ReplayOptions {
   timeout?: number;
   header?: string[];
   config?: string;
+  trustProjectConfig?: boolean;
   verbose?: boolean;
 }
 
@@ -61,6 +62,10 @@ export function replayCommand(): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--config <file>', 'with --check: look the target name up in this host config file only')
+    .option(
+      '--trust-project-config',
+      'with --check: run a server only a config in the current folder defines, without asking',
+    )
     .option('--verbose', "with --check: show a stdio server's stderr as it is written")
     // The words after `--` arrive as extra operands (see operandsOf).
     .allowExcessArguments()
@@ -120,12 +125,12 @@ function checkOptions(
       );
     return;
   }
-  const checkOnly = (['ignore', 'timeout', 'header', 'config', 'verbose'] as const).filter(
-    (name) => options[name] !== undefined,
-  );
+  const checkOnly = (
+    ['ignore', 'timeout', 'header', 'config', 'trustProjectConfig', 'verbose'] as const
+  ).filter((name) => options[name] !== undefined);
   if (checkOnly.length > 0)
     throw new UsageError(
-      `${checkOnly.map((name) => `--${name}`).join(', ')} ${checkOnly.length === 1 ? 'applies' : 'apply'} with --check ${hint}`,
+      `${checkOnly.map((name) => `--${name.replace(/[A-Z]/g, (upper) => `-${upper.toLowerCase()}`)}`).join(', ')} ${checkOnly.length === 1 ? 'applies' : 'apply'} with --check ${hint}`,
     );
   const server =
     target === undefined ? (afterDash === undefined ? undefined : 'the command after "--"') : `"${target}"`;
@@ -151,10 +156,11 @@ async function runReplay(
     const { IgnoredPaths } = await import('../wire/replay/ignored-paths.ts');
     const { resolveTarget } = await import('../target/target.ts');
     const ignored = IgnoredPaths.withPerRun(options.ignore);
-    const resolved = resolveTarget(target ?? COMMAND_TARGET, {
+    const resolved = await resolveTarget(target ?? COMMAND_TARGET, {
       commandAfterDash: afterDash,
       config: options.config,
       headers: options.header,
+      trustProjectConfig: options.trustProjectConfig,
     });
     const transcript = await readTranscript(file);
     const { runReplayCheck } = await import('../wire/replay/run-replay-check.ts');

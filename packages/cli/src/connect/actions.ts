@@ -15,6 +15,7 @@ import {
   formatTools,
 } from '../result-format.ts';
 import type { CallActivity } from './call-activity.ts';
+import { toTerminalText } from '../terminal-text.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';
 
 /** What every action works with. */
@@ -29,7 +30,11 @@ export async function callTool({ client, activity, colours }: ActionContext): Pr
   const tools = await client.listAllTools();
   const name = await autocomplete({
     message: 'Tool (type to filter)',
-    options: tools.map((tool) => ({ value: tool.name, label: tool.name, hint: firstLine(tool.description) })),
+    options: tools.map((tool) => ({
+      value: tool.name,
+      label: toTerminalText(tool.name),
+      hint: firstLine(tool.description),
+    })),
     maxItems: 8,
   });
   if (isCancel(name)) return;
@@ -39,7 +44,8 @@ export async function callTool({ client, activity, colours }: ActionContext): Pr
   const controller = new AbortController();
   const cancel = (): void => controller.abort('cancelled with Ctrl-C');
   process.on('SIGINT', cancel);
-  activity.start(`Calling ${name}`, cancel);
+  const shownName = toTerminalText(name);
+  activity.start(`Calling ${shownName}`, cancel);
   try {
     const result = await client.callTool(
       { name, arguments: args },
@@ -47,12 +53,12 @@ export async function callTool({ client, activity, colours }: ActionContext): Pr
     );
     activity.stop();
     const shown = formatCallResult(result, colours).trimEnd() || colours.dim('(no content)');
-    if (result.isError === true) log.error(`${name} reported an error:\n${shown}`);
-    else log.success(`${name}:\n${shown}`);
+    if (result.isError === true) log.error(`${shownName} reported an error:\n${shown}`);
+    else log.success(`${shownName}:\n${shown}`);
   } catch (error) {
     activity.stop();
     if (!(error instanceof RequestCancelledError)) throw error;
-    log.warn(`Cancelled ${name}: the server was sent notifications/cancelled`);
+    log.warn(`Cancelled ${shownName}: the server was sent notifications/cancelled`);
   } finally {
     process.removeListener('SIGINT', cancel);
   }
@@ -68,10 +74,14 @@ export async function readResource({ client, colours }: ActionContext): Promise<
   const choice = await autocomplete<string>({
     message: 'Resource (type to filter)',
     options: [
-      ...resources.map((resource) => ({ value: resource.uri, label: resource.uri, hint: resource.name })),
+      ...resources.map((resource) => ({
+        value: resource.uri,
+        label: toTerminalText(resource.uri),
+        hint: toTerminalText(resource.name),
+      })),
       ...templates.map((template) => ({
         value: template.uriTemplate,
-        label: template.uriTemplate,
+        label: toTerminalText(template.uriTemplate),
         hint: 'template',
       })),
       { value: TYPE, label: 'Type a URI...' },
@@ -82,7 +92,7 @@ export async function readResource({ client, colours }: ActionContext): Promise<
   const uri = choice === TYPE ? await askText('URI') : await fillTemplate(choice);
   if (uri === undefined) return;
   const result = await client.readResource({ uri });
-  log.success(`${uri}:\n${formatReadResult(result, colours).trimEnd()}`);
+  log.success(`${toTerminalText(uri)}:\n${formatReadResult(result, colours).trimEnd()}`);
 }
 
 /** Picks a prompt, asks for its arguments and shows its messages. */
@@ -92,7 +102,7 @@ export async function getPrompt({ client, colours }: ActionContext): Promise<voi
     message: 'Prompt (type to filter)',
     options: prompts.map((prompt) => ({
       value: prompt.name,
-      label: prompt.name,
+      label: toTerminalText(prompt.name),
       hint: firstLine(prompt.description),
     })),
     maxItems: 8,
@@ -101,15 +111,15 @@ export async function getPrompt({ client, colours }: ActionContext): Promise<voi
   const prompt = prompts.find((candidate) => candidate.name === name)!;
   const args: Record<string, string> = {};
   for (const argument of prompt.arguments ?? []) {
-    const value = await askText(argument.name, {
+    const value = await askText(toTerminalText(argument.name), {
       isRequired: argument.required === true,
-      hint: argument.description,
+      hint: argument.description === undefined ? undefined : firstLine(argument.description),
     });
     if (value === undefined) return;
     if (value !== '') args[argument.name] = value;
   }
   const result = await client.getPrompt({ name, arguments: args });
-  log.success(`${name}:\n${formatPromptResult(result, colours).trimEnd()}`);
+  log.success(`${toTerminalText(name)}:\n${formatPromptResult(result, colours).trimEnd()}`);
 }
 
 /** Picks a prompt or template argument and a partial value, and shows the server's suggestions. */
@@ -137,7 +147,7 @@ export async function completeArgument({ client, colours }: ActionContext): Prom
     message: 'Argument',
     options: refs.map((item, index) => ({
       value: index,
-      label: `${'name' in item.ref ? item.ref.name : item.ref.uri} ${colours.dim('>')} ${item.argument}`,
+      label: `${toTerminalText('name' in item.ref ? item.ref.name : item.ref.uri)} ${colours.dim('>')} ${toTerminalText(item.argument)}`,
     })),
     maxItems: 10,
   });
@@ -185,7 +195,7 @@ async function askText(
 async function fillTemplate(template: string): Promise<string | undefined> {
   let uri = template;
   for (const { expression, variable } of expressionsOf(template)) {
-    const value = await askText(variable);
+    const value = await askText(toTerminalText(variable));
     if (value === undefined) return undefined;
     // The expression's own text, replaced as a string: a server's template never becomes a pattern.
     const at = uri.indexOf(expression);
@@ -210,6 +220,7 @@ function expressionsOf(template: string): Array<{ expression: string; variable: 
   return found;
 }
 
+/** A server's description as a one-line hint, escaped. */
 function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n')[0]!.slice(0, 60);
+  return toTerminalText((text ?? '').split('\n')[0]!.slice(0, 60));
 }

@@ -4,6 +4,7 @@
 
 import { progress, settings, spinner } from '@clack/prompts';
 import type { Progress } from 'mcpwire/client';
+import { toTerminalText } from '../terminal-text.ts';
 
 type Indicator = ReturnType<typeof spinner> | ReturnType<typeof progress>;
 
@@ -36,8 +37,10 @@ export class CallActivity {
   /** Moves the bar to `update.progress` (switching from the spinner when a total first arrives). */
   progress(update: Progress): void {
     if (!this.#isRunning) return;
-    const message =
-      update.message ?? `${update.progress}${update.total === undefined ? '' : ` of ${update.total}`}`;
+    // The server's words: shown escaped (a progress message is peer text like any other).
+    const message = toTerminalText(
+      update.message ?? `${update.progress}${update.total === undefined ? '' : ` of ${update.total}`}`,
+    );
     if (update.total !== undefined && this.#total === undefined) {
       this.#indicator?.clear();
       this.#total = update.total;

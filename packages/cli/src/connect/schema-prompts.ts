@@ -3,6 +3,7 @@
 // its type calls for; optional fields may be left empty.
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
+import { toTerminalText } from '../terminal-text.ts';
 
 /** The part of a property schema the prompts read. */
 interface FieldSchema {
@@ -40,7 +41,10 @@ export async function promptForObject(schema: unknown): Promise<Record<string, u
 }
 
 async function promptForField(name: string, field: FieldSchema, isRequired: boolean): Promise<unknown> {
-  const message = `${field.title ?? name}${isRequired ? '' : ' (optional)'}${field.description ? ` - ${field.description}` : ''}`;
+  // The schema is the server's (a tool's inputSchema, an elicitation's requestedSchema).
+  const message = toTerminalText(
+    `${field.title ?? name}${isRequired ? '' : ' (optional)'}${field.description ? ` - ${field.description}` : ''}`,
+  );
   const type = typeOf(field);
   const choices = choicesOf(field);
   if (type === 'array' && field.items !== undefined && choicesOf(field.items).length > 0) {
@@ -88,9 +92,15 @@ function typeOf(field: FieldSchema): string {
 /** The values of an `enum` (titled by `enumNames`), or the `const`s of `oneOf`/`anyOf` (SEP-1330). */
 function choicesOf(field: FieldSchema): Array<{ value: unknown; label: string }> {
   if (Array.isArray(field.enum))
-    return field.enum.map((value, index) => ({ value, label: field.enumNames?.[index] ?? String(value) }));
+    return field.enum.map((value, index) => ({
+      value,
+      label: toTerminalText(String(field.enumNames?.[index] ?? value)),
+    }));
   const consts = (field.oneOf ?? field.anyOf ?? []).filter((item) => item.const !== undefined);
-  return consts.map((item) => ({ value: item.const, label: item.title ?? String(item.const) }));
+  return consts.map((item) => ({
+    value: item.const,
+    label: toTerminalText(String(item.title ?? item.const)),
+  }));
 }
 
 function placeholderOf(type: string, isRequired: boolean): string {

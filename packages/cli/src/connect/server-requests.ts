@@ -6,6 +6,7 @@ import { RpcError, type ClientHandlers } from 'mcpwire/client';
 import type { ElicitResult } from 'mcpwire';
 import type { Colours } from '../colours.ts';
 import { formatBlock } from '../result-format.ts';
+import { toTerminalText } from '../terminal-text.ts';
 import type { CallActivity } from './call-activity.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';
 
@@ -18,11 +19,13 @@ export function createInteractiveHandlers(activity: CallActivity, colours: Colou
     elicitation: (params) =>
       activity.aside(async (): Promise<ElicitResult> => {
         if (params.mode === 'url') {
-          log.warn(`The server asks you to open ${colours.cyan(params.url)}\n${params.message}`);
+          log.warn(
+            `The server asks you to open ${colours.cyan(toTerminalText(params.url))}\n${toTerminalText(params.message, { keepNewlines: true })}`,
+          );
           const isDone = await confirm({ message: 'Did you complete it there?' });
           return isCancel(isDone) ? { action: 'cancel' } : { action: isDone ? 'accept' : 'decline' };
         }
-        log.warn(`The server asks: ${params.message}`);
+        log.warn(`The server asks: ${toTerminalText(params.message, { keepNewlines: true })}`);
         const answers = await promptForObject(params.requestedSchema);
         if (answers === CANCELLED) return { action: 'cancel' };
         const isSent = await confirm({ message: 'Send these answers to the server?' });
@@ -34,11 +37,15 @@ export function createInteractiveHandlers(activity: CallActivity, colours: Colou
     sampling: (params) =>
       activity.aside(async () => {
         const lines = params.messages.map(
-          (message) => `${colours.bold(`${message.role}:`)} ${describeContent(message.content, colours)}`,
+          (message) =>
+            `${colours.bold(`${toTerminalText(message.role)}:`)} ${describeContent(message.content, colours)}`,
         );
-        if (params.systemPrompt) lines.unshift(colours.dim(`system: ${params.systemPrompt}`));
+        if (params.systemPrompt)
+          lines.unshift(
+            colours.dim(`system: ${toTerminalText(params.systemPrompt, { keepNewlines: true })}`),
+          );
         log.warn(
-          `The server asks for a model's reply (sampling, at most ${params.maxTokens} tokens):\n${lines.join('\n')}`,
+          `The server asks for a model's reply (sampling, at most ${Number(params.maxTokens)} tokens):\n${lines.join('\n')}`,
         );
         const reply = await text({
           message: 'Reply as the model (empty to decline)',
@@ -63,7 +70,7 @@ function describeContent(content: unknown, colours: Colours): string {
       const type = (block as { type?: string }).type;
       return type === 'text' || type === 'image' || type === 'audio'
         ? formatBlock(block as Parameters<typeof formatBlock>[0], colours)
-        : colours.dim(`[${type ?? 'content'}]`);
+        : colours.dim(`[${toTerminalText(String(type ?? 'content'))}]`);
     })
     .join(' ');
 }

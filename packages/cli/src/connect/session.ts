@@ -11,6 +11,7 @@ import { authOf } from '../oauth/auth-options.ts';
 import { openClient, toCliError } from '../target/open-client.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
 import { resolveTarget } from '../target/target.ts';
+import { toTerminalText } from '../terminal-text.ts';
 import {
   callTool,
   completeArgument,
@@ -37,16 +38,17 @@ export async function runConnect(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
   updateSettings({ aliases: { '\x04': 'cancel' } });
   const colours = coloursFor(process.stdout);
   const activity = new CallActivity();
-  intro(`mcpwire connect ${target.label}`);
+  intro(`mcpwire connect ${toTerminalText(target.label)}`);
   const connecting = spinner();
   connecting.start('Connecting');
   const recorder = await openCommandRecorder('connect', target, options);
@@ -69,9 +71,11 @@ export async function runConnect(
   await using _closing = opened;
   const { client } = opened;
   connecting.stop(
-    `Connected to ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} (protocol ${client.protocolVersion ?? '?'})`,
+    toTerminalText(
+      `Connected to ${client.serverInfo?.name ?? '?'} ${client.serverInfo?.version ?? ''} (protocol ${client.protocolVersion ?? '?'})`,
+    ),
   );
-  if (client.instructions) log.info(colours.dim(client.instructions));
+  if (client.instructions) log.info(colours.dim(toTerminalText(client.instructions, { keepNewlines: true })));
   const context: ActionContext = { client, activity, colours };
   const capabilities = client.serverCapabilities ?? {};
   const entries = MENU.filter(
@@ -88,7 +92,7 @@ export async function runConnect(
     } catch (error) {
       activity.stop();
       const failure = toCliError(error, 'failed', opened.stderrTail());
-      log.error(failure.message.replace(/^failed: /, ''));
+      log.error(toTerminalText(failure.message.replace(/^failed: /, ''), { keepNewlines: true }));
       if (error instanceof ConnectionClosedError || !client.isConnected) {
         outro('The connection is closed.');
         return ExitCode.connection;

@@ -3,6 +3,7 @@
 // listed as skipped, so the output always names the first step that failed.
 
 import type { Colours } from '../colours.ts';
+import { toTerminalText } from '../terminal-text.ts';
 
 /** `ok`, `warn` (works, but fix it), `fail`, `skip` (not run: an earlier step failed, or not offered). */
 export type Verdict = 'ok' | 'warn' | 'fail' | 'skip';
@@ -29,6 +30,7 @@ export class Checklist {
     this.#colours = colours;
   }
 
+  /** Records `result` and prints it; its detail and hint may quote the server, so they are escaped first. */
   add(result: StepResult): StepResult {
     this.results.push(result);
     const c = this.#colours;
@@ -36,9 +38,13 @@ export class Checklist {
       result.verdict
     ];
     const name = result.step.padEnd(10);
-    const detail = result.verdict === 'fail' ? c.red(result.detail) : result.detail;
-    this.#write(`${mark} ${c.bold(name)} ${detail}\n`);
-    if (result.hint !== undefined) this.#write(`  ${' '.repeat(10)} ${c.dim(`hint: ${result.hint}`)}\n`);
+    const text = toTerminalText(result.detail, { keepNewlines: true });
+    const detail = result.verdict === 'fail' ? c.red(text) : text;
+    this.#write(`${mark} ${c.bold(toTerminalText(name))} ${detail}\n`);
+    if (result.hint !== undefined)
+      this.#write(
+        `  ${' '.repeat(10)} ${c.dim(`hint: ${toTerminalText(result.hint, { keepNewlines: true })}`)}\n`,
+      );
     return result;
   }
 

@@ -5,6 +5,7 @@ import { coloursFor } from '../colours.ts';
 import type { ExitCodeValue } from '../exit-code.ts';
 import type { TargetCommandOptions } from '../one-shot.ts';
 import { resolveTarget } from '../target/target.ts';
+import { toTerminalJson, toTerminalText } from '../terminal-text.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
 import type { EventEntry } from '../wire/transcript.ts';
 import { UsageError } from '../exit-code.ts';
@@ -19,10 +20,11 @@ export async function doctor(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = resolveTarget(operand, {
+  const target = await resolveTarget(operand, {
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    trustProjectConfig: options.trustProjectConfig,
   });
   const { auth } = authOf(options);
   if (auth !== undefined && target.kind !== 'http')
@@ -36,7 +38,7 @@ export async function doctor(
     { entry: (entry) => entries.push(entry) },
     ...(walk === undefined ? [] : [walk]),
   ]))!;
-  if (!isJson) process.stdout.write(`${colours.bold('mcpwire doctor')} ${target.label}\n`);
+  if (!isJson) process.stdout.write(`${colours.bold('mcpwire doctor')} ${toTerminalText(target.label)}\n`);
   let code: ExitCodeValue;
   try {
     code = await runDoctor(
@@ -61,12 +63,14 @@ export async function doctor(
   }
   const failed = list.failed;
   if (isJson)
-    process.stdout.write(`${JSON.stringify({ ok: failed === undefined, steps: list.results }, null, 2)}\n`);
+    process.stdout.write(
+      `${toTerminalJson(JSON.stringify({ ok: failed === undefined, steps: list.results }, null, 2))}\n`,
+    );
   else
     process.stdout.write(
       failed === undefined
         ? colours.green('all steps passed\n')
-        : colours.red(`failed at step "${failed.step}"\n`),
+        : colours.red(`failed at step "${toTerminalText(failed.step)}"\n`),
     );
   return code;
 }

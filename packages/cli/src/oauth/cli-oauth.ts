@@ -14,6 +14,7 @@ import { PACKAGE_VERSION } from '../package-info.ts';
 import { canOpenBrowser, openBrowser } from './browser.ts';
 import { LoopbackRedirect } from './loopback-redirect.ts';
 import { tokenStorePath } from './token-store-path.ts';
+import { toTerminalText } from '../terminal-text.ts';
 
 /** The auth options of a client command (see auth-options.ts). */
 export interface CliAuthOptions {
@@ -90,9 +91,13 @@ export async function createCliAuthFetch(
           },
         }),
     authorize: async ({ url, issuer, state }) => {
+      // The issuer and the URL are the servers' words: shown, never acted on by the terminal.
       write(
-        `mcpwire: ${serverUrl} needs authorization from ${issuer}.\n` +
-          `Open this URL in a browser to continue (waiting ${options.authTimeout} s):\n  ${url.href}\n`,
+        toTerminalText(
+          `mcpwire: ${serverUrl} needs authorization from ${issuer}.\n` +
+            `Open this URL in a browser to continue (waiting ${options.authTimeout} s):\n  ${url.href}\n`,
+          { keepNewlines: true },
+        ),
       );
       options.onAuthorization?.({ url: url.href });
       if (isBrowserWanted) openBrowser(url.href);

@@ -1,6 +1,7 @@
 // The MCP host config files mcpwire reads server definitions from (Claude Desktop, Cursor, VS Code,
 // Claude Code), where each host keeps them, and the entries inside them, unexpanded.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../exit-code.ts';
@@ -11,6 +12,11 @@ export interface ConfigLocation {
   host: 'Claude Desktop' | 'Cursor' | 'VS Code' | 'Claude Code';
   /** The project folder a project-level file belongs to (for `${workspaceFolder}`), else the cwd. */
   workspaceFolder: string;
+  /**
+   * `user`: the user's own file (or `--config`); `project`: found from the current folder, so written
+   * by whoever wrote the folder (a cloned repository): its servers run only once approved.
+   */
+  scope: 'user' | 'project';
 }
 
 /** A server entry as written in a config file (fields are checked when the entry is used). */
@@ -20,6 +26,8 @@ export type RawServerEntry = Record<string, unknown>;
 export interface ConfigFileEntries {
   location: ConfigLocation;
   entries: ReadonlyMap<string, RawServerEntry>;
+  /** SHA-256 (hex) of the file's bytes as read: what a project approval is bound to. */
+  sha256: string;
 }
 
 /** What the search depends on, so tests can point it at temporary folders. */
@@ -32,7 +40,8 @@ export interface SearchContext {
 
 /**
  * The files searched for a server name, in order; the first file that defines the name wins.
- * Project files in the current directory first, then the user's files.
+ * The user's files first, then the project files in the current directory: a folder can add
+ * servers (run only once approved, see project-approval.ts) but never shadow the user's own.
  */
 export function configSearchPath(context: SearchContext): ConfigLocation[] {
   const { cwd, home } = context;
@@ -40,21 +49,23 @@ export function configSearchPath(context: SearchContext): ConfigLocation[] {
     path: join(cwd, path),
     host,
     workspaceFolder: cwd,
+    scope: 'project',
   });
   const user = (path: string, host: ConfigLocation['host']): ConfigLocation => ({
     path,
     host,
     workspaceFolder: cwd,
+    scope: 'user',
   });
   const appData = appDataDir(context);
   return [
-    project('.mcp.json', 'Claude Code'),
-    project(join('.cursor', 'mcp.json'), 'Cursor'),
-    project(join('.vscode', 'mcp.json'), 'VS Code'),
     user(join(home, '.claude.json'), 'Claude Code'),
     user(join(home, '.cursor', 'mcp.json'), 'Cursor'),
     user(join(appData, 'Claude', 'claude_desktop_config.json'), 'Claude Desktop'),
     user(join(appData, 'Code', 'User', 'mcp.json'), 'VS Code'),
+    project('.mcp.json', 'Claude Code'),
+    project(join('.cursor', 'mcp.json'), 'Cursor'),
+    project(join('.vscode', 'mcp.json'), 'VS Code'),
   ];
 }
 
@@ -72,13 +83,14 @@ function appDataDir({ home, platform, env }: SearchContext): string {
  * comments and trailing commas allowed, as VS Code writes them).
  */
 export function readConfigFile(location: ConfigLocation, cwd: string): ConfigFileEntries | undefined {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(location.path, 'utf8');
+    bytes = readFileSync(location.path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${location.path}: ${(error as Error).message}`);
   }
+  const text = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(stripJsonComments(text));
@@ -93,7 +105,7 @@ export function readConfigFile(location: ConfigLocation, cwd: string): ConfigFil
         if (isRecord(entry) && !entries.has(name)) entries.set(name, entry);
     }
   }
-  return { location, entries };
+  return { location, entries, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** Every server name a `--config` file or the search path offers, for "did you mean" messages. */

@@ -16,6 +16,7 @@ import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
+import { toTerminalText } from '../terminal-text.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
@@ -80,7 +81,8 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
         ? {}
         : { requestTimeoutMs: options.timeoutMs, probeTimeoutMs: options.timeoutMs }),
       onError: (error) => {
-        if (options.isVerbose === true) process.stderr.write(`mcpwire: ${error.message}\n`);
+        if (options.isVerbose === true)
+          process.stderr.write(`mcpwire: ${toTerminalText(error.message, { keepNewlines: true })}\n`);
       },
     },
   );
@@ -142,8 +144,9 @@ function createTransport(
     : new StreamableHttpClientTransport(target.url, options);
 }
 
+/** The server's stderr as it is written (--verbose): its controls shown escaped, its lines kept. */
 function forwardStderr(text: string): void {
-  process.stderr.write(text);
+  process.stderr.write(toTerminalText(text, { keepNewlines: true }));
 }
 
 /**

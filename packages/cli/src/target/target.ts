@@ -14,6 +14,7 @@ import {
   type RawServerEntry,
   type SearchContext,
 } from './host-config.ts';
+import { approveProjectServer } from './project-approval.ts';
 
 export { COMMAND_TARGET };
 
@@ -50,14 +51,19 @@ export interface TargetOptions {
   headers?: readonly string[] | undefined;
   /** Default: this process's cwd, home directory, platform and environment. */
   search?: SearchContext;
+  /** `--trust-project-config`: run a server only a project config defines without asking. */
+  trustProjectConfig?: boolean | undefined;
+  /** Asks the person to approve a project config's server; default: on the terminal when there is one. */
+  askApproval?: ((question: string) => Promise<boolean>) | undefined;
 }
 
 /**
  * Resolves `operand`: {@link COMMAND_TARGET} for the command after `--`, an http(s) URL, or the name
- * of a server in a host config file (see {@link configSearchPath}). Throws UsageError, saying what
- * was looked for and where, when it names nothing usable.
+ * of a server in a host config file (see {@link configSearchPath}; a server only a project config
+ * defines must be approved first, see project-approval.ts, and nothing in it is expanded before).
+ * Rejects with UsageError, saying what was looked for and where, when it names nothing usable.
  */
-export function resolveTarget(operand: string, options: TargetOptions = {}): Target {
+export async function resolveTarget(operand: string, options: TargetOptions = {}): Promise<Target> {
   const headers = parseHeaders(options.headers ?? []);
   if (operand === COMMAND_TARGET) {
     const [command, ...args] = options.commandAfterDash ?? [];
@@ -76,12 +82,17 @@ export function resolveTarget(operand: string, options: TargetOptions = {}): Tar
   return fromConfig(operand, options, headers);
 }
 
-function fromConfig(name: string, options: TargetOptions, headers: Record<string, string>): Target {
+async function fromConfig(
+  name: string,
+  options: TargetOptions,
+  headers: Record<string, string>,
+): Promise<Target> {
   const search = options.search ?? currentSearchContext();
+  // A file the user names is the user's choice, as their own config files are.
   const locations: ConfigLocation[] =
     options.config === undefined
       ? configSearchPath(search)
-      : [{ path: options.config, host: 'Claude Code', workspaceFolder: search.cwd }];
+      : [{ path: options.config, host: 'Claude Code', workspaceFolder: search.cwd, scope: 'user' }];
   const files: ConfigFileEntries[] = [];
   for (const location of locations) {
     const file = readConfigFile(location, search.cwd);
@@ -92,6 +103,15 @@ function fromConfig(name: string, options: TargetOptions, headers: Record<string
     files.push(file);
     const entry = file.entries.get(name);
     if (entry === undefined) continue;
+    if (location.scope === 'project')
+      await approveProjectServer(
+        { name, file, entry },
+        {
+          isTrusted: options.trustProjectConfig,
+          ask: options.askApproval,
+          dataDir: { env: search.env, platform: search.platform, home: search.home },
+        },
+      );
     const context: ExpansionContext = {
       env: search.env,
       home: search.home,
