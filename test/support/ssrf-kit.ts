@@ -61,8 +61,8 @@ export function routeTo(victim: Victim, keep: string) {
 export interface HostileServer extends AsyncDisposable {
   origin: string;
   url: string;
-  /** Requests for the metadata whose body was still being streamed when the client hung up. */
-  readonly abandonedStreams: number;
+  /** Resolves when a client hangs up on the endless metadata body (with `endlessMetadata`). */
+  abandoned: Promise<void>;
 }
 
 /**
@@ -73,7 +73,8 @@ export async function startHostileServer(
   authorizationServer: string,
   options: { endlessMetadata?: boolean } = {},
 ): Promise<HostileServer> {
-  let abandonedStreams = 0;
+  let onAbandoned = (): void => {};
+  const abandoned = new Promise<void>((resolve) => (onAbandoned = resolve));
   let origin = '';
   const server = createHttpServer((request, response) => {
     const path = new URL(request.url ?? '/', origin).pathname;
@@ -86,7 +87,7 @@ export async function startHostileServer(
         .end();
     }
     if (path === '/.well-known/oauth-protected-resource/mcp') {
-      if (options.endlessMetadata === true) return void drip(response, () => abandonedStreams++);
+      if (options.endlessMetadata === true) return void drip(response, onAbandoned);
       return void response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [authorizationServer] }));
@@ -99,9 +100,7 @@ export async function startHostileServer(
   return {
     origin,
     url: `${origin}/mcp`,
-    get abandonedStreams() {
-      return abandonedStreams;
-    },
+    abandoned,
     [Symbol.asyncDispose]: async () => {
       server.closeAllConnections();
       server.close();
