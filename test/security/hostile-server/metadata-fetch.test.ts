@@ -2,11 +2,16 @@
 // resource metadata names an authorization server at `localhost.`, an IPv4-mapped or -compatible or
 // NAT64 loopback, or the shared (100.64.0.0/10) and benchmarking (198.18.0.0/15) ranges. The
 // network is simulated by a fetch that routes every such URL to a victim listener on 127.0.0.1: no
-// connection may reach it. And a metadata body that never ends is read only up to its cap.
+// connection may reach it. A metadata body that never ends is read only up to its cap, and what the
+// client reports does not tell a closed port from one that answered something else.
 
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { createOAuthFetch, OAuthError } from 'mcpwire/auth';
+import { freePort } from '../../support/free-port.ts';
 import { routeTo, startHostileServer, startVictim } from '../../support/ssrf-kit.ts';
 
 function clientOf(server: { url: string }, fetch: (request: Request) => Promise<Response>) {
@@ -59,3 +64,47 @@ test(
     await server.abandoned;
   },
 );
+
+test('a closed port, a 500 and a non-JSON answer fail discovery with the same message (no port map)', async () => {
+  const answers: Record<string, (response: import('node:http').ServerResponse) => void> = {
+    'server-error': (response) => response.writeHead(500).end('internal'),
+    'not-json': (response) => response.writeHead(200).end('SSH-2.0-OpenSSH_9.6\r\n'),
+  };
+  const messages = new Set<string>();
+  const closed = `http://127.0.0.1:${await freePort()}`;
+  for (const kind of ['closed', ...Object.keys(answers)]) {
+    await using other = kind === 'closed' ? undefined : await startAnswering(answers[kind]!);
+    const authorizationServer = other?.origin ?? closed;
+    await using server = await startHostileServer(authorizationServer);
+    const oauthFetch = createOAuthFetch(server.url, {
+      allowPrivateNetwork: true,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      authorize: () => Promise.reject(new Error('the flow must not get as far as the browser')),
+    });
+    const error: unknown = await oauthFetch(post(server.url)).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    assert.ok(error instanceof OAuthError, `${kind}: ${String(error)}`);
+    messages.add(error.message.replaceAll(new URL(authorizationServer).port, 'PORT'));
+  }
+  assert.equal(messages.size, 1, [...messages].join('\n'));
+});
+
+/** An HTTP server on 127.0.0.1 that answers every request with `answer`. */
+async function startAnswering(answer: (response: import('node:http').ServerResponse) => void) {
+  const server = createServer((request, response) => {
+    request.resume();
+    answer(response);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    [Symbol.asyncDispose]: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
