@@ -57,7 +57,7 @@ test(
     await assert.rejects(oauthFetch(post(server.url)), (error: unknown) => {
       assert.ok(error instanceof OAuthError);
       assert.equal(error.step, 'protected-resource-discovery');
-      assert.match(error.message, /over \d+ bytes/);
+      assert.match(String(error.cause), /over \d+ bytes/);
       return true;
     });
     // The client hung up on the endless body (else this waits until the test times out).

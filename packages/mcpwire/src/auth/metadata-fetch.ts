@@ -38,11 +38,7 @@ export async function fetchMetadata(
         new Request(target, { headers: { accept: 'application/json' }, redirect: 'manual' }),
       );
     } catch (error) {
-      // One message whether nothing listens, the connection timed out or the address was refused:
-      // the details (in `cause`) are for local logs, not for whoever chose the URL.
-      throw new OAuthError(step, `GET ${target.href} failed: no metadata could be read from it`, {
-        cause: error,
-      });
+      throw unreadable(target, step, error);
     }
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location !== null) {
@@ -56,13 +52,24 @@ export async function fetchMetadata(
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new OAuthError(step, `GET ${target.href} failed: no metadata could be read from it`, {
-        cause: new Error(`it answered ${response.status}, expected 200 with JSON`),
-      });
+      throw unreadable(target, step, new Error(`it answered ${response.status}, expected 200 with JSON`));
     }
-    return readJsonObject(response, `GET ${target.href}`, step);
+    try {
+      return await readJsonObject(response, `GET ${target.href}`, step);
+    } catch (error) {
+      throw unreadable(target, step, error);
+    }
   }
   throw new OAuthError(step, `GET ${url.href}: more than ${MAX_REDIRECTS} redirects`);
+}
+
+/**
+ * One message whether nothing listens, the connection timed out, the address was refused, or the
+ * answer was an error or not a JSON object: the details (in `cause`) are for local logs, and the
+ * message does not map the ports behind the URL for whoever chose it.
+ */
+function unreadable(url: URL, step: OAuthStep, cause: unknown): OAuthError {
+  return new OAuthError(step, `GET ${url.href} failed: no metadata could be read from it`, { cause });
 }
 
 /**
