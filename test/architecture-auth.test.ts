@@ -56,19 +56,21 @@ test('fails: a transport, the client or the server importing auth/', () => {
   }
 });
 
-test('auth/file-token-store.ts is the one auth file allowed node:*, and no other auth file imports it', async () => {
-  assert.deepEqual(
-    violationsOf({
-      [`${SRC}/auth/file-token-store.ts`]: "import { readFile } from 'node:fs/promises';\nvoid readFile;\n",
-    }),
-    [],
-  );
-  // mcpwire/auth stays web-standard: the Node store is reached only through mcpwire/auth/node.
+test('auth/node.ts, file-token-store.ts and address-checked-fetch.ts are the auth files allowed node:*; only node.ts imports them', async () => {
+  for (const file of ['file-token-store.ts', 'address-checked-fetch.ts', 'node.ts'])
+    assert.deepEqual(
+      violationsOf({
+        [`${SRC}/auth/${file}`]: "import { readFile } from 'node:fs/promises';\nvoid readFile;\n",
+      }),
+      [],
+    );
+  // mcpwire/auth stays web-standard: the Node parts are reached only through mcpwire/auth/node.
   const dir = join(import.meta.dirname, '..', SRC, 'auth');
   const importers: string[] = [];
   for (const name of await readdir(dir)) {
-    if (!name.endsWith('.ts') || name.startsWith('file-token-store')) continue;
-    if ((await readFile(join(dir, name), 'utf8')).includes('file-token-store')) importers.push(name);
+    if (!name.endsWith('.ts') || name === 'node.ts' || name.endsWith('.test.ts')) continue;
+    const text = await readFile(join(dir, name), 'utf8');
+    if (/from '\.\/(file-token-store|address-checked-fetch|node)\.ts'/.test(text)) importers.push(name);
   }
   assert.deepEqual(importers, []);
 });

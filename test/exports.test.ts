@@ -84,11 +84,14 @@ before(() => {
     Object.fromEntries([...packed.values()].map((p) => [p.manifest.name, `file:${p.tarball}`])),
   );
   const cli = packed.get('cli')!;
-  // The CLI and the workspace package it depends on at run time (the development authorization server).
+  // The CLI and the workspace packages it depends on at run time: the development authorization
+  // server, and the library that server uses for its address checks (the CLI bundles its own copy).
   const authServer = packed.get('auth-server')!;
+  const library = packed.get('mcpwire')!;
   install(users.cliOnly, {
     [cli.manifest.name]: `file:${cli.tarball}`,
     [authServer.manifest.name]: `file:${authServer.tarball}`,
+    [library.manifest.name]: `file:${library.tarball}`,
   });
 });
 

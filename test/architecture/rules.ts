@@ -66,6 +66,8 @@ export const NODE_ALLOWED = [
   'transports/stdio/',
   'transports/http/node',
   'auth/file-token-store',
+  'auth/address-checked-fetch',
+  'auth/node.ts',
   'extensions/skills/skills-directory.ts',
 ];
 

@@ -62,10 +62,11 @@ function redirectUriOf(params: URLSearchParams, client: ClientRecord): string {
     if (client.redirectUris.length === 1) return client.redirectUris[0]!;
     throw new UnredirectableError('invalid_request', 'send redirect_uri: this client registered several');
   }
+  // The registered URIs are not named: whoever can start an authorization could read them here.
   if (!isRegisteredRedirectUri(uri, client.redirectUris))
     throw new UnredirectableError(
       'invalid_request',
-      `redirect_uri "${uri}" is not registered for this client (registered: ${client.redirectUris.join(', ')})`,
+      `redirect_uri "${uri}" is not registered for this client`,
     );
   return uri;
 }

@@ -5,6 +5,7 @@ import { handleAuthorize, handleConsent } from './authorization-endpoint.ts';
 import { createClientResolver } from './client-id-document.ts';
 import type { AuthorizationStore } from './authorization-store.ts';
 import { createMemoryStore } from './memory-store.ts';
+import { allowedHostnames, isHostAllowed } from './host-check.ts';
 import { endpointsOf, metadataPaths, toMetadata } from './metadata.ts';
 import { listenNode } from './node-listener.ts';
 import { jsonResponse } from './oauth-error.ts';
@@ -22,6 +23,15 @@ export interface ListenOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host header names (any port) answered besides the loopback ones, `host` and the issuer's host;
+   * requests naming another get 403, so a web page cannot reach the server through DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
+  /** A client must send its request head within this many ms, else 408 and close; default 10,000. */
+  headersTimeoutMs?: number;
+  /** A client must send its whole request within this many ms, else 408 and close; default 30,000. */
+  requestTimeoutMs?: number;
 }
 
 /** A listening authorization server; `await using` closes it. */
@@ -89,9 +99,24 @@ export function createAuthorizationServer(options: AuthorizationServerOptions = 
     },
     async listen(listenOptions = {}) {
       const host = listenOptions.host ?? '127.0.0.1';
+      let allowed: Set<string> | undefined;
       const listener = await listenNode((request) => server.handle(request), {
         port: listenOptions.port ?? 0,
         host,
+        isHostAllowed: (header) => {
+          // The issuer's host joins once the issuer is known (set below when it was not given).
+          const issuer = configured?.context.options.issuer;
+          const names = [...(listenOptions.allowedHosts ?? [])];
+          if (issuer === undefined) return isHostAllowed(header, allowedHostnames(host, names));
+          allowed ??= allowedHostnames(host, [new URL(issuer).hostname, ...names]);
+          return isHostAllowed(header, allowed);
+        },
+        ...(listenOptions.headersTimeoutMs === undefined
+          ? {}
+          : { headersTimeoutMs: listenOptions.headersTimeoutMs }),
+        ...(listenOptions.requestTimeoutMs === undefined
+          ? {}
+          : { requestTimeoutMs: listenOptions.requestTimeoutMs }),
       });
       if (options.issuer === undefined) setIssuer(`http://${issuerHost(host)}:${listener.port}`);
       const close = async (): Promise<void> => {

@@ -1,11 +1,28 @@
 // Serves a fetch-style handler on node:http: each request becomes a web Request (body capped), each
-// Response is written back. Used by `AuthorizationServer.listen`.
+// Response is written back. Requests whose Host is not an allowed name get 403 (DNS rebinding), and a
+// client must send its request within the header and request timeouts (slowloris). Used by
+// `AuthorizationServer.listen`.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The largest request body read; OAuth requests are small. */
 const MAX_BODY_BYTES = 64 * 1024;
+
+/** The defaults of the listener's timeouts (ms): those of mcpwire/node's `serveHttp`. */
+export const LISTENER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveMs: 5_000 };
+
+/** Where and how {@link listenNode} listens. */
+export interface NodeListenOptions {
+  port: number;
+  host: string;
+  /** Whether a request's Host header is one this server answers; the others get 403. */
+  isHostAllowed: (host: string | undefined) => boolean;
+  /** The whole request head must arrive within this many ms, else 408 and close; default 10,000. */
+  headersTimeoutMs?: number;
+  /** The whole request, head and body, must arrive within this many ms, else 408; default 30,000. */
+  requestTimeoutMs?: number;
+}
 
 /** A listening node:http server. */
 export interface NodeListener {
@@ -16,9 +33,13 @@ export interface NodeListener {
 /** Listens on `host:port` (0: any free port) and serves `handle`; a handler that throws answers 500. */
 export async function listenNode(
   handle: (request: Request) => Promise<Response>,
-  options: { port: number; host: string },
+  options: NodeListenOptions,
 ): Promise<NodeListener> {
-  const server = createServer((incoming, outgoing) => {
+  const server = createServer(serverOptions(options), (incoming, outgoing) => {
+    if (!options.isHostAllowed(incoming.headers.host))
+      return void outgoing
+        .writeHead(403, { 'content-type': 'text/plain', connection: 'close' })
+        .end('Forbidden: Host not allowed\n');
     void serveOne(handle, incoming, outgoing, options.host);
   });
   await new Promise<void>((resolve, reject) => {
@@ -36,6 +57,28 @@ export async function listenNode(
         server.closeAllConnections();
       }),
   };
+}
+
+/** node:http's timeouts; a head timeout above the request timeout is capped by it (Node refuses it). */
+function serverOptions(options: NodeListenOptions): ServerOptions {
+  const requestTimeout = positive(options.requestTimeoutMs ?? LISTENER_TIMEOUTS.requestTimeoutMs);
+  const headersTimeout = Math.min(
+    positive(options.headersTimeoutMs ?? LISTENER_TIMEOUTS.headersTimeoutMs),
+    requestTimeout,
+  );
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: LISTENER_TIMEOUTS.keepAliveMs,
+    // Node checks the timeouts on this period (default 30 s, which would stretch a 10 s limit to 40 s).
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
+
+function positive(ms: number): number {
+  if (!(ms > 0) || !Number.isFinite(ms))
+    throw new RangeError(`a timeout must be a positive, finite number of ms, got ${ms}`);
+  return Math.ceil(ms);
 }
 
 async function serveOne(

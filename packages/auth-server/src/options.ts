@@ -1,5 +1,6 @@
 // The options of the development authorization server, and their defaults.
 
+import { createAddressCheckedFetch } from 'mcpwire/auth/node';
 import type { TokenEndpointAuthMethod } from './records.ts';
 
 /** A client known from the start (pre-registration, AUTH-13 step 1). */
@@ -36,8 +37,14 @@ export interface AuthorizationServerOptions {
   accessTokenTtlSeconds?: number;
   /** The subject (`sub`) the consent page proposes and auto-approval uses; default `dev-user`. */
   subject?: string;
-  /** The fetch used to read Client ID Metadata Documents; default the global fetch. */
+  /**
+   * The fetch used to read Client ID Metadata Documents. Default: one that connects only to public
+   * addresses, checked as each connection is resolved (createAddressCheckedFetch of
+   * mcpwire/auth/node), or the global fetch with `canFetchLoopbackClientMetadata`.
+   */
   fetch?: typeof fetch;
+  /** Client ID Metadata Documents kept in the cache at most (least recently used dropped); default 1,000. */
+  maxCachedClientDocuments?: number;
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
   /**
@@ -58,6 +65,7 @@ export interface ResolvedOptions {
   accessTokenTtlSeconds: number;
   subject: string;
   fetch: typeof fetch;
+  maxCachedClientDocuments: number;
   now: () => number;
 }
 
@@ -77,9 +85,16 @@ export function resolveOptions(issuer: string, options: AuthorizationServerOptio
     defaultResource: options.defaultResource,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
     subject: options.subject ?? 'dev-user',
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch ?? defaultFetch(options.canFetchLoopbackClientMetadata === true),
+    maxCachedClientDocuments: options.maxCachedClientDocuments ?? 1000,
     now: options.now ?? Date.now,
   };
+}
+
+function defaultFetch(canFetchLoopback: boolean): typeof fetch {
+  if (canFetchLoopback) return globalThis.fetch;
+  const checked = createAddressCheckedFetch();
+  return (input, init) => checked(new Request(input, init));
 }
 
 function checkIssuer(issuer: string): void {

@@ -114,7 +114,8 @@ test('a document whose client_id is not its URL, one without client_name, a redi
   });
   await using server = await createAuthorizationServer({ canFetchLoopbackClientMetadata: true }).listen();
   const cases: Array<[string, Record<string, string>, RegExp]> = [
-    ['/wrong-id.json', {}, /is not its URL/],
+    // Not this client's document: described as no document at all (SEC-6).
+    ['/wrong-id.json', {}, /could not be fetched/],
     ['/no-name.json', {}, /no client_name/],
     ['/moved.json', {}, /could not be fetched/],
     ['/client.json', { redirect_uri: 'http://127.0.0.1:8765/not-listed' }, /not registered for this client/],

@@ -2,13 +2,14 @@
 // server (consent driven over HTTP) every step passes and each exchange has its line; against an
 // in-test server that breaks one rule, the failing step is named with why: no protected resource
 // metadata (AUTH-4, AUTH-6), an authorization server without PKCE S256 (AUTH-31), a metadata document
-// whose issuer is not the one the resource names (RFC 8414 §3.3, S26-AUTH-3).
+// whose issuer is not the one the resource names (RFC 8414 §3.3, S26-AUTH-3), one where nothing listens.
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { freePort } from '../../../test/support/free-port.ts';
 import { runCli } from './support/cli-process.ts';
 import {
   completeBrowserStep,
@@ -26,13 +27,14 @@ interface Step {
 
 /** A protected "MCP server" that gets one thing wrong per path prefix: no-prm, no-pkce, wrong-issuer. */
 async function startBrokenServer(): Promise<{ base: string; server: Server }> {
+  const deadPort = await freePort();
   const server = createServer((request, response) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const path = new URL(request.url ?? '/', base).pathname;
     const json = (status: number, body: unknown): void => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    const mode = /^\/(no-prm|no-pkce|wrong-issuer)\/mcp$/.exec(path)?.[1];
+    const mode = /^\/(no-prm|no-pkce|wrong-issuer|dead-as)\/mcp$/.exec(path)?.[1];
     if (mode !== undefined) {
       const challenge =
         mode === 'no-prm'
@@ -42,9 +44,13 @@ async function startBrokenServer(): Promise<{ base: string; server: Server }> {
       response.end('{"error":"unauthorized"}');
       return;
     }
-    const prm = /^\/\.well-known\/oauth-protected-resource\/(no-pkce|wrong-issuer)\/mcp$/.exec(path)?.[1];
+    const prm = /^\/\.well-known\/oauth-protected-resource\/(no-pkce|wrong-issuer|dead-as)\/mcp$/.exec(
+      path,
+    )?.[1];
     if (prm !== undefined) {
-      json(200, { resource: `${base}/${prm}/mcp`, authorization_servers: [`${base}/${prm}-as`] });
+      // dead-as: an authorization server where nothing listens.
+      const as = prm === 'dead-as' ? `http://127.0.0.1:${deadPort}` : `${base}/${prm}-as`;
+      json(200, { resource: `${base}/${prm}/mcp`, authorization_servers: [as] });
       return;
     }
     const as = /^\/\.well-known\/oauth-authorization-server\/(no-pkce|wrong-issuer)-as$/.exec(path)?.[1];
@@ -160,6 +166,15 @@ describe('doctor --auth', { concurrency: 1, timeout: 600_000 }, () => {
       /names issuer "http:\/\/127\.0\.0\.1:\d+\/somebody-else", not "http:\/\/127\.0\.0\.1:\d+\/wrong-issuer-as"/,
     );
     assert.ok(!steps.some((step) => step.step === 'register' && step.verdict === 'ok'));
+  });
+
+  test('an authorization server where nothing listens: fails at "as-metadata" with the reason', async () => {
+    const { code, steps } = await doctorAuth(`${broken.base}/dead-as/mcp`);
+    assert.equal(code, 1);
+    const failed = steps.find((step) => step.verdict === 'fail')!;
+    assert.equal(failed.step, 'as-metadata');
+    // The library's message is the same for every failure; the doctor adds the cause for its user.
+    assert.match(failed.detail, /no metadata could be read from it: .*ECONNREFUSED/);
   });
 
   test('--auth with a stdio target is a usage error (exit 2)', async () => {

@@ -5,6 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { UsageError } from '../exit-code.ts';
 import type { AuthServerRunOptions } from '../auth-server-run.ts';
+import { checkDevAuthHost, INSECURE_NETWORK_FLAG, INSECURE_NETWORK_HELP } from './dev-auth-host.ts';
 
 /** The `auth-server` command. */
 export function authServerCommand(): Command {
@@ -24,7 +25,12 @@ export function authServerCommand(): Command {
       parsePort,
       0,
     )
-    .option('--host <address>', 'the interface to listen on', '127.0.0.1')
+    .option(
+      '--host <address>',
+      `the interface to listen on (non-loopback only with ${INSECURE_NETWORK_FLAG})`,
+      '127.0.0.1',
+    )
+    .option(INSECURE_NETWORK_FLAG, INSECURE_NETWORK_HELP)
     .option(
       '--issuer <url>',
       'the issuer to publish when clients reach the server at another URL (a tunnel, a proxy); default http://<host>:<port>',
@@ -48,8 +54,9 @@ export function authServerCommand(): Command {
       '--db <file>',
       'keep the state (registrations, refresh tokens, the signing key) in this SQLite file, created if missing, so it survives a restart; default: in memory',
     )
-    .action(async (options: AuthServerRunOptions) => {
+    .action(async (options: AuthServerRunOptions & { insecureDevAuthOnNetwork?: boolean }) => {
       checkOptions(options);
+      checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire auth-server');
       const { runAuthServer } = await import('../auth-server-run.ts');
       process.exitCode = await runAuthServer(options);
     });

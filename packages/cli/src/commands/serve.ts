@@ -4,6 +4,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
+import { checkDevAuthHost, INSECURE_NETWORK_FLAG, INSECURE_NETWORK_HELP } from './dev-auth-host.ts';
 
 /** After the server has finished, how long stray handles may keep the process alive before it exits anyway. */
 const EXIT_GRACE_MS = 500;
@@ -13,6 +14,8 @@ interface ServeOptions {
   host?: string;
   allowHost?: string[];
   auth?: 'dev';
+  /** `--insecure-dev-auth-on-network`: --auth dev on a non-loopback --host. */
+  insecureDevAuthOnNetwork?: boolean;
   /** False with --no-sessions. */
   sessions: boolean;
   db?: string;
@@ -46,6 +49,7 @@ export function serveCommand(): Command {
       'with --http: require OAuth access tokens; "dev" starts the development authorization server beside it (for development only)',
       parseAuthMode,
     )
+    .option(INSECURE_NETWORK_FLAG, `with --auth dev: ${INSECURE_NETWORK_HELP}`)
     .option(
       '--no-sessions',
       'with --http: keep no handshake-era sessions, serving each POST on its own (replicas behind a load balancer); the server then cannot ask those clients anything',
@@ -78,7 +82,15 @@ export function serveCommand(): Command {
 }
 
 function checkOptions(options: ServeOptions, command: Command): void {
-  if (options.http !== undefined) return;
+  if (options.http !== undefined) {
+    if (options.auth === 'dev')
+      checkDevAuthHost(
+        options.host ?? '127.0.0.1',
+        options.insecureDevAuthOnNetwork === true,
+        'mcpwire serve --auth dev',
+      );
+    return;
+  }
   const explicit = (name: string): boolean => command.getOptionValueSource(name) === 'cli';
   if (explicit('host') || options.allowHost !== undefined)
     throw new UsageError('--host and --allow-host apply with --http <port> (see "mcpwire serve --help")');

@@ -161,7 +161,14 @@ export function createAuthWalk(list: Checklist, endpoint: string): AuthWalk {
  */
 export function explainAuthFailure(error: unknown, walk: AuthWalk, list: Checklist): boolean {
   const oauth = oauthErrorOf(error);
-  const message = oauth?.message ?? (error instanceof Error ? error.message : String(error));
+  // The library's message is the same for every network failure (it must not map ports for a
+  // hostile server); the doctor's user is the one who needs the reason, kept in the causes.
+  const message =
+    oauth === undefined
+      ? error instanceof Error
+        ? error.message
+        : String(error)
+      : `${oauth.message}${causesOf(oauth)}`;
   if (!walk.isPrmFound && walk.missingPrm.length > 0) {
     list.fail(
       'prm',
@@ -171,7 +178,8 @@ export function explainAuthFailure(error: unknown, walk: AuthWalk, list: Checkli
     return true;
   }
   if (oauth === undefined) return false;
-  const step = STEP_OF_OAUTH[oauth.step] ?? oauth.step;
+  // A connection refused for its resolved address (mcpwire/auth/node) is the URL policy's refusal.
+  const step = hasPrivateAddressCause(oauth) ? 'url-policy' : (STEP_OF_OAUTH[oauth.step] ?? oauth.step);
   list.fail(step, message, HINT_OF_STEP[step] ?? 'run with --trace to see every exchange');
   return true;
 }
@@ -182,6 +190,24 @@ export function authStepsAfter(list: Checklist): string[] {
   const failed = list.failed?.step;
   const at = failed === undefined ? -1 : order.indexOf(failed);
   return at < 0 ? [] : order.slice(at + 1);
+}
+
+/** `: <cause>: <its cause>` for up to three causes of `error`, or '' when it has none. */
+function causesOf(error: Error): string {
+  let text = '';
+  for (let current = error.cause, depth = 0; current instanceof Error && depth < 3; depth++) {
+    text += `: ${current.message}`;
+    current = current.cause;
+  }
+  return text;
+}
+
+function hasPrivateAddressCause(error: Error): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if ((current as { code?: unknown }).code === 'MCPWIRE_PRIVATE_ADDRESS') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 function oauthErrorOf(error: unknown): (Error & { step: string }) | undefined {

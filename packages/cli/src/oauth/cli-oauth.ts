@@ -9,7 +9,7 @@ import {
   type FetchLike,
   type OAuthClientOptions,
 } from 'mcpwire/auth';
-import { createFileTokenStore } from 'mcpwire/auth/node';
+import { createAddressCheckedFetch, createFileTokenStore } from 'mcpwire/auth/node';
 import { PACKAGE_VERSION } from '../package-info.ts';
 import { canOpenBrowser, openBrowser } from './browser.ts';
 import { LoopbackRedirect } from './loopback-redirect.ts';
@@ -34,6 +34,30 @@ export interface CliAuthOptions {
   allowPrivateAuth?: boolean;
   /** Told the authorization URL before it is printed, and the redirect once it came (the doctor's steps). */
   onAuthorization?: (event: { url: string } | { redirect: URL }) => void;
+}
+
+/**
+ * Whether metadata and endpoints may be on loopback and private addresses: when the server itself is
+ * on one (the user chose a local server), or with --allow-private-auth.
+ */
+export function isPrivateAuthAllowed(
+  serverUrl: string,
+  options: Pick<CliAuthOptions, 'allowPrivateAuth'>,
+): boolean {
+  return options.allowPrivateAuth === true || isPrivateHost(new URL(serverUrl).hostname);
+}
+
+/**
+ * The fetch under the OAuth client of `serverUrl`: the global one where private addresses are allowed
+ * (see {@link isPrivateAuthAllowed}); else one that connects to the server's own origin as it is and
+ * to any other only at a public address, checked as each connection is resolved (DNS rebinding).
+ */
+export function authBaseFetch(
+  serverUrl: string,
+  options: Pick<CliAuthOptions, 'allowPrivateAuth'>,
+): FetchLike {
+  if (isPrivateAuthAllowed(serverUrl, options)) return (request) => fetch(request);
+  return createAddressCheckedFetch({ trustedOrigins: [new URL(serverUrl).origin] });
 }
 
 /** An OAuth-capable fetch and the listener behind it (closed on dispose). */
@@ -78,7 +102,7 @@ export async function createCliAuthFetch(
       software_id: 'mcpwire-cli',
       software_version: PACKAGE_VERSION,
     },
-    allowPrivateNetwork: options.allowPrivateAuth === true || isPrivateHost(new URL(serverUrl).hostname),
+    allowPrivateNetwork: isPrivateAuthAllowed(serverUrl, options),
     ...(options.scope === undefined ? {} : { scope: options.scope }),
     ...(options.clientId === undefined
       ? {}

@@ -109,8 +109,9 @@ async function createAuthFetch(
   auth: CliAuthOptions,
   recorder: WireRecorder | undefined,
 ): Promise<CliAuthFetch> {
-  const { createCliAuthFetch } = await import('../oauth/cli-oauth.ts');
-  const inner: FetchLike = recorder === undefined ? (request) => fetch(request) : recordingFetch(recorder);
+  const { authBaseFetch, createCliAuthFetch } = await import('../oauth/cli-oauth.ts');
+  const base = authBaseFetch(target.url, auth);
+  const inner: FetchLike = recorder === undefined ? base : recordingFetch(recorder, base);
   return createCliAuthFetch(target.url, auth, inner);
 }
 

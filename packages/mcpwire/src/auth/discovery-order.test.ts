@@ -67,7 +67,7 @@ test('AUTH-18, S26-AUTH-7, S26-AUTH-8: challenge scope, else scopes_supported, e
   assert.equal(selectScope({ ...offline, challenged: 'admin', previous: 'read' }), 'read admin');
 });
 
-test('SEC-6: loopback, private and link-local literals are private; public names and addresses are not', () => {
+test('SEC-6: loopback, private, link-local and documentation literals are private; public names and addresses are not', () => {
   for (const host of [
     'localhost',
     '127.0.0.1',
@@ -79,9 +79,10 @@ test('SEC-6: loopback, private and link-local literals are private; public names
     '[fd00::1]',
     '[fe80::1]',
     '0.0.0.0',
+    '[2001:db8::1]',
   ])
     assert.equal(isPrivateHost(host), true, host);
-  for (const host of ['example.com', '8.8.8.8', '172.32.0.1', '[2001:db8::1]'])
+  for (const host of ['example.com', '8.8.8.8', '172.32.0.1', '[2606:4700::1]'])
     assert.equal(isPrivateHost(host), false, host);
   assert.throws(
     () => checkUrl(new URL('http://auth.example.com/token'), {}, 'https://mcp.example.com'),

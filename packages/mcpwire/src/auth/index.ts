@@ -48,7 +48,9 @@ export {
   type TokenStore,
   type Tokens,
 } from './token-store.ts';
-export { isPrivateHost, type UrlPolicy } from './url-policy.ts';
+export { isLoopbackHost, isPrivateHost, type UrlPolicy } from './url-policy.ts';
+export { readCappedText } from './capped-body.ts';
+export { isIpAddress, specialRangeOf, type SpecialRange } from './ip-address.ts';
 export {
   bearerAuth,
   createIntrospectionVerifier,

@@ -1,9 +1,10 @@
 // Which URLs the OAuth client may fetch (SEC-6): metadata and endpoint URLs come from the server, so a
-// hostile one could point the client at internal services. HTTPS is required, and loopback, private and
-// link-local addresses are refused, unless the caller opts in; the MCP server's own origin, which the
-// caller chose, is always allowed.
+// hostile one could point the client at internal services. HTTPS is required, and `localhost` and every
+// special-purpose address (ip-address.ts) are refused, unless the caller opts in; the MCP server's own
+// origin, which the caller chose, is always allowed.
 
 import { OAuthError } from './errors.ts';
+import { specialRangeOf } from './ip-address.ts';
 
 /** The caller's choices for URLs the server names. */
 export interface UrlPolicy {
@@ -17,7 +18,8 @@ export interface UrlPolicy {
 /**
  * Throws OAuthError (step `url-policy`) unless `url` may be fetched. `trustedOrigin` (the MCP server's
  * origin) is always allowed. Only the URL is judged: a public hostname that resolves to a private
- * address passes (no DNS here; the auth layer speaks fetch only).
+ * address passes (no DNS here; the auth layer speaks fetch only; on Node, createAddressCheckedFetch of
+ * mcpwire/auth/node checks the address each connection is made to).
  */
 export function checkUrl(url: URL, policy: UrlPolicy, trustedOrigin: string): void {
   if (url.origin === trustedOrigin) return;
@@ -37,32 +39,31 @@ export function checkUrl(url: URL, policy: UrlPolicy, trustedOrigin: string): vo
     );
 }
 
-/** True for `localhost` and loopback literals. */
+/** True for `localhost` names (trailing dot or not) and loopback literals, IPv4-mapped ones included. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
+  const host = withoutTrailingDots(hostname.toLowerCase());
+  return isLocalhostName(host) || specialRangeOf(host)?.isLoopback === true;
 }
 
-/** True for loopback, private (RFC 1918, fc00::/7), link-local and unspecified address literals. */
+/**
+ * True for `localhost` names and for IP literals in any special-purpose range ({@link specialRangeOf}):
+ * loopback, private, shared (100.64.0.0/10), link-local, IPv4-mapped and NAT64 forms of those, and the
+ * rest of the IANA registries. A DNS name is judged by its text only: one that resolves to a private
+ * address passes here (use createAddressCheckedFetch of mcpwire/auth/node to check at connect time).
+ */
 export function isPrivateHost(hostname: string): boolean {
-  if (isLoopbackHost(hostname)) return true;
-  const host = hostname.toLowerCase();
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
-  if (v4) {
-    const a = Number(v4[1]);
-    const b = Number(v4[2]);
-    return (
-      a === 10 ||
-      a === 0 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254)
-    );
-  }
-  if (!host.startsWith('[')) return false;
-  const v6 = host.slice(1, -1);
-  if (v6 === '::') return true;
-  const mapped = /^::ffff:(.+)$/.exec(v6);
-  if (mapped) return mapped[1]!.includes('.') ? isPrivateHost(mapped[1]!) : true;
-  return /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
+  const host = withoutTrailingDots(hostname.toLowerCase());
+  return isLocalhostName(host) || specialRangeOf(host) !== undefined;
+}
+
+/** RFC 6761 §6.3: `localhost` and every name under it are loopback. */
+function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+/** `localhost.` is `localhost`: a fully qualified name ends with a dot. */
+function withoutTrailingDots(host: string): string {
+  let end = host.length;
+  while (end > 0 && host[end - 1] === '.') end--;
+  return host.slice(0, end);
 }

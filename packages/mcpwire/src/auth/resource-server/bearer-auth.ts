@@ -26,6 +26,11 @@ export interface BearerAuthOptions {
    * (rotation) refetches the set at most this often.
    */
   jwksCooldownMs?: number;
+  /**
+   * The JWT `typ` header values accepted; default `['at+jwt']` (RFC 9068), so an ID token is refused.
+   * `'any'` turns the check off, for an authorization server whose access tokens carry no `typ`.
+   */
+  acceptedTypes?: readonly string[] | 'any';
   /** Opaque access tokens: RFC 7662 introspection at the issuer. */
   introspection?: Pick<IntrospectionOptions, 'endpoint' | 'clientId' | 'clientSecret' | 'cacheMs'>;
   /** A verifier of one's own, instead of the two above. */
@@ -149,6 +154,7 @@ function verifierOf(options: BearerAuthOptions, now: () => number): TokenVerifie
   if (options.jwksUri !== undefined) {
     const jwt: JwtVerifierOptions = { issuer: options.issuer, audience, jwksUri: options.jwksUri };
     if (options.jwksCooldownMs !== undefined) jwt.jwksCooldownMs = options.jwksCooldownMs;
+    if (options.acceptedTypes !== undefined) jwt.acceptedTypes = options.acceptedTypes;
     return createJwtVerifier({ ...jwt, clockToleranceSeconds, now });
   }
   if (options.introspection !== undefined) {

@@ -1,5 +1,5 @@
-// Verifying JWT access tokens (RFC 9068) against the authorization server's JWKS: signature, issuer,
-// audience (this resource, RFC 8707), exp/nbf with a small clock skew. jose fetches and caches the key
+// Verifying JWT access tokens (RFC 9068) against the authorization server's JWKS: the `typ` header
+// (`at+jwt`), signature, issuer, audience (this resource, RFC 8707), exp/nbf with a small clock skew. jose fetches and caches the key
 // set and refetches it when a token names a key it has not seen (rotation).
 
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
@@ -41,9 +41,18 @@ export interface JwtVerifierOptions {
   jwksCacheMs?: number;
   /** The least time between two key set fetches (ms), so unknown `kid`s cannot flood it; default 30 s. */
   jwksCooldownMs?: number;
+  /**
+   * The `typ` header values accepted (RFC 9068 §4; compared case-insensitively, an `application/`
+   * prefix ignored); default `['at+jwt']`, so an ID token or another JWT signed by the same key is
+   * refused. `'any'` skips the check, for an authorization server that does not set `typ`.
+   */
+  acceptedTypes?: readonly string[] | 'any';
   /** The clock, in milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
 }
+
+/** RFC 9068 §2.1: the media type of a JWT access token, as its `typ` header names it. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /**
  * A verifier of JWT access tokens signed by a key of `jwksUri`. A token fails (TokenRefusedError)
@@ -63,16 +72,30 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     algorithms: [...(options.algorithms ?? ASYMMETRIC_ALGORITHMS)],
     requiredClaims: ['exp'],
   };
+  const types = options.acceptedTypes ?? [ACCESS_TOKEN_TYPE];
+  const accepted = types === 'any' ? undefined : new Set(types.map(normalizeType));
   return {
     async verify(token: string): Promise<VerifiedToken> {
+      let verified;
       try {
-        const { payload } = await jwtVerify(token, keys, { ...verifyOptions, currentDate: new Date(now()) });
-        return toVerifiedToken(payload);
+        verified = await jwtVerify(token, keys, { ...verifyOptions, currentDate: new Date(now()) });
       } catch (error) {
         throw refusalOf(error);
       }
+      const { typ } = verified.protectedHeader;
+      if (accepted !== undefined && !(typeof typ === 'string' && accepted.has(normalizeType(typ))))
+        throw new TokenRefusedError(
+          `The token is not an access token: its "typ" header is ${typ === undefined ? 'missing' : JSON.stringify(typ)}, expected "${[...accepted].join('" or "')}" (RFC 9068)`,
+        );
+      return toVerifiedToken(verified.payload);
     },
   };
+}
+
+/** RFC 7515 §4.1.9: media type names are case-insensitive, and `application/` may be left out. */
+function normalizeType(typ: string): string {
+  const lower = typ.toLowerCase();
+  return lower.startsWith('application/') ? lower.slice('application/'.length) : lower;
 }
 
 /**
