@@ -42,8 +42,8 @@ process.stdout.write(
     '',
     'the library, in your project:',
     `  npm install ${quote(tarballs.mcpwire)}`,
-    'the command, on your PATH (it bundles the library; the auth server is its one workspace dependency):',
-    `  npm install -g --allow-scripts=better-sqlite3 ${quote(tarballs['@mcpwire/cli'])} ${quote(tarballs['@mcpwire/auth-server'])}`,
+    'the command, on your PATH (with the development authorization server it loads, which needs the library):',
+    `  npm install -g --allow-scripts=better-sqlite3 ${[tarballs.mcpwire, tarballs['@mcpwire/cli'], tarballs['@mcpwire/auth-server']].map(quote).join(' ')}`,
     '',
   ].join('\n'),
 );

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -145,4 +145,34 @@ test('README host configs: each one naming /path/to/mcpwire starts the server as
     const out = run(join(prefix, 'bin', 'mcpwire'), ['list', name, 'tools', '--config', file], empty);
     assert.match(out, /^create_issue /m, `config ${index + 1} (${name})`);
   }
+});
+
+test('README Install: the command installs globally from its tarballs, with what it loads', () => {
+  const line = section('Install')
+    .split('`')
+    .find((text) => text.startsWith('npm install -g '));
+  assert.ok(line, 'the Install section shows the global install');
+  const global = join(work, 'global-tarballs');
+  // As written, but the native SQLite module's build copied from this clone's install instead of
+  // compiled again (minutes, and it proves nothing about our packages).
+  const args = line
+    .split(' ')
+    .slice(1)
+    .map((word) => (word.endsWith('.tgz') ? join(packed, word) : word));
+  const empty = mkdtempSync(join(work, 'global-user-'));
+  run(
+    'npm',
+    [...args, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--prefix', global],
+    empty,
+  );
+  const cli = join(global, 'lib', 'node_modules', '@mcpwire', 'cli');
+  const sqlite = join(cli, 'node_modules', 'better-sqlite3');
+  cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(sqlite, 'build'), { recursive: true });
+  const bin = join(global, 'bin', 'mcpwire');
+  const out = run(bin, ['list', 'tools', '--', bin, 'serve', 'github', '--db', ':memory:'], empty);
+  assert.match(out, /^create_issue /m);
+  // The development authorization server, which the CLI loads from beside itself, finds the library.
+  const script =
+    "const m = await import('@mcpwire/auth-server'); process.stdout.write(typeof m.createAuthorizationServer);";
+  assert.equal(run(process.execPath, ['--input-type=module', '-e', script], cli), 'function');
 });
