@@ -16,6 +16,10 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   era: EraChoice;
   /** Seconds. */
   timeout: number;
+  /** `-e KEY=VALUE`, in order (later wins). */
+  env?: string[];
+  /** `--pass-env KEY[,KEY]`, in order. */
+  passEnv?: string[];
   verbose?: boolean;
   json?: boolean;
   /** Set by a command, not an option: loads the extensions its client declares (e.g. `call --task`). */
@@ -53,6 +57,8 @@ export async function runOneShot(
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();

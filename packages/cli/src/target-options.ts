@@ -9,13 +9,21 @@ import type { ProgramContext } from './program-context.ts';
 export const TARGET_DESCRIPTION =
   'a server name from a host config file, or an http(s) URL; or leave it out and end the command line with "--" and the command that starts the server over stdio';
 
+/**
+ * What --help says passes to a stdio server by default; the list is mcpwire/stdio's
+ * POSIX_INHERITED_ENV (a test holds them equal), written out so that --help loads no transport.
+ */
+export const ENV_DEFAULT_NOTE =
+  'By default a server gets only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_ALL, TZ, TMPDIR of your ' +
+  'environment (and a host config\'s "env"), so that secrets in your environment do not leak to every server';
+
 /** The `<target>` operand, first after the command name. */
 export function targetArgument(): Argument {
   return new Argument('<target>', TARGET_DESCRIPTION);
 }
 
 /**
- * Adds --config, --header, --era, --timeout, --verbose, the wire options and the OAuth options (and
+ * Adds --config, --header, --era, --timeout, --env, --pass-env, --verbose, the wire options and the OAuth options (and
  * --json when `hasJson`). OAuth runs unless --no-auth; with `isAuthOptIn` (doctor) only with --auth.
  */
 export function addTargetOptions(
@@ -35,6 +43,16 @@ export function addTargetOptions(
         .default('auto'),
     )
     .option('--timeout <seconds>', 'how long to wait for each answer', parseSeconds, 60)
+    .option(
+      '-e, --env <KEY=VALUE>',
+      `set a variable in the environment of a server started over stdio (repeatable). ${ENV_DEFAULT_NOTE}`,
+      collect,
+    )
+    .option(
+      '--pass-env <KEY[,KEY]>',
+      'pass these variables of your environment on to a server started over stdio (repeatable)',
+      collect,
+    )
     .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics")
     .option('--trace', 'show every message and transport event on stderr as it crosses the wire')
     .option('--record <file.jsonl>', 'write a transcript of the connection (for lint, replay, report)')
@@ -82,6 +100,10 @@ function addAuthOptions(command: Command, isOptIn: boolean): Command {
       '--allow-private-auth',
       'OAuth: let a public server name metadata or endpoints on loopback or private addresses',
     );
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 function parseSeconds(value: string): number {

@@ -5,7 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
-import { TARGET_DESCRIPTION } from '../target-options.ts';
+import { ENV_DEFAULT_NOTE, TARGET_DESCRIPTION } from '../target-options.ts';
 import { COMMAND_TARGET } from '../target/command-target.ts';
 
 /** After the stdio mock has finished, how long stray handles may keep the process alive. */
@@ -20,6 +20,8 @@ interface ReplayOptions {
   header?: string[];
   config?: string;
   verbose?: boolean;
+  env?: string[];
+  passEnv?: string[];
 }
 
 /** The `replay` command. */
@@ -61,6 +63,16 @@ export function replayCommand(): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--config <file>', 'with --check: look the target name up in this host config file only')
+    .option(
+      '-e, --env <KEY=VALUE>',
+      `with --check: set a variable in the environment of a server started over stdio (repeatable). ${ENV_DEFAULT_NOTE}`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--pass-env <KEY[,KEY]>',
+      'with --check: pass these variables of your environment on to a server started over stdio (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--verbose', "with --check: show a stdio server's stderr as it is written")
     // The words after `--` arrive as extra operands (see operandsOf).
     .allowExcessArguments()
@@ -120,12 +132,12 @@ function checkOptions(
       );
     return;
   }
-  const checkOnly = (['ignore', 'timeout', 'header', 'config', 'verbose'] as const).filter(
+  const checkOnly = (['ignore', 'timeout', 'header', 'config', 'verbose', 'env', 'passEnv'] as const).filter(
     (name) => options[name] !== undefined,
   );
   if (checkOnly.length > 0)
     throw new UsageError(
-      `${checkOnly.map((name) => `--${name}`).join(', ')} ${checkOnly.length === 1 ? 'applies' : 'apply'} with --check ${hint}`,
+      `${checkOnly.map((name) => (name === 'passEnv' ? '--pass-env' : `--${name}`)).join(', ')} ${checkOnly.length === 1 ? 'applies' : 'apply'} with --check ${hint}`,
     );
   const server =
     target === undefined ? (afterDash === undefined ? undefined : 'the command after "--"') : `"${target}"`;
@@ -155,6 +167,8 @@ async function runReplay(
       commandAfterDash: afterDash,
       config: options.config,
       headers: options.header,
+      env: options.env,
+      passEnv: options.passEnv,
     });
     const transcript = await readTranscript(file);
     const { runReplayCheck } = await import('../wire/replay/run-replay-check.ts');

@@ -41,6 +41,8 @@ export async function runConnect(
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
   updateSettings({ aliases: { '\x04': 'cancel' } });

@@ -23,6 +23,8 @@ export async function doctor(
     commandAfterDash,
     config: options.config,
     headers: options.header,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   const { auth } = authOf(options);
   if (auth !== undefined && target.kind !== 'http')
