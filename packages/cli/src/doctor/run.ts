@@ -17,7 +17,7 @@ import {
 import { FetchFailedError, HttpError } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError } from 'mcpwire/stdio';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
-import { openClient, type OpenClient } from '../target/open-client.ts';
+import { describeProcessExit, openClient, type OpenClient } from '../target/open-client.ts';
 import type { StdioTarget, Target } from '../target/target.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 import type { EventEntry, InvalidEntry, MessageEntry } from '../wire/transcript.ts';
@@ -139,13 +139,17 @@ function explainConnectFailure(
     return;
   }
   if (error instanceof ProcessExitError || (target.kind === 'stdio' && error instanceof ConnectClosedError)) {
-    const stderr = entries
-      .flatMap((entry) => (entry.type === 'stderr' ? [entry.text] : []))
-      .join('')
-      .trim();
+    const recorded = entries.flatMap((entry) => (entry.type === 'stderr' ? [entry.text] : [])).join('');
+    const exit = describeProcessExit(failure, recorded);
+    const indent = '\n             ';
+    // Its stderr first: that is the cause; an era hint, if any, after it.
+    const detail =
+      exit === undefined
+        ? `the server exited before it answered: ${message}`
+        : `the server ${exit.how} before it answered${exit.stderr === '' ? ' and wrote nothing on stderr' : `${indent}stderr: ${exit.stderr.split('\n').slice(-5).join(indent)}`}${exit.eraHint === undefined ? '' : `${indent}(${exit.eraHint})`}`;
     list.fail(
       'start',
-      `the server exited before it answered: ${message}${stderr === '' ? '' : `\n             stderr: ${stderr.split('\n').slice(-5).join('\n             ')}`}`,
+      detail,
       'run the command by hand to see why it stops; a stdio server must keep running while stdin is open',
     );
     return;

@@ -3,6 +3,7 @@
 
 import {
   Client,
+  ConnectClosedError,
   RequestCancelledError,
   RpcError,
   type ClientExtension,
@@ -10,7 +11,7 @@ import {
   type EraChoice,
 } from 'mcpwire/client';
 import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
-import { ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
+import { ProcessExitError, ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
 import type { Transport } from 'mcpwire';
 import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
@@ -170,6 +171,19 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       { cause: error },
     );
   }
+  const exit = describeProcessExit(error, stderrTail);
+  if (exit !== undefined) {
+    const stderr =
+      exit.stderr === '' ? ' and wrote nothing on stderr' : `; its last stderr output:\n${exit.stderr}`;
+    const era = exit.eraHint === undefined ? '' : `\n(${exit.eraHint})`;
+    return new CliError(
+      `${doing}: the server ${exit.how} before it answered${stderr}${era}`,
+      ExitCode.connection,
+      {
+        cause: error,
+      },
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   const hint =
     error instanceof ProcessSpawnError
@@ -182,6 +196,42 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       ? ''
       : `\nserver stderr:\n${stderrTail.trimEnd()}`;
   return new CliError(`${doing}: ${message}${hint}${tail}`, ExitCode.connection, { cause: error });
+}
+
+/** A stdio server that exited while a request waited: how it ended, its stderr, and a hint if any. */
+export interface ProcessExitReport {
+  /** "exited with code 1", "was killed by signal SIGKILL". */
+  how: string;
+  /** The end of its stderr (the cause, most of the time), trimmed; '' when it wrote none. */
+  stderr: string;
+  /** Set when it exited during the era probe: a handshake-era server may exit on it (comes last). */
+  eraHint?: string;
+}
+
+/**
+ * How a stdio server's exit explains `error`, when a ProcessExitError is among its causes; else
+ * undefined. `stderrTail` (what the CLI kept) is preferred over the error's own, shorter tail.
+ */
+export function describeProcessExit(error: unknown, stderrTail = ''): ProcessExitReport | undefined {
+  let exit: ProcessExitError | undefined;
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof ProcessExitError) exit = current;
+    current = current.cause;
+  }
+  if (exit === undefined) return undefined;
+  const how =
+    exit.signal === null
+      ? `exited with code ${String(exit.exitCode)}`
+      : `was killed by signal ${exit.signal}`;
+  const stderr = (stderrTail.trim() === '' ? exit.stderrTail : stderrTail).trim();
+  const isProbe = error instanceof ConnectClosedError && error.step === 'server/discover';
+  return isProbe
+    ? {
+        how,
+        stderr,
+        eraHint: 'if it is a handshake-era server that exits on requests before initialize, try --era legacy',
+      }
+    : { how, stderr };
 }
 
 /** The innermost CliError or OAuthError along `error`'s causes, else `error` itself. */

@@ -169,7 +169,7 @@ test('a connection that closes during the probe fails connect with ConnectClosed
     assert.ok(error.cause instanceof ConnectionClosedError);
     assert.match(
       error.message,
-      /^server\/discover: the connection closed before the server answered .*era "legacy"/,
+      /^server\/discover: the connection closed before the server answered: .*\n\(if it is a handshake-era server .*era "legacy"\)$/,
     );
     return true;
   });
