@@ -5,6 +5,7 @@ import type { Client, ClientExtension, EraChoice } from 'mcpwire/client';
 import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
+import { Deadline } from './target/deadline.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
@@ -30,7 +31,7 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
 export interface OneShot {
   client: Client;
   target: Target;
-  /** Aborts on Ctrl-C: pass it to the request. */
+  /** Aborts on Ctrl-C, and over stdio when the --timeout budget runs out: pass it to the request. */
   signal: AbortSignal;
   isJson: boolean;
   /** For stdout. */
@@ -64,6 +65,10 @@ export async function runOneShot(
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);
+  // Over stdio, --timeout is the budget of the whole command: the connection and the work share it.
+  // Not over HTTP, where connecting may wait for a person signing in with OAuth in a browser.
+  using deadline = target.kind === 'stdio' ? new Deadline(options.timeout) : undefined;
+  const signal = deadline === undefined ? controller.signal : deadline.with(controller.signal);
   try {
     const extensions = await options.loadExtensions?.();
     await using opened = await openClient(target, {
@@ -73,6 +78,7 @@ export async function runOneShot(
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,
       signal: controller.signal,
+      ...(deadline === undefined ? {} : { deadline }),
       ...authOf(options),
     });
     const colours = coloursFor(process.stdout);
@@ -80,7 +86,7 @@ export async function runOneShot(
       return await work({
         client: opened.client,
         target,
-        signal: controller.signal,
+        signal,
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),

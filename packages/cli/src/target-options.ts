@@ -17,6 +17,9 @@ export const ENV_DEFAULT_NOTE =
   'By default a server gets only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_ALL, TZ, TMPDIR of your ' +
   'environment (and a host config\'s "env"), so that secrets in your environment do not leak to every server';
 
+/** The default --timeout of the commands that talk to a server (doctor has its own, shorter one). */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
 /** The `<target>` operand, first after the command name. */
 export function targetArgument(): Argument {
   return new Argument('<target>', TARGET_DESCRIPTION);
@@ -25,10 +28,15 @@ export function targetArgument(): Argument {
 /**
  * Adds --config, --header, --era, --timeout, --env, --pass-env, --verbose, the wire options and the OAuth options (and
  * --json when `hasJson`). OAuth runs unless --no-auth; with `isAuthOptIn` (doctor) only with --auth.
+ * --timeout defaults to `defaultTimeoutSeconds` (60 unless given).
  */
 export function addTargetOptions(
   command: Command,
-  { hasJson, isAuthOptIn = false }: { hasJson: boolean; isAuthOptIn?: boolean },
+  {
+    hasJson,
+    isAuthOptIn = false,
+    defaultTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+  }: { hasJson: boolean; isAuthOptIn?: boolean; defaultTimeoutSeconds?: number },
 ): Command {
   command
     .option('--config <file>', 'look the target name up in this host config file only')
@@ -42,7 +50,12 @@ export function addTargetOptions(
         .choices(['auto', 'legacy', 'modern'])
         .default('auto'),
     )
-    .option('--timeout <seconds>', 'how long to wait for each answer', parseSeconds, 60)
+    .option(
+      '--timeout <seconds>',
+      'how long to wait for the server: over stdio the whole command (start, handshake, request) shares this budget; over HTTP each answer has it',
+      parseSeconds,
+      defaultTimeoutSeconds,
+    )
     .option(
       '-e, --env <KEY=VALUE>',
       `set a variable in the environment of a server started over stdio (repeatable). ${ENV_DEFAULT_NOTE}`,

@@ -1,7 +1,8 @@
 // --timeout is the budget of the whole connection: the era probe and initialize (and the call)
 // share one deadline, and the failure names --timeout. doctor has a short default of its own.
-// The elapsed-time bounds check the deadline logic: probe and initialize each waiting the whole
-// timeout take 2x it, so finishing under 2x proves they share it.
+// The elapsed-time bounds check the deadline logic, not speed: probe and initialize each waiting
+// the whole timeout take at least 2x it, so finishing under 2x proves they share one (the rest of
+// the 2x is slack for starting node on a loaded machine).
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -25,16 +26,16 @@ async function timed(
 
 describe('timeouts against a server that never answers', { concurrency: 2 }, () => {
   test(
-    'list --timeout 5: one deadline for probe and initialize, exit 3, the message names --timeout',
+    'list --timeout 8: one deadline for probe and initialize, exit 3, the message names --timeout',
     { timeout: 60_000 },
     async () => {
-      const run = await timed(['list', '--timeout', '5', ...fixture('hung')]);
+      const run = await timed(['list', '--timeout', '8', ...fixture('hung')]);
       assert.equal(run.code, 3, run.stderr);
       assert.equal(run.stdout, '');
-      assert.match(run.stderr, /^mcpwire: cannot connect to .*: no answer within 5 s \(--timeout 5\)/);
+      assert.match(run.stderr, /^mcpwire: cannot connect to .*: no answer within 8 s \(--timeout 8\)/);
       assert.match(run.stderr, /raise --timeout/);
       assert.doesNotMatch(run.stderr, /TimeoutMs/);
-      assert.ok(run.seconds < 2 * 5, `took ${run.seconds} s`);
+      assert.ok(run.seconds < 2 * 8, `took ${run.seconds} s`);
     },
   );
 
@@ -54,7 +55,7 @@ describe('timeouts against a server that never answers', { concurrency: 2 }, () 
       assert.equal(handshake?.verdict, 'fail', run.stdout);
       assert.match(`${handshake.detail} ${handshake.hint ?? ''}`, /--timeout/);
       assert.doesNotMatch(run.stdout, /TimeoutMs/);
-      assert.ok(run.seconds < 15, `took ${run.seconds} s`);
+      assert.ok(run.seconds < 2 * 10, `took ${run.seconds} s`);
     },
   );
 

@@ -17,7 +17,8 @@ import {
 import { FetchFailedError, HttpError } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError } from 'mcpwire/stdio';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
-import { describeProcessExit, openClient, type OpenClient } from '../target/open-client.ts';
+import { Deadline } from '../target/deadline.ts';
+import { describeProcessExit, openClient, timeoutSecondsOf, type OpenClient } from '../target/open-client.ts';
 import type { StdioTarget, Target } from '../target/target.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 import type { EventEntry, InvalidEntry, MessageEntry } from '../wire/transcript.ts';
@@ -53,11 +54,14 @@ export async function runDoctor(
     return finish(list, ['endpoint', ...AFTER_CONNECT]);
   }
   let opened: OpenClient;
+  // Over stdio the era probe and initialize share --timeout (a silent server is reported in that).
+  const deadline = target.kind === 'stdio' ? new Deadline(options.timeoutMs / 1000) : undefined;
   try {
     opened = await openClient(target, {
       era: options.era,
       timeoutMs: options.timeoutMs,
       recorder: options.recorder,
+      ...(deadline === undefined ? {} : { deadline }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
     });
   } catch (error) {
@@ -68,6 +72,8 @@ export async function runDoctor(
       list,
       AFTER_CONNECT.filter((step) => !list.results.some((result) => result.step === step)),
     );
+  } finally {
+    deadline?.[Symbol.dispose]();
   }
   await using _closing = opened;
   const { client } = opened;
@@ -187,10 +193,12 @@ function explainConnectFailure(
     );
     return;
   }
-  if (error instanceof ConnectTimeoutError) {
+  const seconds = timeoutSecondsOf(failure);
+  if (seconds !== undefined) {
+    const step = failure instanceof ConnectTimeoutError ? ` to ${failure.step}` : '';
     list.fail(
       'handshake',
-      message,
+      `no answer${step} within ${seconds} s (--timeout ${seconds})`,
       'the server may be slow to start (raise --timeout) or not speak MCP on this transport',
     );
     return;

@@ -4,7 +4,9 @@
 import {
   Client,
   ConnectClosedError,
+  ConnectTimeoutError,
   RequestCancelledError,
+  RequestTimeoutError,
   RpcError,
   type ClientExtension,
   type ClientHandlers,
@@ -17,6 +19,7 @@ import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
+import { DeadlineExceededError, type Deadline } from './deadline.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
@@ -37,6 +40,8 @@ export interface OpenOptions {
   auth?: CliAuthOptions;
   /** Extensions the client declares (e.g. tasks for `call --task`); default none. */
   extensions?: readonly ClientExtension[];
+  /** The --timeout budget the whole connection shares (era probe and initialize), stdio targets only. */
+  deadline?: Deadline;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -85,8 +90,9 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
       },
     },
   );
+  const signal = options.deadline === undefined ? options.signal : options.deadline.with(options.signal);
   try {
-    await client.connect(transport, options.signal === undefined ? {} : { signal: options.signal });
+    await client.connect(transport, signal === undefined ? {} : { signal });
   } catch (error) {
     await client.close().catch(() => {});
     await authFetch?.[Symbol.asyncDispose]();
@@ -162,6 +168,15 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       ExitCode.connection,
       { cause: error },
     );
+  const timeoutSeconds = timeoutSecondsOf(error);
+  if (timeoutSeconds !== undefined) {
+    const tail = stderrTail.trim() === '' ? '' : `\nserver stderr:\n${stderrTail.trimEnd()}`;
+    return new CliError(
+      `${doing}: no answer within ${timeoutSeconds} s (--timeout ${timeoutSeconds}); the server may still be starting, or not speak MCP here: raise --timeout to wait longer${tail}`,
+      ExitCode.connection,
+      { cause: error },
+    );
+  }
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
   if (error instanceof RpcError) {
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
@@ -198,13 +213,27 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
   return new CliError(`${doing}: ${message}${hint}${tail}`, ExitCode.connection, { cause: error });
 }
 
+/**
+ * The seconds of the --timeout that ran out when `error` is a timeout (the deadline passed, or a
+ * step or request waited its whole timeout), else undefined.
+ */
+export function timeoutSecondsOf(error: unknown): number | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof DeadlineExceededError) return current.seconds;
+    if (current instanceof ConnectTimeoutError || current instanceof RequestTimeoutError)
+      return current.timeoutMs / 1000;
+    current = current.cause;
+  }
+  return undefined;
+}
+
 /** A stdio server that exited while a request waited: how it ended, its stderr, and a hint if any. */
 export interface ProcessExitReport {
   /** "exited with code 1", "was killed by signal SIGKILL". */
   how: string;
   /** The end of its stderr (the cause, most of the time), trimmed; '' when it wrote none. */
   stderr: string;
-  /** Set when it exited during the era probe: a handshake-era server may exit on it (comes last). */
+  /** Set when it exited during the era probe saying nothing: a handshake-era server may exit on it. */
   eraHint?: string;
 }
 
@@ -224,8 +253,11 @@ export function describeProcessExit(error: unknown, stderrTail = ''): ProcessExi
       ? `exited with code ${String(exit.exitCode)}`
       : `was killed by signal ${exit.signal}`;
   const stderr = (stderrTail.trim() === '' ? exit.stderrTail : stderrTail).trim();
-  const isProbe = error instanceof ConnectClosedError && error.step === 'server/discover';
-  return isProbe
+  // What it wrote on stderr is the cause; only a server that exited saying nothing may be one of
+  // the handshake-era servers that exit on a request before initialize (the spec's probe note).
+  const isSilentProbeExit =
+    stderr === '' && error instanceof ConnectClosedError && error.step === 'server/discover';
+  return isSilentProbeExit
     ? {
         how,
         stderr,

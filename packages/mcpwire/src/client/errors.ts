@@ -10,7 +10,8 @@ export type ConnectStep = 'server/discover' | 'initialize';
  * The server did not answer a step of `connect` in time: `initialize`, or the era probe where
  * silence is no verdict (over HTTP, where it is an outage, 2026-07-28 checklist section 3.3; or
  * with era "modern"). The connection has been closed by the time this is thrown; `cause` is the
- * request's RequestTimeoutError.
+ * request's RequestTimeoutError. The message names no option: the wait is `initializeTimeoutMs`
+ * for `initialize` and `probeTimeoutMs` for `server/discover` (a CLI names its own flag).
  */
 export class ConnectTimeoutError extends Error {
   readonly code = 'CONNECT_TIMEOUT';

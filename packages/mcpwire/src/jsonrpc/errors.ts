@@ -12,9 +12,12 @@ export class ConnectionClosedError extends Error {
 /** An outbound request got no response in time; a cancellation was sent to the peer. */
 export class RequestTimeoutError extends Error {
   readonly code = 'REQUEST_TIMEOUT';
+  /** How long the request waited, in ms. */
+  readonly timeoutMs: number;
   constructor(method: string, timeoutMs: number) {
     super(`Request "${method}" timed out after ${timeoutMs} ms`);
     this.name = 'RequestTimeoutError';
+    this.timeoutMs = timeoutMs;
   }
 }
 
