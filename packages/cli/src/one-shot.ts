@@ -21,6 +21,8 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   env?: string[];
   /** `--pass-env KEY[,KEY]`, in order. */
   passEnv?: string[];
+  /** `--max-message-size <bytes>`: the stdio client's line limit. */
+  maxMessageSize?: number;
   verbose?: boolean;
   json?: boolean;
   /** Set by a command, not an option: loads the extensions its client declares (e.g. `call --task`). */
@@ -79,6 +81,7 @@ export async function runOneShot(
       isVerbose: options.verbose === true,
       signal: controller.signal,
       ...(deadline === undefined ? {} : { deadline }),
+      ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
       ...authOf(options),
     });
     const colours = coloursFor(process.stdout);

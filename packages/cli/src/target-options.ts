@@ -66,6 +66,11 @@ export function addTargetOptions(
       'pass these variables of your environment on to a server started over stdio (repeatable)',
       collect,
     )
+    .option(
+      '--max-message-size <bytes>',
+      'the largest message accepted from a server started over stdio (default 64 MiB); a larger one fails its request at once',
+      parseBytes,
+    )
     .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics")
     .option('--trace', 'show every message and transport event on stderr as it crosses the wire')
     .option('--record <file.jsonl>', 'write a transcript of the connection (for lint, replay, report)')
@@ -117,6 +122,13 @@ function addAuthOptions(command: Command, isOptIn: boolean): Command {
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+function parseBytes(value: string): number {
+  const bytes = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(Number.isSafeInteger(bytes) && bytes > 0))
+    throw new InvalidArgumentError('expected a number of bytes above 0.');
+  return bytes;
 }
 
 function parseSeconds(value: string): number {

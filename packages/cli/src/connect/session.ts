@@ -60,6 +60,7 @@ export async function runConnect(
       ...(recorder === undefined ? {} : { recorder }),
       era: options.era,
       timeoutMs: options.timeout * 1000,
+      ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
       isVerbose: options.verbose === true,
       handlers: createInteractiveHandlers(activity, colours),
       ...authOf(options),

@@ -46,6 +46,7 @@ export async function doctor(
       {
         era: options.era,
         timeoutMs: options.timeout * 1000,
+        ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
         recorder,
         entries,
         ...(auth === undefined || walk === undefined

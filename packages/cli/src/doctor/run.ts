@@ -31,6 +31,8 @@ import type { Checklist } from './checklist.ts';
 export interface DoctorOptions {
   era: 'auto' | 'legacy' | 'modern';
   timeoutMs: number;
+  /** --max-message-size, for a stdio server. */
+  maxMessageBytes?: number;
   recorder: WireRecorder;
   /** Every entry the recorder saw, in order (the doctor reads the wire afterwards). */
   entries: readonly EventEntry[];
@@ -62,6 +64,7 @@ export async function runDoctor(
       timeoutMs: options.timeoutMs,
       recorder: options.recorder,
       ...(deadline === undefined ? {} : { deadline }),
+      ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
     });
   } catch (error) {

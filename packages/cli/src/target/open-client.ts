@@ -42,6 +42,8 @@ export interface OpenOptions {
   extensions?: readonly ClientExtension[];
   /** The --timeout budget the whole connection shares (era probe and initialize), stdio targets only. */
   deadline?: Deadline;
+  /** The stdio transport's line limit (--max-message-size); default the library's 64 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -73,7 +75,12 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     target.kind === 'http' && options.auth !== undefined
       ? await createAuthFetch(target, options.auth, recorder)
       : undefined;
-  const transport = createTransport(target, stderr, recorder, authFetch?.fetch);
+  const transport = createTransport(target, {
+    stderr,
+    recorder,
+    authFetch: authFetch?.fetch,
+    maxMessageBytes: options.maxMessageBytes,
+  });
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
     {
@@ -121,16 +128,21 @@ async function createAuthFetch(
 
 function createTransport(
   target: Target,
-  stderr: (text: string) => void,
-  recorder: WireRecorder | undefined,
-  authFetch: FetchLike | undefined,
+  wiring: {
+    stderr: (text: string) => void;
+    recorder: WireRecorder | undefined;
+    authFetch: FetchLike | undefined;
+    maxMessageBytes: number | undefined;
+  },
 ): Transport {
+  const { stderr, recorder, authFetch, maxMessageBytes } = wiring;
   if (target.kind === 'stdio') {
     const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: target.env,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       stderr,
     });
     return recorder === undefined ? transport : observeStdioTransport(transport, recorder, target);
