@@ -88,10 +88,15 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
       handlers: options.handlers ?? {},
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
       // A server that answers late is still starting (npx may be installing it), not a handshake-era
-      // server ignoring the probe: wait for the era probe as long as for any answer.
+      // server ignoring the probe: wait for the era probe as long as for any answer. Under a shared
+      // deadline, half of it: initialize then still has time, while the probe stays open for a
+      // late answer (the client's late-probe rule), so a slow stateless-era server is still found.
       ...(options.timeoutMs === undefined
         ? {}
-        : { requestTimeoutMs: options.timeoutMs, probeTimeoutMs: options.timeoutMs }),
+        : {
+            requestTimeoutMs: options.timeoutMs,
+            probeTimeoutMs: options.deadline === undefined ? options.timeoutMs : options.timeoutMs / 2,
+          }),
       onError: (error) => {
         if (options.isVerbose === true) process.stderr.write(`mcpwire: ${error.message}\n`);
       },
