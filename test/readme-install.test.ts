@@ -117,7 +117,7 @@ test('README Install: `npm run pack` writes every package, and the library tarba
   // printed at its end.
   const [server, client] = blocks(section('Quick start'), 'ts');
   assert.ok(server?.includes("from 'mcpwire/server'") && client?.includes("args: ['server.js']"));
-  writeFileSync(join(project, 'server.js'), server);
+  writeFileSync(join(project, 'server.js'), server!);
   writeFileSync(
     join(project, 'client.js'),
     `${client}console.log(JSON.stringify({ tools: tools.map((tool) => tool.name), result }));\n`,

@@ -66,11 +66,11 @@ test('malformed JSON, bad envelopes, unknown methods, bad params and wrong-direc
   await expectError(server, '[{"jsonrpc":"2.0","id":107,"method":"ping"}]\n', -32600);
 });
 
-test('a 10 MB line is refused without being buffered, and the stream keeps serving', async () => {
+test('a line over the 64 MiB limit is refused, answered on its id, without being buffered; the stream keeps serving', async () => {
   const server = await start();
   await server.initialize({});
-  const huge = `{"jsonrpc":"2.0","id":109,"method":"tools/call","params":{"name":"echo","arguments":{"message":"${'x'.repeat(10 * 1024 * 1024)}"}}}\n`;
-  await expectError(server, huge, -32600);
+  const huge = `{"jsonrpc":"2.0","id":109,"method":"tools/call","params":{"name":"echo","arguments":{"message":"${'x'.repeat(65 * 1024 * 1024)}"}}}\n`;
+  await expectError(server, huge, -32600, 109);
   const echo = await server.request('tools/call', { name: 'echo', arguments: { message: 'still here' } });
   assert.deepEqual(echo.result.content, [{ type: 'text', text: 'still here' }]);
 });

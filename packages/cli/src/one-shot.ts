@@ -5,6 +5,7 @@ import type { Client, ClientExtension, EraChoice } from 'mcpwire/client';
 import { coloursFor, type Colours } from './colours.ts';
 import type { ExitCodeValue } from './exit-code.ts';
 import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
+import { Deadline } from './target/deadline.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { toTerminalJson } from './terminal-text.ts';
 import { resolveTarget, type Target } from './target/target.ts';
@@ -19,6 +20,12 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
   era: EraChoice;
   /** Seconds. */
   timeout: number;
+  /** `-e KEY=VALUE`, in order (later wins). */
+  env?: string[];
+  /** `--pass-env KEY[,KEY]`, in order. */
+  passEnv?: string[];
+  /** `--max-message-size <bytes>`: the stdio client's line limit. */
+  maxMessageSize?: number;
   verbose?: boolean;
   json?: boolean;
   /** Set by a command, not an option: loads the extensions its client declares (e.g. `call --task`). */
@@ -29,7 +36,7 @@ export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
 export interface OneShot {
   client: Client;
   target: Target;
-  /** Aborts on Ctrl-C: pass it to the request. */
+  /** Aborts on Ctrl-C, and over stdio when the --timeout budget runs out: pass it to the request. */
   signal: AbortSignal;
   isJson: boolean;
   /** For stdout. */
@@ -57,11 +64,17 @@ export async function runOneShot(
     config: options.config,
     headers: options.header,
     trustProjectConfig: options.trustProjectConfig,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);
+  // Over stdio, --timeout is the budget of the whole command: the connection and the work share it.
+  // Not over HTTP, where connecting may wait for a person signing in with OAuth in a browser.
+  using deadline = target.kind === 'stdio' ? new Deadline(options.timeout) : undefined;
+  const signal = deadline === undefined ? controller.signal : deadline.with(controller.signal);
   try {
     const extensions = await options.loadExtensions?.();
     await using opened = await openClient(target, {
@@ -71,6 +84,8 @@ export async function runOneShot(
       timeoutMs: options.timeout * 1000,
       isVerbose: options.verbose === true,
       signal: controller.signal,
+      ...(deadline === undefined ? {} : { deadline }),
+      ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
       ...authOf(options),
     });
     const colours = coloursFor(process.stdout);
@@ -78,7 +93,7 @@ export async function runOneShot(
       return await work({
         client: opened.client,
         target,
-        signal: controller.signal,
+        signal,
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),

@@ -9,18 +9,34 @@ import type { ProgramContext } from './program-context.ts';
 export const TARGET_DESCRIPTION =
   'a server name from a host config file (yours first; one only a config in the current folder defines runs once approved, see --trust-project-config), or an http(s) URL; or leave it out and end the command line with "--" and the command that starts the server over stdio';
 
+/**
+ * What --help says passes to a stdio server by default; the list is mcpwire/stdio's
+ * POSIX_INHERITED_ENV (a test holds them equal), written out so that --help loads no transport.
+ */
+export const ENV_DEFAULT_NOTE =
+  'By default a server gets only HOME, LOGNAME, PATH, SHELL, TERM, USER, LANG, LC_ALL, TZ, TMPDIR of your ' +
+  'environment (and a host config\'s "env"), so that secrets in your environment do not leak to every server';
+
+/** The default --timeout of the commands that talk to a server (doctor has its own, shorter one). */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
 /** The `<target>` operand, first after the command name. */
 export function targetArgument(): Argument {
   return new Argument('<target>', TARGET_DESCRIPTION);
 }
 
 /**
- * Adds --config, --header, --era, --timeout, --verbose, the wire options and the OAuth options (and
+ * Adds --config, --header, --era, --timeout, --env, --pass-env, --verbose, the wire options and the OAuth options (and
  * --json when `hasJson`). OAuth runs unless --no-auth; with `isAuthOptIn` (doctor) only with --auth.
+ * --timeout defaults to `defaultTimeoutSeconds` (60 unless given).
  */
 export function addTargetOptions(
   command: Command,
-  { hasJson, isAuthOptIn = false }: { hasJson: boolean; isAuthOptIn?: boolean },
+  {
+    hasJson,
+    isAuthOptIn = false,
+    defaultTimeoutSeconds = DEFAULT_TIMEOUT_SECONDS,
+  }: { hasJson: boolean; isAuthOptIn?: boolean; defaultTimeoutSeconds?: number },
 ): Command {
   command
     .option('--config <file>', 'look the target name up in this host config file only')
@@ -38,7 +54,27 @@ export function addTargetOptions(
         .choices(['auto', 'legacy', 'modern'])
         .default('auto'),
     )
-    .option('--timeout <seconds>', 'how long to wait for each answer', parseSeconds, 60)
+    .option(
+      '--timeout <seconds>',
+      'how long to wait for the server: over stdio the whole command (start, handshake, request) shares this budget; over HTTP each answer has it',
+      parseSeconds,
+      defaultTimeoutSeconds,
+    )
+    .option(
+      '-e, --env <KEY=VALUE>',
+      `set a variable in the environment of a server started over stdio (repeatable). ${ENV_DEFAULT_NOTE}`,
+      collect,
+    )
+    .option(
+      '--pass-env <KEY[,KEY]>',
+      'pass these variables of your environment on to a server started over stdio (repeatable)',
+      collect,
+    )
+    .option(
+      '--max-message-size <bytes>',
+      'the largest message accepted from a server started over stdio (default 64 MiB); a larger one fails its request at once',
+      parseBytes,
+    )
     .option('--verbose', "show the server's stderr as it is written (stdio targets) and client diagnostics")
     .option('--trace', 'show every message and transport event on stderr as it crosses the wire')
     .option('--record <file.jsonl>', 'write a transcript of the connection (for lint, replay, report)')
@@ -86,6 +122,17 @@ function addAuthOptions(command: Command, isOptIn: boolean): Command {
       '--allow-private-auth',
       'OAuth: let a public server name metadata or endpoints on loopback or private addresses',
     );
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function parseBytes(value: string): number {
+  const bytes = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(Number.isSafeInteger(bytes) && bytes > 0))
+    throw new InvalidArgumentError('expected a number of bytes above 0.');
+  return bytes;
 }
 
 function parseSeconds(value: string): number {

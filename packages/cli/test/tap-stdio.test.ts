@@ -219,6 +219,30 @@ describe('mcpwire tap over stdio', { concurrency: 2 }, () => {
     assert.throws(() => process.kill(pid!, 0), { code: 'ESRCH' });
   });
 
+  test(
+    'the host closing stdin alone ends a server that ignores it and SIGTERM: stdin, SIGTERM, SIGKILL, then the tap exits',
+    { timeout: 20_000 },
+    async () => {
+      const record = join(scratch(), 'eof.jsonl');
+      await using tap = new TapProcess([
+        '--record',
+        record,
+        '--',
+        NODE,
+        join(FIXTURES, 'tap-signal-server.mjs'),
+        'stubborn',
+      ]);
+      await tap.waitForStderr(/^ready$/m);
+      // The host's whole shutdown here is closing stdin: no signal is sent to the tap.
+      tap.child.stdin.end();
+      assert.equal((await tap.exited).code, 128 + 9, tap.stderr);
+      assert.match(tap.stderr, /^stdin ended; staying\nignoring SIGTERM$/m);
+      const entries = readEntries(record);
+      const { pid } = entries.find((entry) => entry.type === 'spawn')!;
+      assert.throws(() => process.kill(pid!, 0), { code: 'ESRCH' });
+    },
+  );
+
   test('a command that cannot start: exit 3, what to check on stderr, nothing on stdout', async () => {
     const record = join(scratch(), 'failed.jsonl');
     await using tap = new TapProcess([

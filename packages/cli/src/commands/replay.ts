@@ -5,7 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
-import { TARGET_DESCRIPTION } from '../target-options.ts';
+import { ENV_DEFAULT_NOTE, TARGET_DESCRIPTION } from '../target-options.ts';
 import { COMMAND_TARGET } from '../target/command-target.ts';
 
 /** After the stdio mock has finished, how long stray handles may keep the process alive. */
@@ -21,6 +21,8 @@ interface ReplayOptions {
   config?: string;
   trustProjectConfig?: boolean;
   verbose?: boolean;
+  env?: string[];
+  passEnv?: string[];
 }
 
 /** The `replay` command. */
@@ -65,6 +67,16 @@ export function replayCommand(): Command {
     .option(
       '--trust-project-config',
       'with --check: run a server only a config in the current folder defines, without asking',
+    )
+    .option(
+      '-e, --env <KEY=VALUE>',
+      `with --check: set a variable in the environment of a server started over stdio (repeatable). ${ENV_DEFAULT_NOTE}`,
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--pass-env <KEY[,KEY]>',
+      'with --check: pass these variables of your environment on to a server started over stdio (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--verbose', "with --check: show a stdio server's stderr as it is written")
     // The words after `--` arrive as extra operands (see operandsOf).
@@ -126,7 +138,7 @@ function checkOptions(
     return;
   }
   const checkOnly = (
-    ['ignore', 'timeout', 'header', 'config', 'trustProjectConfig', 'verbose'] as const
+    ['ignore', 'timeout', 'header', 'config', 'trustProjectConfig', 'verbose', 'env', 'passEnv'] as const
   ).filter((name) => options[name] !== undefined);
   if (checkOnly.length > 0)
     throw new UsageError(
@@ -161,6 +173,8 @@ async function runReplay(
       config: options.config,
       headers: options.header,
       trustProjectConfig: options.trustProjectConfig,
+      env: options.env,
+      passEnv: options.passEnv,
     });
     const transcript = await readTranscript(file);
     const { runReplayCheck } = await import('../wire/replay/run-replay-check.ts');

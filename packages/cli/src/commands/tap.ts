@@ -20,7 +20,10 @@ export function tapCommand(): Command {
     .description(
       'Sit between a host and an MCP server: put "mcpwire tap -- <server command>" where the host config ' +
         'has the server command. The server runs on the same pipes; every byte is passed on unchanged both ' +
-        'ways, its stderr passes through, and the tap exits with its exit code. A copy of the traffic is ' +
+        'ways, its stderr passes through, and the tap exits with its exit code. When the host closes the ' +
+        "tap's stdin and the server is still running 2 s later, the tap sends it SIGTERM, then SIGKILL 2 s " +
+        "after (as mcpwire's own client does; not with --no-lint and no --record, where the server reads " +
+        "the host's stdin itself). A copy of the traffic is " +
         'recorded with --record and checked live (findings on stderr, or --log). With --http, a reverse ' +
         'proxy for a Streamable HTTP server instead: point the host at the URL it prints.',
     )

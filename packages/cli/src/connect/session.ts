@@ -43,6 +43,8 @@ export async function runConnect(
     config: options.config,
     headers: options.header,
     trustProjectConfig: options.trustProjectConfig,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
   updateSettings({ aliases: { '\x04': 'cancel' } });
@@ -60,6 +62,7 @@ export async function runConnect(
       ...(recorder === undefined ? {} : { recorder }),
       era: options.era,
       timeoutMs: options.timeout * 1000,
+      ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
       isVerbose: options.verbose === true,
       handlers: createInteractiveHandlers(activity, colours),
       ...authOf(options),

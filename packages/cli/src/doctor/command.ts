@@ -25,6 +25,8 @@ export async function doctor(
     config: options.config,
     headers: options.header,
     trustProjectConfig: options.trustProjectConfig,
+    env: options.env,
+    passEnv: options.passEnv,
   });
   const { auth } = authOf(options);
   if (auth !== undefined && target.kind !== 'http')
@@ -46,6 +48,7 @@ export async function doctor(
       {
         era: options.era,
         timeoutMs: options.timeout * 1000,
+        ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
         recorder,
         entries,
         ...(auth === undefined || walk === undefined

@@ -17,7 +17,8 @@ import {
 import { FetchFailedError, HttpError } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError } from 'mcpwire/stdio';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
-import { openClient, type OpenClient } from '../target/open-client.ts';
+import { Deadline } from '../target/deadline.ts';
+import { describeProcessExit, openClient, timeoutSecondsOf, type OpenClient } from '../target/open-client.ts';
 import type { StdioTarget, Target } from '../target/target.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 import type { EventEntry, InvalidEntry, MessageEntry } from '../wire/transcript.ts';
@@ -30,6 +31,8 @@ import type { Checklist } from './checklist.ts';
 export interface DoctorOptions {
   era: 'auto' | 'legacy' | 'modern';
   timeoutMs: number;
+  /** --max-message-size, for a stdio server. */
+  maxMessageBytes?: number;
   recorder: WireRecorder;
   /** Every entry the recorder saw, in order (the doctor reads the wire afterwards). */
   entries: readonly EventEntry[];
@@ -53,11 +56,15 @@ export async function runDoctor(
     return finish(list, ['endpoint', ...AFTER_CONNECT]);
   }
   let opened: OpenClient;
+  // Over stdio the era probe and initialize share --timeout (a silent server is reported in that).
+  const deadline = target.kind === 'stdio' ? new Deadline(options.timeoutMs / 1000) : undefined;
   try {
     opened = await openClient(target, {
       era: options.era,
       timeoutMs: options.timeoutMs,
       recorder: options.recorder,
+      ...(deadline === undefined ? {} : { deadline }),
+      ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
     });
   } catch (error) {
@@ -68,6 +75,8 @@ export async function runDoctor(
       list,
       AFTER_CONNECT.filter((step) => !list.results.some((result) => result.step === step)),
     );
+  } finally {
+    deadline?.[Symbol.dispose]();
   }
   await using _closing = opened;
   const { client } = opened;
@@ -139,13 +148,17 @@ function explainConnectFailure(
     return;
   }
   if (error instanceof ProcessExitError || (target.kind === 'stdio' && error instanceof ConnectClosedError)) {
-    const stderr = entries
-      .flatMap((entry) => (entry.type === 'stderr' ? [entry.text] : []))
-      .join('')
-      .trim();
+    const recorded = entries.flatMap((entry) => (entry.type === 'stderr' ? [entry.text] : [])).join('');
+    const exit = describeProcessExit(failure, recorded);
+    const indent = '\n             ';
+    // Its stderr first: that is the cause; an era hint, if any, after it.
+    const detail =
+      exit === undefined
+        ? `the server exited before it answered: ${message}`
+        : `the server ${exit.how} before it answered${exit.stderr === '' ? ' and wrote nothing on stderr' : `${indent}stderr: ${exit.stderr.split('\n').slice(-5).join(indent)}`}${exit.eraHint === undefined ? '' : `${indent}(${exit.eraHint})`}`;
     list.fail(
       'start',
-      `the server exited before it answered: ${message}${stderr === '' ? '' : `\n             stderr: ${stderr.split('\n').slice(-5).join('\n             ')}`}`,
+      detail,
       'run the command by hand to see why it stops; a stdio server must keep running while stdin is open',
     );
     return;
@@ -183,10 +196,12 @@ function explainConnectFailure(
     );
     return;
   }
-  if (error instanceof ConnectTimeoutError) {
+  const seconds = timeoutSecondsOf(failure);
+  if (seconds !== undefined) {
+    const step = failure instanceof ConnectTimeoutError ? ` to ${failure.step}` : '';
     list.fail(
       'handshake',
-      message,
+      `no answer${step} within ${seconds} s (--timeout ${seconds})`,
       'the server may be slow to start (raise --timeout) or not speak MCP on this transport',
     );
     return;

@@ -3,20 +3,24 @@
 
 import {
   Client,
+  ConnectClosedError,
+  ConnectTimeoutError,
   RequestCancelledError,
+  RequestTimeoutError,
   RpcError,
   type ClientExtension,
   type ClientHandlers,
   type EraChoice,
 } from 'mcpwire/client';
 import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
-import { ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
+import { ProcessExitError, ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
 import type { Transport } from 'mcpwire';
 import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
 import { toTerminalText } from '../terminal-text.ts';
+import { DeadlineExceededError, type Deadline } from './deadline.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
@@ -37,6 +41,10 @@ export interface OpenOptions {
   auth?: CliAuthOptions;
   /** Extensions the client declares (e.g. tasks for `call --task`); default none. */
   extensions?: readonly ClientExtension[];
+  /** The --timeout budget the whole connection shares (era probe and initialize), stdio targets only. */
+  deadline?: Deadline;
+  /** The stdio transport's line limit (--max-message-size); default the library's 64 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -68,7 +76,12 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     target.kind === 'http' && options.auth !== undefined
       ? await createAuthFetch(target, options.auth, recorder)
       : undefined;
-  const transport = createTransport(target, stderr, recorder, authFetch?.fetch);
+  const transport = createTransport(target, {
+    stderr,
+    recorder,
+    authFetch: authFetch?.fetch,
+    maxMessageBytes: options.maxMessageBytes,
+  });
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
     {
@@ -76,18 +89,24 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
       handlers: options.handlers ?? {},
       ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
       // A server that answers late is still starting (npx may be installing it), not a handshake-era
-      // server ignoring the probe: wait for the era probe as long as for any answer.
+      // server ignoring the probe: wait for the era probe as long as for any answer. Under a shared
+      // deadline, half of it: initialize then still has time, while the probe stays open for a
+      // late answer (the client's late-probe rule), so a slow stateless-era server is still found.
       ...(options.timeoutMs === undefined
         ? {}
-        : { requestTimeoutMs: options.timeoutMs, probeTimeoutMs: options.timeoutMs }),
+        : {
+            requestTimeoutMs: options.timeoutMs,
+            probeTimeoutMs: options.deadline === undefined ? options.timeoutMs : options.timeoutMs / 2,
+          }),
       onError: (error) => {
         if (options.isVerbose === true)
           process.stderr.write(`mcpwire: ${toTerminalText(error.message, { keepNewlines: true })}\n`);
       },
     },
   );
+  const signal = options.deadline === undefined ? options.signal : options.deadline.with(options.signal);
   try {
-    await client.connect(transport, options.signal === undefined ? {} : { signal: options.signal });
+    await client.connect(transport, signal === undefined ? {} : { signal });
   } catch (error) {
     await client.close().catch(() => {});
     await authFetch?.[Symbol.asyncDispose]();
@@ -117,16 +136,21 @@ async function createAuthFetch(
 
 function createTransport(
   target: Target,
-  stderr: (text: string) => void,
-  recorder: WireRecorder | undefined,
-  authFetch: FetchLike | undefined,
+  wiring: {
+    stderr: (text: string) => void;
+    recorder: WireRecorder | undefined;
+    authFetch: FetchLike | undefined;
+    maxMessageBytes: number | undefined;
+  },
 ): Transport {
+  const { stderr, recorder, authFetch, maxMessageBytes } = wiring;
   if (target.kind === 'stdio') {
     const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: target.env,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       stderr,
     });
     return recorder === undefined ? transport : observeStdioTransport(transport, recorder, target);
@@ -165,6 +189,15 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       ExitCode.connection,
       { cause: error },
     );
+  const timeoutSeconds = timeoutSecondsOf(error);
+  if (timeoutSeconds !== undefined) {
+    const tail = stderrTail.trim() === '' ? '' : `\nserver stderr:\n${stderrTail.trimEnd()}`;
+    return new CliError(
+      `${doing}: no answer within ${timeoutSeconds} s (--timeout ${timeoutSeconds}); the server may still be starting, or not speak MCP here: raise --timeout to wait longer${tail}`,
+      ExitCode.connection,
+      { cause: error },
+    );
+  }
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
   if (error instanceof RpcError) {
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
@@ -172,6 +205,19 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       `${doing}: the server answered error ${error.code}: ${error.message}${data}`,
       ExitCode.failed,
       { cause: error },
+    );
+  }
+  const exit = describeProcessExit(error, stderrTail);
+  if (exit !== undefined) {
+    const stderr =
+      exit.stderr === '' ? ' and wrote nothing on stderr' : `; its last stderr output:\n${exit.stderr}`;
+    const era = exit.eraHint === undefined ? '' : `\n(${exit.eraHint})`;
+    return new CliError(
+      `${doing}: the server ${exit.how} before it answered${stderr}${era}`,
+      ExitCode.connection,
+      {
+        cause: error,
+      },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -186,6 +232,59 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
       ? ''
       : `\nserver stderr:\n${stderrTail.trimEnd()}`;
   return new CliError(`${doing}: ${message}${hint}${tail}`, ExitCode.connection, { cause: error });
+}
+
+/**
+ * The seconds of the --timeout that ran out when `error` is a timeout (the deadline passed, or a
+ * step or request waited its whole timeout), else undefined.
+ */
+export function timeoutSecondsOf(error: unknown): number | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof DeadlineExceededError) return current.seconds;
+    if (current instanceof ConnectTimeoutError || current instanceof RequestTimeoutError)
+      return current.timeoutMs / 1000;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** A stdio server that exited while a request waited: how it ended, its stderr, and a hint if any. */
+export interface ProcessExitReport {
+  /** "exited with code 1", "was killed by signal SIGKILL". */
+  how: string;
+  /** The end of its stderr (the cause, most of the time), trimmed; '' when it wrote none. */
+  stderr: string;
+  /** Set when it exited during the era probe saying nothing: a handshake-era server may exit on it. */
+  eraHint?: string;
+}
+
+/**
+ * How a stdio server's exit explains `error`, when a ProcessExitError is among its causes; else
+ * undefined. `stderrTail` (what the CLI kept) is preferred over the error's own, shorter tail.
+ */
+export function describeProcessExit(error: unknown, stderrTail = ''): ProcessExitReport | undefined {
+  let exit: ProcessExitError | undefined;
+  for (let current = error, depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof ProcessExitError) exit = current;
+    current = current.cause;
+  }
+  if (exit === undefined) return undefined;
+  const how =
+    exit.signal === null
+      ? `exited with code ${String(exit.exitCode)}`
+      : `was killed by signal ${exit.signal}`;
+  const stderr = (stderrTail.trim() === '' ? exit.stderrTail : stderrTail).trim();
+  // What it wrote on stderr is the cause; only a server that exited saying nothing may be one of
+  // the handshake-era servers that exit on a request before initialize (the spec's probe note).
+  const isSilentProbeExit =
+    stderr === '' && error instanceof ConnectClosedError && error.step === 'server/discover';
+  return isSilentProbeExit
+    ? {
+        how,
+        stderr,
+        eraHint: 'if it is a handshake-era server that exits on requests before initialize, try --era legacy',
+      }
+    : { how, stderr };
 }
 
 /** The innermost CliError or OAuthError along `error`'s causes, else `error` itself. */

@@ -49,6 +49,10 @@ export interface TargetOptions {
   config?: string | undefined;
   /** `--header name:value`, in order (later wins). */
   headers?: readonly string[] | undefined;
+  /** `-e KEY=VALUE` for a stdio server, in order (later wins, and wins over a host config's env). */
+  env?: readonly string[] | undefined;
+  /** `--pass-env KEY[,KEY]`: variables of `search.env` passed on to a stdio server. */
+  passEnv?: readonly string[] | undefined;
   /** Default: this process's cwd, home directory, platform and environment. */
   search?: SearchContext;
   /** `--trust-project-config`: run a server only a project config defines without asking. */
@@ -64,6 +68,40 @@ export interface TargetOptions {
  * Rejects with UsageError, saying what was looked for and where, when it names nothing usable.
  */
 export async function resolveTarget(operand: string, options: TargetOptions = {}): Promise<Target> {
+  const target = await resolveOperand(operand, options);
+  const env = parseEnvOptions(options, (options.search ?? currentSearchContext()).env);
+  if (env === undefined) return target;
+  if (target.kind !== 'stdio')
+    throw new UsageError('-e/--env and --pass-env apply to a server started over stdio, not to a URL');
+  return { ...target, env: { ...target.env, ...env } };
+}
+
+/**
+ * The variables of `-e KEY=VALUE` and `--pass-env KEY[,KEY]` (a passed name missing from `source`
+ * is left out); undefined when neither was given. Throws UsageError for an `-e` without `=`.
+ */
+export function parseEnvOptions(
+  options: Pick<TargetOptions, 'env' | 'passEnv'>,
+  source: Readonly<Record<string, string | undefined>>,
+): Record<string, string> | undefined {
+  if ((options.env ?? []).length === 0 && (options.passEnv ?? []).length === 0) return undefined;
+  const env: Record<string, string> = {};
+  for (const names of options.passEnv ?? []) {
+    for (const name of names.split(',').map((item) => item.trim())) {
+      if (name === '') continue;
+      const value = source[name];
+      if (value !== undefined) env[name] = value;
+    }
+  }
+  for (const pair of options.env ?? []) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new UsageError(`-e expects KEY=VALUE (e.g. -e API_KEY=abc), received "${pair}"`);
+    env[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return env;
+}
+
+async function resolveOperand(operand: string, options: TargetOptions): Promise<Target> {
   const headers = parseHeaders(options.headers ?? []);
   if (operand === COMMAND_TARGET) {
     const [command, ...args] = options.commandAfterDash ?? [];

@@ -10,7 +10,8 @@ export type ConnectStep = 'server/discover' | 'initialize';
  * The server did not answer a step of `connect` in time: `initialize`, or the era probe where
  * silence is no verdict (over HTTP, where it is an outage, 2026-07-28 checklist section 3.3; or
  * with era "modern"). The connection has been closed by the time this is thrown; `cause` is the
- * request's RequestTimeoutError.
+ * request's RequestTimeoutError. The message names no option: the wait is `initializeTimeoutMs`
+ * for `initialize` and `probeTimeoutMs` for `server/discover` (a CLI names its own flag).
  */
 export class ConnectTimeoutError extends Error {
   readonly code = 'CONNECT_TIMEOUT';
@@ -32,18 +33,19 @@ export class ConnectTimeoutError extends Error {
  * The connection closed while `connect` waited for `step` (a stdio server that exited during the
  * era probe, for one). Nothing is retried or respawned. Its `code` is CONNECTION_CLOSED as for any
  * closed connection; `cause` is the transport's error (over stdio a ProcessExitError with
- * `exitCode` and `stderrTail`), whose message this one ends with.
+ * `exitCode` and `stderrTail`), whose message this one contains, before any era hint.
  */
 export class ConnectClosedError extends ConnectionClosedError {
   readonly step: ConnectStep;
 
   constructor(step: ConnectStep, cause: Error) {
     // The spec's probe note: some handshake-era servers exit on any request before initialize.
+    // After the cause: what the process said (a missing key, a crash) is far more often the reason.
     const hint =
       step === 'server/discover'
-        ? ' (if it is a handshake-era server that exits on requests before initialize, use era "legacy")'
+        ? '\n(if it is a handshake-era server that exits on requests before initialize, use era "legacy")'
         : '';
-    super(`${step}: the connection closed before the server answered${hint}: ${cause.message}`, { cause });
+    super(`${step}: the connection closed before the server answered: ${cause.message}${hint}`, { cause });
     this.name = 'ConnectClosedError';
     this.step = step;
   }

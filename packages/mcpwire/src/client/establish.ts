@@ -157,8 +157,8 @@ async function initializeOrLateAnswer(
  */
 export function toConnectError(step: ConnectStep, error: unknown, timeoutMs: number): unknown {
   if (error instanceof RequestTimeoutError) {
-    const option = step === 'initialize' ? 'initializeTimeoutMs' : 'probeTimeoutMs';
-    const hint = `the server may still be starting, or not speak MCP here; raise ${option} to wait longer`;
+    // Neutral: which setting governs the wait differs by caller (an option here, a flag in a CLI).
+    const hint = 'the server may still be starting, or not speak MCP here; a longer timeout waits longer';
     return new ConnectTimeoutError(step, timeoutMs, { hint, cause: error });
   }
   if (error instanceof ConnectionClosedError && !(error instanceof ConnectClosedError))
@@ -237,7 +237,7 @@ function refuseLegacyVerdict(
   const isSilence = verdict.reason === 'silence';
   if (options.era === 'modern' && isSilence) {
     const hint =
-      'a handshake-era server may ignore it (connect with era "auto" or "legacy" to use the handshake), or it is still starting (raise initializeTimeoutMs)';
+      'a handshake-era server may ignore it (connect with era "auto" or "legacy" to use the handshake), or it is still starting (a longer timeout waits longer)';
     throw new ConnectTimeoutError('server/discover', options.probeTimeoutMs, { hint });
   }
   if (options.era === 'modern') {
@@ -248,7 +248,7 @@ function refuseLegacyVerdict(
   // 2026-07-28 checklist section 3.3: a handshake-era Streamable HTTP server answers 400; silence is an outage.
   if (isSilence && channel.info?.kind === 'http') {
     const hint =
-      'over Streamable HTTP silence is an outage, not a handshake-era server; raise probeTimeoutMs to wait longer';
+      'over Streamable HTTP silence is an outage, not a handshake-era server; a longer timeout waits longer';
     throw new ConnectTimeoutError('server/discover', options.probeTimeoutMs, { hint });
   }
 }

@@ -20,7 +20,12 @@ export {
 export type { RequestOptions } from '../protocol/session.ts';
 export type { Progress, ProgressHandler } from '../protocol/progress.ts';
 export { CapabilityNotNegotiatedError, ProtocolStateError } from '../protocol/capabilities.ts';
-export { ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
+export {
+  ConnectionClosedError,
+  MessageTooLargeError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from '../jsonrpc/errors.ts';
 export { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 export type { Channel, Transport } from '../transports/channel.ts';
 export { Subscription, type SubscriptionFilter } from './subscription.ts';

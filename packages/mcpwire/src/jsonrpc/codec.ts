@@ -10,8 +10,20 @@ import { ErrorCode } from './rpc-error.ts';
  */
 export type Frame =
   | { type: 'message'; message: Message }
-  | { type: 'invalid'; response: JsonRpcErrorResponse }
+  | { type: 'invalid'; response: JsonRpcErrorResponse; discarded?: DiscardedMessage }
   | { type: 'batch'; items: Array<Exclude<Frame, { type: 'batch' }>> };
+
+/**
+ * A message the transport discarded unread because it was over its size limit: what its first
+ * bytes said (id, kind) and the sizes, so the receiver can fail or answer the request it belongs to.
+ */
+export interface DiscardedMessage {
+  /** Bytes received of it when it was discarded (at least `limit + 1`). */
+  bytes: number;
+  limit: number;
+  id?: RequestId;
+  kind: 'request' | 'response' | 'unknown';
+}
 
 /** Decodes one frame of text (a stdio line, an HTTP body). Never throws. */
 export function decodeFrame(text: string): Frame {

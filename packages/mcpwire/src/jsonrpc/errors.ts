@@ -12,9 +12,12 @@ export class ConnectionClosedError extends Error {
 /** An outbound request got no response in time; a cancellation was sent to the peer. */
 export class RequestTimeoutError extends Error {
   readonly code = 'REQUEST_TIMEOUT';
+  /** How long the request waited, in ms. */
+  readonly timeoutMs: number;
   constructor(method: string, timeoutMs: number) {
     super(`Request "${method}" timed out after ${timeoutMs} ms`);
     this.name = 'RequestTimeoutError';
+    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -26,5 +29,30 @@ export class RequestCancelledError extends Error {
       cause: reason,
     });
     this.name = 'RequestCancelledError';
+  }
+}
+
+/**
+ * The response to an outbound request was discarded unread: the peer sent a message over the
+ * transport's size limit (`maxMessageBytes`). The request fails at once, not at its timeout; when
+ * the message's id could not be read, every request pending on that connection fails with this.
+ */
+export class MessageTooLargeError extends Error {
+  readonly code = 'MESSAGE_TOO_LARGE';
+  /** Bytes of the message received when it was discarded: at least `limit + 1`. */
+  readonly bytes: number;
+  /** The limit it passed, in bytes. */
+  readonly limit: number;
+
+  constructor(method: string, sizes: { bytes: number; limit: number; isIdRead: boolean }) {
+    const which = sizes.isIdRead
+      ? 'the response'
+      : 'a message whose id was not in its first bytes (it may be the response)';
+    super(
+      `Request "${method}" failed: ${which} is at least ${sizes.bytes} bytes, over the limit of ${sizes.limit} bytes (maxMessageBytes); it was discarded`,
+    );
+    this.name = 'MessageTooLargeError';
+    this.bytes = sizes.bytes;
+    this.limit = sizes.limit;
   }
 }

@@ -1,7 +1,7 @@
 // One end of a JSON-RPC connection: allocates ids, keeps the pending map, dispatches inbound calls.
 
-import type { Frame } from './codec.ts';
-import { ConnectionClosedError } from './errors.ts';
+import type { DiscardedMessage, Frame } from './codec.ts';
+import { ConnectionClosedError, MessageTooLargeError } from './errors.ts';
 import type {
   JsonObject,
   JsonRpcErrorResponse,
@@ -131,7 +131,10 @@ export class Peer {
         return;
       case 'invalid':
         this.#report(new RpcError(frame.response.error.code, frame.response.error.message));
-        if (this.#options.shouldAnswerInvalid !== false) this.#reply(frame.response);
+        if (frame.discarded !== undefined) this.#failDiscarded(frame.discarded);
+        // A discarded response gets no answer (a response is never answered).
+        if (this.#options.shouldAnswerInvalid !== false && frame.discarded?.kind !== 'response')
+          this.#reply(frame.response);
         return;
       case 'batch':
         this.#handleBatch(frame.items);
@@ -157,6 +160,24 @@ export class Peer {
     for (const pending of pendingOnes?.values() ?? []) pending.reject(closed);
     for (const controller of inboundOnes?.values() ?? []) controller.abort(closed);
     this.#options.handler.handleClose?.(error);
+  }
+
+  /**
+   * A message over the size limit was discarded. Unless its head showed a request, it may be the
+   * response to one of ours: that request fails now (its id was read), or, with no id, every
+   * pending one does, rather than each waiting for its timeout.
+   */
+  #failDiscarded(discarded: DiscardedMessage): void {
+    if (discarded.kind === 'request' || this.#pending === undefined) return;
+    const { id } = discarded;
+    const ids = id === undefined ? [...this.#pending.keys()] : this.#pending.has(id) ? [id] : [];
+    for (const each of ids) {
+      const pending = this.#pending?.get(each);
+      if (pending === undefined) continue;
+      this.#dropPending(each);
+      const { bytes, limit } = discarded;
+      pending.reject(new MessageTooLargeError(pending.method, { bytes, limit, isIdRead: id !== undefined }));
+    }
   }
 
   #handleMessage(message: Message, reply: (response: JsonRpcResponse) => void): void {

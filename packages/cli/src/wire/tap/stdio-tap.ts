@@ -1,10 +1,12 @@
 // `mcpwire tap -- <server command>`: the server started behind the tap, every byte passed on
 // unchanged as it is read (stdin to the server, the server's stdout to ours, its stderr to ours) while
 // a copy of each stream is split into lines, recorded and linted off the forwarding path. With
-// nothing to observe the server gets the tap's own stdin and stdout. The tap ends as the server ends.
+// nothing to observe the server gets the tap's own stdin and stdout. The tap ends as the server ends;
+// when the host closes the tap's stdin, the server is shut down as mcpwire's client does it.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownProcess } from 'mcpwire/stdio';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import { LineSplitter, type Observed } from '../recorder.ts';
 import type { Side } from '../transcript.ts';
@@ -48,7 +50,14 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
     args,
     ...(child.pid === undefined ? {} : { pid: child.pid }),
   });
-  if (observing) forward(child, observer);
+  if (observing) {
+    forward(child, observer);
+    // The host closing our stdin is its shutdown (LIFE-13): pipe() passes the end on, and a server
+    // that ignores it gets what the host would send, with the same delays as mcpwire's own client.
+    process.stdin.once('end', () => {
+      void shutdownProcess(child, { timeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS });
+    });
+  }
   const stopSignals = passSignalsOn(child);
   const status = await ended(child);
   stopSignals();

@@ -11,6 +11,7 @@ export {
 export type { StdioClientChannel } from './stdio-client-channel.ts';
 export type { StderrOption } from './stderr-capture.ts';
 export { ProcessSpawnError, ProcessExitError, type ExitStatus } from './process-errors.ts';
+export { shutdownProcess } from './process-shutdown.ts';
 export { createChildEnvironment, POSIX_INHERITED_ENV, WINDOWS_INHERITED_ENV } from './safe-env.ts';
 export {
   NdjsonSplitter,

@@ -144,7 +144,7 @@ describe('NdjsonSplitter', () => {
 
   it('reports the whole length when the oversize line arrives in one chunk', () => {
     assert.deepEqual(split(Buffer.from('a'.repeat(30) + '\n'), [], 8), [
-      { type: 'oversize', bytes: 30, limit: 8 },
+      { type: 'oversize', bytes: 30, limit: 8, head: 'a'.repeat(30) },
     ]);
   });
 
@@ -153,7 +153,8 @@ describe('NdjsonSplitter', () => {
     const splitter = new NdjsonSplitter((line) => lines.push(line), { maxMessageBytes: 1024 });
     const chunk = Buffer.alloc(4096, 0x61);
     for (let i = 0; i < 1000; i++) splitter.push(chunk);
-    assert.deepEqual(lines, [{ type: 'oversize', bytes: 4096, limit: 1024 }]);
+    // Only its head is kept (1 KiB, for the id): the rest streams past.
+    assert.deepEqual(lines, [{ type: 'oversize', bytes: 4096, limit: 1024, head: 'a'.repeat(1024) }]);
     splitter.end();
     splitter.push('{}\n');
     assert.deepEqual(lines.at(-1), { type: 'line', text: '{}' });

@@ -3,20 +3,28 @@
 
 import { Buffer } from 'node:buffer';
 
-/** The default cap on one line: 4 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4_194_304;
+/**
+ * The default cap on one line: 64 MiB. Large enough for what tools really return (a 6 MB file or
+ * screenshot, which the official SDKs pass), small enough that one line cannot exhaust memory.
+ */
+export const DEFAULT_MAX_MESSAGE_BYTES = 67_108_864;
+
+/** How many bytes of an oversize line are kept (`head`), to read its id without buffering the rest. */
+export const OVERSIZE_HEAD_BYTES = 1024;
 
 /**
  * One unit of splitter output: the text of a complete line (without `\n` and an optional trailing
  * `\r`), or a marker for a line longer than the limit, whose bytes were discarded. `bytes` is how
  * many bytes of that line had been received when it was reported: the whole line when its end
  * arrived in the same chunk that crossed the limit, otherwise a count that is at least `limit + 1`.
+ * `head` is the line's first {@link OVERSIZE_HEAD_BYTES} bytes as UTF-8 text (for its id).
  */
-export type NdjsonLine = { type: 'line'; text: string } | { type: 'oversize'; bytes: number; limit: number };
+export type NdjsonLine =
+  { type: 'line'; text: string } | { type: 'oversize'; bytes: number; limit: number; head: string };
 
 /** Options of {@link NdjsonSplitter}. */
 export interface NdjsonSplitterOptions {
-  /** The largest line (in bytes, excluding the line ending) that is delivered; default 4 MiB. */
+  /** The largest line (in bytes, excluding the line ending) that is delivered; default 64 MiB. */
   maxMessageBytes?: number | undefined;
 }
 
@@ -95,9 +103,10 @@ export class NdjsonSplitter {
     const total = this.#pendingBytes + (end - start);
     if (total > this.#limit + 1) {
       // Too long even if its last byte is a `\r` that would be stripped: no need to join it.
+      const head = this.#headWith(bytes.subarray(start, end));
       this.#pieces = [];
       this.#pendingBytes = 0;
-      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit });
+      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit, head });
       return;
     }
     this.#pieces.push(bytes.subarray(start, end));
@@ -115,14 +124,28 @@ export class NdjsonSplitter {
     const total = this.#pendingBytes + length;
     // limit + 1 leaves room for a `\r` that the coming `\n` would strip.
     if (total > this.#limit + 1) {
+      const head = this.#headWith(bytes.subarray(start));
       this.#pieces = [];
       this.#pendingBytes = 0;
       this.#skippedBytes = total;
-      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit });
+      this.#handleLine({ type: 'oversize', bytes: total, limit: this.#limit, head });
       return;
     }
     this.#pieces.push(bytes.subarray(start));
     this.#pendingBytes = total;
+  }
+
+  /** The first OVERSIZE_HEAD_BYTES of the held pieces followed by `rest`, as text. */
+  #headWith(rest: Buffer): string {
+    const parts: Buffer[] = [];
+    let length = 0;
+    for (const piece of [...this.#pieces, rest]) {
+      if (length >= OVERSIZE_HEAD_BYTES) break;
+      const part = piece.subarray(0, OVERSIZE_HEAD_BYTES - length);
+      parts.push(part);
+      length += part.length;
+    }
+    return Buffer.concat(parts, length).toString('utf8');
   }
 
   #takePending(): Buffer {
@@ -136,7 +159,8 @@ export class NdjsonSplitter {
   #emit(bytes: Buffer, start: number, end: number): void {
     if (end > start && bytes[end - 1] === CR) end--;
     if (end - start > this.#limit) {
-      this.#handleLine({ type: 'oversize', bytes: end - start, limit: this.#limit });
+      const head = bytes.toString('utf8', start, Math.min(end, start + OVERSIZE_HEAD_BYTES));
+      this.#handleLine({ type: 'oversize', bytes: end - start, limit: this.#limit, head });
       return;
     }
     let first = start;

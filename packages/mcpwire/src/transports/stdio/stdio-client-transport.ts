@@ -23,7 +23,12 @@ export interface StdioClientTransportOptions {
    * which must then be read; 'ignore' discards it; a function receives it as decoded text.
    */
   stderr?: StderrOption;
-  /** The largest message accepted from the server, in bytes; default 4 MiB. */
+  /**
+   * The largest message accepted from the server, in bytes; default 64 MiB
+   * (DEFAULT_MAX_MESSAGE_BYTES). A longer line is discarded as it streams, and the request it
+   * answers fails at once with MessageTooLargeError naming its size and the limit: the request
+   * whose id its first 1 KiB holds, else every request pending on the connection.
+   */
   maxMessageBytes?: number;
   /** How long each shutdown step waits for the process to exit, in ms; default 2000. */
   shutdownTimeoutMs?: number;

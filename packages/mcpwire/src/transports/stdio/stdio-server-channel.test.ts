@@ -63,7 +63,7 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
-  it('answers an oversize line with a -32600 frame that has no id, then reads on', async () => {
+  it('answers an oversize line with a -32600 frame with the id read from its head, then reads on', async () => {
     const { stdin, channel } = openChannel({ maxMessageBytes: 64 });
     const receiver = new RecordingReceiver();
     channel.open(receiver);
@@ -72,7 +72,13 @@ describe('createStdioServerChannel', () => {
     await receiver.waitForMessage((m) => m.id === 8);
     const [oversize] = receiver.frames;
     assert.ok(oversize?.type === 'invalid');
-    assert.equal('id' in oversize.response, false);
+    assert.equal(oversize.response.id, 7);
+    assert.deepEqual(oversize.discarded, {
+      bytes: oversize.discarded?.bytes,
+      limit: 64,
+      id: 7,
+      kind: 'request',
+    });
     assert.equal(oversize.response.error.code, -32600);
     assert.match(oversize.response.error.message, /at most 64 bytes, received a line of at least \d+ bytes/);
     await channel.close();

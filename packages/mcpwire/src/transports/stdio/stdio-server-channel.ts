@@ -19,7 +19,12 @@ export interface StdioServerChannelOptions {
   stdin?: Readable;
   /** Where messages go; default `process.stdout`. */
   stdout?: Writable;
-  /** The largest message accepted, in bytes; default 4 MiB. A longer line is answered by a -32600 frame. */
+  /**
+   * The largest message accepted, in bytes; default 64 MiB (DEFAULT_MAX_MESSAGE_BYTES). A longer
+   * line is discarded as it streams (never buffered past the limit) and answered at once with
+   * -32600 naming its size and the limit, with the request's id when its first 1 KiB holds it (a
+   * client that writes "id" before "params", as mcpwire's does); the server keeps serving.
+   */
   maxMessageBytes?: number;
   /**
    * While the channel is open, send everyone else's writes to `stdout` (console.log, console.info,
@@ -40,7 +45,7 @@ const DEFAULT_END_DRAIN_IDLE_MS = 1000;
 /**
  * Creates the server's stdio channel. Reading (and the stdout guard) starts at once; frames that
  * arrive before `open` are buffered. Each line becomes one Frame; an oversize line becomes an
- * `invalid` frame with code -32600 and no id. stdin ending, stdin failing or stdout failing
+ * `invalid` frame with code -32600 (and its id, when read from its head). stdin ending, stdin failing or stdout failing
  * (EPIPE) closes the channel, as does `close()`; the receiver hears `handleClose` exactly once.
  * Closing stops reading stdin (without destroying it, so the process can exit) and removes the guard.
  * Throws RangeError for a `maxMessageBytes` that is not a positive integer.
