@@ -13,14 +13,22 @@ export function canOpenBrowser(
   return (env.DISPLAY ?? '') !== '' || (env.WAYLAND_DISPLAY ?? '') !== '';
 }
 
-/** Starts the platform's opener on `url` (xdg-open, open, start), detached; errors are ignored. */
+/** A program and its arguments, as `spawn` takes them (no shell). */
+export interface BrowserCommand {
+  command: string;
+  args: string[];
+}
+
+/** The platform's opener on `url` (xdg-open, open, start), as `spawn` would run it on `platform`. */
+export function browserCommand(url: string, platform: NodeJS.Platform): BrowserCommand {
+  if (platform === 'darwin') return { command: 'open', args: [url] };
+  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url.replaceAll('&', '^&')] };
+  return { command: 'xdg-open', args: [url] };
+}
+
+/** Starts the platform's opener on `url` (see {@link browserCommand}), detached; errors are ignored. */
 export function openBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url.replaceAll('&', '^&')]]
-        : ['xdg-open', [url]];
+  const { command, args } = browserCommand(url, process.platform);
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => {});
