@@ -1,7 +1,7 @@
 // A server (or whatever answers at its URL) redirects the Streamable HTTP client to another origin
 // with 307/308: fetch would re-send the POST body and the caller's own headers (`X-Api-Key`) there.
 // Two real servers on 127.0.0.1 (two ports, two origins); the second must receive nothing, and the
-// client fails with an error naming both origins. A redirect within the origin is still followed.
+// client fails with an error naming both origins.
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';

@@ -15,6 +15,7 @@ export type { FetchLike, FetcherOptions } from './http-fetcher.ts';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './response-stream.ts';
 export {
   AnswerUndeliveredError,
+  CrossOriginRedirectError,
   FetchFailedError,
   HttpError,
   InvalidToolHeaderError,

@@ -1,8 +1,12 @@
 // One HTTP request of a client transport: the caller's fetch, headers and RequestInit merged under
-// the protocol's own headers, network failures named, failed responses turned into HttpError.
+// the protocol's own headers, redirects followed only within the origin, network failures named,
+// failed responses turned into HttpError.
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
-import { FetchFailedError, HttpError } from './http-errors.ts';
+import { CrossOriginRedirectError, FetchFailedError, HttpError } from './http-errors.ts';
+
+/** Redirects within the origin followed at most, as fetch's own limit. */
+const MAX_REDIRECTS = 20;
 
 /** Anything `new Headers()` accepts (the DOM's HeadersInit). */
 export type HeadersInput = ConstructorParameters<typeof Headers>[0];
@@ -59,12 +63,49 @@ export class Fetcher {
     const init: RequestInit = { ...this.#init, method: call.method, headers };
     if (call.body !== undefined) init.body = call.body;
     if (signals.length > 0) init.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    const response = await this.#follow(call, init);
+    return init.signal == null ? response : releasedOnAbort(response, init.signal);
+  }
+
+  /**
+   * Makes the request with `redirect: 'manual'` and follows redirects within the origin itself (303,
+   * and 301/302 after a POST, become a GET without body, as fetch does); a redirect to another
+   * origin throws CrossOriginRedirectError, unread by that origin. A browser hides a manual
+   * redirect's target (`opaqueredirect`): there the request is made again with the browser's own
+   * redirect handling, whose CORS checks guard the other origin.
+   */
+  async #follow(call: FetchCall, init: RequestInit): Promise<Response> {
+    let url = call.url;
+    let step: RequestInit = { ...init, redirect: 'manual' };
+    for (let hop = 0; ; hop++) {
+      const response = await this.#fetchOnce(call, url, step);
+      if (response.type === 'opaqueredirect')
+        return this.#fetchOnce(call, url, { ...step, redirect: 'follow' });
+      const location = response.headers.get('location');
+      if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+      discardBody(response);
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next === undefined || next.origin !== url.origin)
+        throw new CrossOriginRedirectError(call.method, url.href, next?.href ?? location);
+      if (hop === MAX_REDIRECTS)
+        throw new FetchFailedError(call.method, url.href, new Error(`more than ${MAX_REDIRECTS} redirects`));
+      if (
+        response.status === 303 ||
+        (step.method === 'POST' && response.status !== 307 && response.status !== 308)
+      ) {
+        const { body: _body, ...rest } = step;
+        step = { ...rest, method: 'GET' };
+      }
+      url = next;
+    }
+  }
+
+  async #fetchOnce(call: FetchCall, url: URL, init: RequestInit): Promise<Response> {
     try {
-      const response = await this.#fetch(new Request(call.url, init));
-      return init.signal == null ? response : releasedOnAbort(response, init.signal);
+      return await this.#fetch(new Request(url, init));
     } catch (error) {
       if (call.signal?.aborted) throw error;
-      throw new FetchFailedError(call.method, call.url.href, error);
+      throw new FetchFailedError(call.method, url.href, error);
     }
   }
 
