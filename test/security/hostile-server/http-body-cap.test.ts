@@ -13,14 +13,17 @@ import { StreamableHttpClientTransport } from 'mcpwire/http';
 
 const OFFERED = 64 * 1024 * 1024;
 
-/** A server whose every answer is `status` with OFFERED bytes of `type`; `wasCut` once it closed early. */
-async function startFloodingServer(status: number, type: string) {
+/** A server whose every answer is `status` with OFFERED bytes of `type` (chunked or with Content-Length); `wasCut` once it closed early. */
+async function startFloodingServer(status: number, type: string, isChunked = false) {
   let isFinished = false;
   let closed: () => void = () => {};
   const cut = new Promise<void>((resolve) => (closed = resolve));
   const server = createServer((request, response) => {
     request.resume();
-    response.writeHead(status, { 'content-type': type, 'content-length': String(OFFERED) });
+    response.writeHead(status, {
+      'content-type': type,
+      ...(isChunked ? {} : { 'content-length': String(OFFERED) }),
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const write = (): void => {
@@ -60,6 +63,13 @@ async function connectError(url: string): Promise<Error> {
 describe('the Streamable HTTP client caps the bodies it reads', { timeout: 120_000 }, () => {
   test('a JSON answer over 16 MiB: fails naming the cap, the rest is not read', async () => {
     await using server = await startFloodingServer(200, 'application/json');
+    const failure = await connectError(server.url);
+    assert.match(failure.message, /16777216 bytes|16 MiB/, failure.message);
+    assert.equal(await server.wasCut(), true, 'the client read the whole 64 MiB');
+  });
+
+  test('a chunked JSON answer (no Content-Length) over 16 MiB: reading stops at the cap', async () => {
+    await using server = await startFloodingServer(200, 'application/json', true);
     const failure = await connectError(server.url);
     assert.match(failure.message, /16777216 bytes|16 MiB/, failure.message);
     assert.equal(await server.wasCut(), true, 'the client read the whole 64 MiB');

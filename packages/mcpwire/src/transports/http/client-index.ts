@@ -20,6 +20,7 @@ export {
   HttpError,
   InvalidToolHeaderError,
   ResponseStreamLostError,
+  ResponseTooLargeError,
   SessionExpiredError,
 } from './http-errors.ts';
 export { encodeHeaderValue, McpHeader } from './mcp-headers.ts';

@@ -91,6 +91,21 @@ export class CrossOriginRedirectError extends Error {
   }
 }
 
+/** A JSON response body went past the client's cap (`maxResponseBytes`); the rest was not read. */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE';
+  /** The cap, in bytes. */
+  readonly limit: number;
+
+  constructor(method: string, limit: number) {
+    super(
+      `The JSON response to "${method}" exceeds the ${limit} bytes cap (maxResponseBytes of the transport); the rest was not read`,
+    );
+    this.name = 'ResponseTooLargeError';
+    this.limit = limit;
+  }
+}
+
 export class FetchFailedError extends Error {
   readonly code = 'FETCH_FAILED';
   /** The HTTP method of the failed request. */

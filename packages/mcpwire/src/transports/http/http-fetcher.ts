@@ -22,7 +22,19 @@ export interface FetcherOptions {
   headers?: HeadersInput;
   /** Base options of every request (credentials, dispatcher, ...); method, body and protocol headers are ours. */
   requestInit?: RequestInit;
+  /**
+   * The largest JSON response body read, in bytes; past it the request fails with
+   * ResponseTooLargeError and the rest is not read. Default {@link DEFAULT_MAX_RESPONSE_BYTES}.
+   * (An SSE stream is bounded per event instead: SseParserStream's 16 Mi characters.)
+   */
+  maxResponseBytes?: number;
 }
+
+/** The default cap on a JSON response body: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The cap on an error response's body, kept only to be shown in HttpError: 64 KiB. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** One request to make. */
 export interface FetchCall {
@@ -47,8 +59,11 @@ export class Fetcher {
   readonly #fetch: FetchLike;
   readonly #headers: HeadersInput;
   readonly #init: RequestInit;
+  /** See FetcherOptions.maxResponseBytes. */
+  readonly maxResponseBytes: number;
 
   constructor(options: FetcherOptions = {}) {
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#fetch = options.fetch ?? ((request) => fetch(request));
     this.#headers = options.headers;
     this.#init = options.requestInit ?? {};
@@ -133,14 +148,49 @@ export class Fetcher {
 
 /** Reads a (failed) response's body; never throws (an unreadable body reads as empty). */
 export async function readErrorBody(response: Response): Promise<ErrorBody> {
-  let text: string;
+  let read: CappedText;
   try {
-    text = await response.text();
+    read = await readCapped(response, MAX_ERROR_BODY_BYTES);
   } catch {
     return { text: '' };
   }
+  if (read.isCut) return { text: `${read.text}\n[cut at the ${MAX_ERROR_BODY_BYTES} bytes cap]` };
+  const { text } = read;
   const error = parseErrorResponse(text);
   return error === undefined ? { text } : { text, response: error };
+}
+
+/** A body read up to a cap: its text, and whether there was more (then cancelled, never read). */
+export interface CappedText {
+  text: string;
+  isCut: boolean;
+}
+
+/**
+ * Reads `response`'s body as UTF-8 up to `cap` bytes. Past the cap (or when Content-Length says it
+ * will be) the body is cancelled at once: the rest is neither read nor buffered.
+ */
+export async function readCapped(response: Response, cap: number): Promise<CappedText> {
+  const { body } = response;
+  if (body === null) return { text: '', isCut: false };
+  if (Number(response.headers.get('content-length') ?? 0) > cap) {
+    await body.cancel().catch(() => {});
+    return { text: '', isCut: true };
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), isCut: false };
+    if (size + value.length > cap) {
+      await reader.cancel().catch(() => {});
+      return { text: text + decoder.decode(value.subarray(0, cap - size)), isCut: true };
+    }
+    size += value.length;
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 function parseErrorResponse(text: string): JsonRpcErrorResponse | undefined {
