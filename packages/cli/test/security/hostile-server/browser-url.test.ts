@@ -13,9 +13,9 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { browserCommand } from '../../../packages/cli/src/oauth/browser.ts';
-import { MCPWIRE } from '../../../packages/cli/test/support/cli-process.ts';
-import { PtyProcess } from '../../../packages/cli/test/support/pty-process.ts';
+import { browserCommand } from '../../../src/oauth/browser.ts';
+import { MCPWIRE } from '../../support/cli-process.ts';
+import { PtyProcess } from '../../support/pty-process.ts';
 
 /** URLs a hostile server can get into the authorization URL (some are not URLs a browser may open). */
 const HOSTILE = [
