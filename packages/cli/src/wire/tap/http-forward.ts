@@ -1,12 +1,18 @@
-// One exchange through the HTTP tap: checked (Host, Origin, body size), then sent upstream with the
-// same method, path, query, end-to-end headers and body, and the response passed back as it arrives,
+// One exchange through the HTTP tap: checked (Host, Origin, a path as target, body size), then sent to
+// the upstream's origin with the same method, path, query, end-to-end headers and body, and the response passed back as it arrives,
 // chunk by chunk; a client that goes away aborts the upstream request.
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { WireRecorder } from '../recorder.ts';
 import { observeResponse, recordPosted, type ResponseObserver } from './http-observe.ts';
-import { endToEndHeaders, MAX_BODY_BYTES, toRecordedHeaders, type RequestPolicy } from './http-policy.ts';
+import {
+  endToEndHeaders,
+  MAX_BODY_BYTES,
+  toRecordedHeaders,
+  upstreamTarget,
+  type RequestPolicy,
+} from './http-policy.ts';
 
 /** What every exchange of one tap shares. */
 export interface ForwardContext {
@@ -34,27 +40,44 @@ export function forwardExchange(
     incoming.resume();
     return;
   }
+  const target = upstreamTarget(incoming.url ?? '', incoming.headers.host, context.upstream);
+  if (target === undefined) {
+    const reason = `Bad Request: mcpwire tap forwards only to ${context.upstream.origin}; the request target must be a path`;
+    context.recorder.record({
+      type: 'note',
+      text: `refused ${incoming.method ?? ''} ${incoming.url ?? ''}: ${reason}`,
+    });
+    outgoing.setHeader('Connection', 'close');
+    answer(outgoing, 400, reason);
+    incoming.resume();
+    return;
+  }
   readBody(incoming).then(
     (body) => {
       if (body === undefined) {
         outgoing.setHeader('Connection', 'close');
         answer(outgoing, 413, `Payload Too Large: the limit is ${MAX_BODY_BYTES} bytes`);
-      } else sendUpstream(incoming, body, outgoing, context);
+      } else sendUpstream({ incoming, target, body }, outgoing, context);
     },
     // The client left before its body ended: there is nobody to answer.
     () => outgoing.destroy(),
   );
 }
 
+/** One checked request: what came in, where it goes (always the upstream's origin), its whole body. */
+interface Checked {
+  incoming: IncomingMessage;
+  target: URL;
+  body: Buffer;
+}
+
 function sendUpstream(
-  incoming: IncomingMessage,
-  body: Buffer,
+  { incoming, target, body }: Checked,
   outgoing: ServerResponse,
   context: ForwardContext,
 ): void {
   const { upstream, recorder } = context;
   const exchange = context.nextExchange();
-  const target = new URL(incoming.url ?? '/', upstream.origin);
   const headers = endToEndHeaders(incoming.rawHeaders, ['host', 'content-length']);
   recorder.record({
     type: 'http-request',

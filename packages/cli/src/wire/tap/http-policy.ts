@@ -54,6 +54,26 @@ export class RequestPolicy {
   }
 }
 
+/**
+ * Where a request with target `target` (the request line's) and Host `host` goes: the upstream's
+ * origin with the target's path and query, or undefined when the target names anything else. Only
+ * origin-form (`/path?query`, not `//host` nor `/\host`, which URL resolution reads as another
+ * host) and absolute-form naming the tap itself (`http://<Host>/path`) pass; another origin, `*`
+ * and CONNECT's authority-form do not, so the tap is no open proxy for a client's credentials.
+ */
+export function upstreamTarget(target: string, host: string | undefined, upstream: URL): URL | undefined {
+  let pathAndQuery = target;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+    if (!URL.canParse(target) || host === undefined || !URL.canParse(`http://${host}`)) return undefined;
+    const absolute = new URL(target);
+    if (absolute.protocol !== 'http:' || absolute.host !== new URL(`http://${host}`).host) return undefined;
+    pathAndQuery = `${absolute.pathname}${absolute.search}`;
+  }
+  if (!/^\/(?![/\\])/.test(pathAndQuery)) return undefined;
+  const url = new URL(pathAndQuery, upstream.origin);
+  return url.origin === upstream.origin ? url : undefined;
+}
+
 function hostnameOf(host: string): string {
   try {
     return new URL(`http://${host}`).hostname;

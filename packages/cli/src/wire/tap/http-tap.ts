@@ -2,8 +2,9 @@
 // server. It says where it listens on stderr (always: a script reads the port of `--port 0` there),
 // records every exchange, and stops on SIGINT or SIGTERM.
 
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { coloursFor } from '../../colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import { forwardExchange, type ForwardContext } from './http-forward.ts';
@@ -34,6 +35,14 @@ export async function runHttpTap(upstream: URL, options: HttpTapOptions): Promis
     diagnose: recording.diagnose,
   };
   const server = createServer((incoming, outgoing) => forwardExchange(incoming, outgoing, context));
+  // CONNECT would make the tap a tunnel to anywhere: refused (node:http would drop the socket silently).
+  server.on('connect', (incoming: IncomingMessage, socket: Duplex) => {
+    const text = `Bad Request: mcpwire tap forwards only to ${upstream.origin}; CONNECT is refused`;
+    recording.recorder.record({ type: 'note', text: `refused CONNECT ${incoming.url ?? ''}: ${text}` });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

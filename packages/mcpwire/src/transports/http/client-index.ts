@@ -15,10 +15,12 @@ export type { FetchLike, FetcherOptions } from './http-fetcher.ts';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './response-stream.ts';
 export {
   AnswerUndeliveredError,
+  CrossOriginRedirectError,
   FetchFailedError,
   HttpError,
   InvalidToolHeaderError,
   ResponseStreamLostError,
+  ResponseTooLargeError,
   SessionExpiredError,
 } from './http-errors.ts';
 export { encodeHeaderValue, McpHeader } from './mcp-headers.ts';

@@ -17,11 +17,13 @@ import {
   describeNetworkError,
   FetchFailedError,
   ResponseStreamLostError,
+  ResponseTooLargeError,
   SessionExpiredError,
 } from './http-errors.ts';
 import {
   discardBody,
   mediaTypeOf,
+  readCapped,
   readErrorBody,
   type ErrorBody,
   type FetchCall,
@@ -227,10 +229,14 @@ export class PostSender {
       return;
     }
     if (type === 'application/json') {
+      const cap = this.#options.fetcher.maxResponseBytes;
       let text: string;
       try {
-        text = await response.text();
+        const read = await readCapped(response, cap);
+        if (read.isCut) throw new ResponseTooLargeError(exchange.rpcMethod ?? 'a batch', cap);
+        text = read.text;
       } catch (error) {
+        if (error instanceof ResponseTooLargeError) throw error;
         throw bodyLost(response, exchange, error);
       }
       if (text.trim() !== '') this.#options.receive(decodeFrame(text));

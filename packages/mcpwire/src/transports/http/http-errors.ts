@@ -65,6 +65,47 @@ export class HttpError extends Error {
  * (`POST http://127.0.0.1:9/mcp failed: connect ECONNREFUSED 127.0.0.1:9`); `cause` is the
  * error fetch rejected with, unchanged.
  */
+/**
+ * The server answered with a redirect to another origin (or too many redirects): the client does not
+ * follow it, for the request would carry its body and the caller's headers (`Authorization`,
+ * `X-Api-Key`, ...) to a server the caller never named. Redirects within the origin are followed.
+ */
+export class CrossOriginRedirectError extends Error {
+  readonly code = 'CROSS_ORIGIN_REDIRECT';
+  /** The HTTP method of the redirected request. */
+  readonly requestMethod: string;
+  readonly url: string;
+  /** Where the server redirected to. */
+  readonly location: string;
+
+  constructor(requestMethod: string, url: string, location: string) {
+    super(
+      `${requestMethod} ${url}: the server redirected to ${location}, another origin ` +
+        `(${new URL(url).origin} -> ${new URL(location).origin}); not followed, for the request's ` +
+        `headers and body would go there. Use the final URL instead.`,
+    );
+    this.name = 'CrossOriginRedirectError';
+    this.requestMethod = requestMethod;
+    this.url = url;
+    this.location = location;
+  }
+}
+
+/** A JSON response body went past the client's cap (`maxResponseBytes`); the rest was not read. */
+export class ResponseTooLargeError extends Error {
+  readonly code = 'RESPONSE_TOO_LARGE';
+  /** The cap, in bytes. */
+  readonly limit: number;
+
+  constructor(method: string, limit: number) {
+    super(
+      `The JSON response to "${method}" exceeds the ${limit} bytes cap (maxResponseBytes of the transport); the rest was not read`,
+    );
+    this.name = 'ResponseTooLargeError';
+    this.limit = limit;
+  }
+}
+
 export class FetchFailedError extends Error {
   readonly code = 'FETCH_FAILED';
   /** The HTTP method of the failed request. */

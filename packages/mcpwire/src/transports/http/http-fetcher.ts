@@ -1,8 +1,12 @@
 // One HTTP request of a client transport: the caller's fetch, headers and RequestInit merged under
-// the protocol's own headers, network failures named, failed responses turned into HttpError.
+// the protocol's own headers, redirects followed only within the origin, network failures named,
+// failed responses turned into HttpError.
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
-import { FetchFailedError, HttpError } from './http-errors.ts';
+import { CrossOriginRedirectError, FetchFailedError, HttpError } from './http-errors.ts';
+
+/** Redirects within the origin followed at most, as fetch's own limit. */
+const MAX_REDIRECTS = 20;
 
 /** Anything `new Headers()` accepts (the DOM's HeadersInit). */
 export type HeadersInput = ConstructorParameters<typeof Headers>[0];
@@ -18,7 +22,19 @@ export interface FetcherOptions {
   headers?: HeadersInput;
   /** Base options of every request (credentials, dispatcher, ...); method, body and protocol headers are ours. */
   requestInit?: RequestInit;
+  /**
+   * The largest JSON response body read, in bytes; past it the request fails with
+   * ResponseTooLargeError and the rest is not read. Default {@link DEFAULT_MAX_RESPONSE_BYTES}.
+   * (An SSE stream is bounded per event instead: SseParserStream's 16 Mi characters.)
+   */
+  maxResponseBytes?: number;
 }
+
+/** The default cap on a JSON response body: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** The cap on an error response's body, kept only to be shown in HttpError: 64 KiB. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** One request to make. */
 export interface FetchCall {
@@ -43,8 +59,11 @@ export class Fetcher {
   readonly #fetch: FetchLike;
   readonly #headers: HeadersInput;
   readonly #init: RequestInit;
+  /** See FetcherOptions.maxResponseBytes. */
+  readonly maxResponseBytes: number;
 
   constructor(options: FetcherOptions = {}) {
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#fetch = options.fetch ?? ((request) => fetch(request));
     this.#headers = options.headers;
     this.#init = options.requestInit ?? {};
@@ -59,12 +78,49 @@ export class Fetcher {
     const init: RequestInit = { ...this.#init, method: call.method, headers };
     if (call.body !== undefined) init.body = call.body;
     if (signals.length > 0) init.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    const response = await this.#follow(call, init);
+    return init.signal == null ? response : releasedOnAbort(response, init.signal);
+  }
+
+  /**
+   * Makes the request with `redirect: 'manual'` and follows redirects within the origin itself (303,
+   * and 301/302 after a POST, become a GET without body, as fetch does); a redirect to another
+   * origin throws CrossOriginRedirectError, unread by that origin. A browser hides a manual
+   * redirect's target (`opaqueredirect`): there the request is made again with the browser's own
+   * redirect handling, whose CORS checks guard the other origin.
+   */
+  async #follow(call: FetchCall, init: RequestInit): Promise<Response> {
+    let url = call.url;
+    let step: RequestInit = { ...init, redirect: 'manual' };
+    for (let hop = 0; ; hop++) {
+      const response = await this.#fetchOnce(call, url, step);
+      if (response.type === 'opaqueredirect')
+        return this.#fetchOnce(call, url, { ...step, redirect: 'follow' });
+      const location = response.headers.get('location');
+      if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+      discardBody(response);
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next === undefined || next.origin !== url.origin)
+        throw new CrossOriginRedirectError(call.method, url.href, next?.href ?? location);
+      if (hop === MAX_REDIRECTS)
+        throw new FetchFailedError(call.method, url.href, new Error(`more than ${MAX_REDIRECTS} redirects`));
+      if (
+        response.status === 303 ||
+        (step.method === 'POST' && response.status !== 307 && response.status !== 308)
+      ) {
+        const { body: _body, ...rest } = step;
+        step = { ...rest, method: 'GET' };
+      }
+      url = next;
+    }
+  }
+
+  async #fetchOnce(call: FetchCall, url: URL, init: RequestInit): Promise<Response> {
     try {
-      const response = await this.#fetch(new Request(call.url, init));
-      return init.signal == null ? response : releasedOnAbort(response, init.signal);
+      return await this.#fetch(new Request(url, init));
     } catch (error) {
       if (call.signal?.aborted) throw error;
-      throw new FetchFailedError(call.method, call.url.href, error);
+      throw new FetchFailedError(call.method, url.href, error);
     }
   }
 
@@ -92,14 +148,49 @@ export class Fetcher {
 
 /** Reads a (failed) response's body; never throws (an unreadable body reads as empty). */
 export async function readErrorBody(response: Response): Promise<ErrorBody> {
-  let text: string;
+  let read: CappedText;
   try {
-    text = await response.text();
+    read = await readCapped(response, MAX_ERROR_BODY_BYTES);
   } catch {
     return { text: '' };
   }
+  if (read.isCut) return { text: `${read.text}\n[cut at the ${MAX_ERROR_BODY_BYTES} bytes cap]` };
+  const { text } = read;
   const error = parseErrorResponse(text);
   return error === undefined ? { text } : { text, response: error };
+}
+
+/** A body read up to a cap: its text, and whether there was more (then cancelled, never read). */
+export interface CappedText {
+  text: string;
+  isCut: boolean;
+}
+
+/**
+ * Reads `response`'s body as UTF-8 up to `cap` bytes. Past the cap (or when Content-Length says it
+ * will be) the body is cancelled at once: the rest is neither read nor buffered.
+ */
+export async function readCapped(response: Response, cap: number): Promise<CappedText> {
+  const { body } = response;
+  if (body === null) return { text: '', isCut: false };
+  if (Number(response.headers.get('content-length') ?? 0) > cap) {
+    await body.cancel().catch(() => {});
+    return { text: '', isCut: true };
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), isCut: false };
+    if (size + value.length > cap) {
+      await reader.cancel().catch(() => {});
+      return { text: text + decoder.decode(value.subarray(0, cap - size)), isCut: true };
+    }
+    size += value.length;
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 function parseErrorResponse(text: string): JsonRpcErrorResponse | undefined {
