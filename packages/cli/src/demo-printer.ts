@@ -6,6 +6,7 @@ import type { ChannelObserver, Frame, Message } from 'mcpwire';
 import type { Colours } from './colours.ts';
 import { layoutJson } from './demo/json-layout.ts';
 import { WireRecord, type Direction, type WireEntry } from './demo/wire-record.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** How JSON is indented under its message line. */
 const BODY_INDENT = '    ';
@@ -64,7 +65,7 @@ export class DemoPrinter {
     const { colours, isRaw, width } = this.#options;
     const arrow = direction === 'sent' ? '→' : '←';
     if (isRaw) {
-      this.#write(`${arrow} ${JSON.stringify(message)}`);
+      this.#write(`${arrow} ${toCappedJson(message)}`);
       return entry;
     }
     const who = direction === 'sent' ? colours.cyan('host → server') : colours.magenta('server → host');
@@ -111,9 +112,7 @@ export class DemoPrinter {
     if (frame.type === 'message') this.message('received', frame.message);
     else if (frame.type === 'batch') for (const item of frame.items) this.#frame(item);
     else
-      this.#write(
-        `${this.#options.colours.red('server → host (invalid)')} ${JSON.stringify(frame.response)}`,
-      );
+      this.#write(`${this.#options.colours.red('server → host (invalid)')} ${toCappedJson(frame.response)}`);
   }
 
   #stamp(ms: number): string {

@@ -8,6 +8,7 @@ import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** The options every target-taking command accepts (see target-options.ts). */
 export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
@@ -78,7 +79,7 @@ export async function runOneShot(
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),
-        printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+        printJson: (value) => process.stdout.write(`${toCappedJson(value, 2)}\n`),
       });
     } catch (error) {
       throw toCliError(error, doing, opened.stderrTail());

@@ -13,6 +13,7 @@ import type {
   Tool,
 } from 'mcpwire';
 import type { Colours } from './colours.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** The widest first column before descriptions stop lining up. */
 const MAX_NAME_WIDTH = 36;
@@ -60,7 +61,7 @@ export function formatCallResult(result: CallToolResult, colours: Colours): stri
   const blocks = result.content.map((block) => formatBlock(block, colours));
   const hasText = result.content.some((block) => block.type === 'text');
   if (result.structuredContent !== undefined && !hasText)
-    blocks.push(JSON.stringify(result.structuredContent, null, 2));
+    blocks.push(toCappedJson(result.structuredContent, 2));
   return joinLines(blocks);
 }
 

@@ -3,6 +3,7 @@
 // its type calls for; optional fields may be left empty.
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
+import { toCappedJson } from '../wire/json-depth.ts';
 
 /** The part of a property schema the prompts read. */
 interface FieldSchema {
@@ -130,5 +131,5 @@ function fromText(value: string, type: string): unknown {
 }
 
 function toText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : toCappedJson(value);
 }

@@ -18,6 +18,7 @@ import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 
 /** How the client is set up. */
@@ -163,7 +164,7 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
     );
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
   if (error instanceof RpcError) {
-    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    const data = error.data === undefined ? '' : ` ${toCappedJson(error.data)}`;
     return new CliError(
       `${doing}: the server answered error ${error.code}: ${error.message}${data}`,
       ExitCode.failed,

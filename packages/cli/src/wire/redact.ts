@@ -3,6 +3,7 @@
 // the recorded copy changes; what is forwarded or sent stays as it was.
 
 import { UsageError } from '../exit-code.ts';
+import { capDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /** What a redacted value becomes. */
 export const REDACTED = '[redacted]';
@@ -99,15 +100,17 @@ export class Redactor {
         }
       return isChanged ? form.toString() : text;
     }
-    let value: unknown;
+    let parsed: unknown;
     try {
-      value = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       return text;
     }
+    // A body nested deeper than MAX_JSON_DEPTH is recorded cut there (issue 21).
+    const value = capDepth(parsed, { text });
     let redacted = redactKeys(value, isSecret);
     for (const path of this.#paths) redacted = replaceAt(redacted, path, 0);
-    return redacted === value ? text : JSON.stringify(redacted);
+    return redacted === parsed ? text : JSON.stringify(redacted);
   }
 
   /** `url` with the values of credential-named query parameters and any userinfo password replaced. */
@@ -151,13 +154,17 @@ function isSecretName(key: string): boolean {
   return SECRET_NAME.test(key);
 }
 
-/** `value` with credential-named keys' scalars replaced; copied only along the way to a replacement. */
-function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecretName): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+/**
+ * `value` with credential-named keys' scalars replaced; copied only along the way to a replacement.
+ * Recursive, so depth-capped: nothing below `depth` MAX_JSON_DEPTH is visited (callers cut what is
+ * deeper first, see capDepth).
+ */
+function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecretName, depth = 1): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
-      const item = redactKeys(value[index], isSecret);
+      const item = redactKeys(value[index], isSecret, depth + 1);
       if (item !== value[index]) (copy ??= [...value])[index] = item;
     }
     return copy ?? value;
@@ -166,7 +173,9 @@ function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecre
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     const redacted =
-      isSecret(key) && item !== null && typeof item !== 'object' ? REDACTED : redactKeys(item, isSecret);
+      isSecret(key) && item !== null && typeof item !== 'object'
+        ? REDACTED
+        : redactKeys(item, isSecret, depth + 1);
     if (redacted !== item) (copy ??= { ...value })[key] = redacted;
   }
   return copy ?? value;
@@ -204,10 +213,11 @@ export function parseJsonPath(path: string): PathStep[] {
 /**
  * `node` with every value `steps` (from `at` on) reaches replaced, copied only along the way to a
  * replacement (`node` itself is never changed). Only own members count: a path never adds one.
+ * Recursive, so depth-capped like redactKeys: nothing below `depth` MAX_JSON_DEPTH is visited.
  */
-function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unknown {
+function replaceAt(node: unknown, steps: readonly PathStep[], at: number, depth = 1): unknown {
   const step = steps[at];
-  if (step === undefined || typeof node !== 'object' || node === null) return node;
+  if (step === undefined || typeof node !== 'object' || node === null || depth > MAX_JSON_DEPTH) return node;
   const original = node as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   const get = (key: string): unknown => (copy ?? original)[key];
@@ -218,7 +228,7 @@ function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unkno
   };
   const visit = (key: string): void => {
     if (!Object.hasOwn(original, key)) return;
-    set(key, at === steps.length - 1 ? REDACTED : replaceAt(get(key), steps, at + 1));
+    set(key, at === steps.length - 1 ? REDACTED : replaceAt(get(key), steps, at + 1, depth + 1));
   };
   switch (step.kind) {
     case 'child':
@@ -234,7 +244,7 @@ function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unkno
       for (const key of Object.keys(original)) {
         if (step.name === undefined || key === step.name) visit(key);
         // Keep descending below (a match's own children may match again).
-        set(key, replaceAt(get(key), steps, at));
+        set(key, replaceAt(get(key), steps, at, depth + 1));
       }
   }
   return copy ?? node;
