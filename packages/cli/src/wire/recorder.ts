@@ -314,10 +314,12 @@ const FLUSH_DELAY_MS = 20;
 /**
  * Writes the transcript to `file` as JSONL (the header first). Fails early when it cannot open the
  * file. Lines are gathered and written FLUSH_DELAY_MS after the first one waiting (or every 64 KiB),
- * not one write per entry; `close` writes what is left and resolves once it is on disk.
+ * not one write per entry; `close` writes what is left and resolves once it is on disk. A new file
+ * is created readable by its owner only (0600: a transcript may hold what redaction missed); an
+ * existing file keeps its mode.
  */
 export async function openFileSink(file: string): Promise<WireSink> {
-  const stream: WriteStream = createWriteStream(file, { flags: 'w' });
+  const stream: WriteStream = createWriteStream(file, { flags: 'w', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', (error) =>

@@ -8,7 +8,7 @@ import { capDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 /** What a redacted value becomes. */
 export const REDACTED = '[redacted]';
 
-/** Header names whose values are credentials (lower case), besides any name matching SECRET_NAME. */
+/** Header names whose values are credentials (lower case), besides any name isSecretName accepts. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
@@ -17,24 +17,50 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
   'dpop',
 ]);
 
-/** A header, key, parameter or flag name that says it holds a secret. */
-const SECRET_NAME =
-  /^(?:x-)?(?:access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|password|passwd|secret|client[-_]?secret|api[-_]?key|apikey|private[-_]?key|session[-_]?token|authorization|cookie|code[-_]?verifier)$/i;
+/**
+ * What a header, key, parameter or flag name holds a secret when it contains, compared lower case
+ * with `-` and `_` removed (issue 21): `X-GitHub-Token`, `PRIVATE-TOKEN`, `github_token`,
+ * `client_secret`, `x-api-key`, `db_password`, `aws_credentials`, `private_key`, `code_verifier`.
+ */
+const SECRET_WORD =
+  /token|secret|passw(?:or)?d|apikey|authorization|cookie|credential|privatekey|bearer|codeverifier/;
+
+/**
+ * Names that contain a SECRET_WORD but are protocol fields, not credentials (same normalization):
+ * MCP's `progressToken` and sampling's `maxTokens`, OAuth metadata's `token_endpoint*` and a token
+ * response's `token_type`. `Mcp-Session-Id` is not redacted: lint and report tell HTTP sessions
+ * apart by it.
+ */
+const NOT_SECRET: ReadonlySet<string> = new Set([
+  'progresstoken',
+  'maxtokens',
+  'tokentype',
+  'tokenendpoint',
+  'tokenendpointauthmethod',
+  'tokenendpointauthmethodssupported',
+  'tokenendpointauthsigningalgvaluessupported',
+]);
+
+/** True for a header, key, parameter or flag name that says it holds a secret (see SECRET_WORD). */
+function isSecretName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  return SECRET_WORD.test(normalized) && !NOT_SECRET.has(normalized);
+}
 
 /**
  * The OAuth parameters and fields that are credentials in a request or response body (RFC 6749 §4.1.3,
- * RFC 7636 §4.5, RFC 7591 §3.2.1, RFC 7523, RFC 8693), besides SECRET_NAME. In a body only: `code` is
+ * RFC 7636 §4.5, RFC 7591 §3.2.1, RFC 7523, RFC 8693), besides isSecretName. In a body only: `code` is
  * a credential in a token request, not in a JSON-RPC error.
  */
 const BODY_SECRET_NAME =
   /^(?:code|assertion|client_assertion|subject_token|actor_token|registration_access_token|device_code)$/i;
 
 /**
- * What every SECRET_NAME spelling contains (token, passw(or)d, secret, key, authorization, cookie,
+ * What every secret name (SECRET_WORD) contains (token, passw(or)d, secret, key, authorization, cookie,
  * verifier), or a `\u` escape that could spell one. JSON text without any of these has no key the
  * rules redact, so its walk is skipped; with one (`progressToken`, `keywords`), the walk decides.
  */
-const SECRET_HINT = /token|passw|secret|key|authorization|cookie|verifier|\\u/i;
+const SECRET_HINT = /token|passw|secret|key|authorization|cookie|verifier|credential|bearer|\\u/i;
 
 /** False when JSON `text` cannot contain a credential-named key (its walk can be skipped). */
 export function mayNameSecret(text: string): boolean {
@@ -62,7 +88,7 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (!SECRET_HEADERS.has(lower) && !SECRET_NAME.test(lower)) out[name] = value;
+      if (!SECRET_HEADERS.has(lower) && !isSecretName(lower)) out[name] = value;
       else if (lower.endsWith('authorization') && /^\S+\s+\S/.test(value))
         out[name] = `${value.split(/\s/, 1)[0]!} ${REDACTED}`;
       else out[name] = REDACTED;
@@ -84,12 +110,12 @@ export class Redactor {
 
   /**
    * An HTTP body that is no JSON-RPC (an OAuth token request or response, a registration) with its
-   * credentials replaced: form parameters and JSON keys named by SECRET_NAME or the OAuth body
+   * credentials replaced: form parameters and JSON keys named by isSecretName or the OAuth body
    * parameters (`code`, `code_verifier`, `client_secret`, `refresh_token`, `access_token`, ...); the
    * `--redact` paths apply to a JSON body too. Other text is kept as it is.
    */
   body(text: string, contentType = ''): string {
-    const isSecret = (name: string): boolean => SECRET_NAME.test(name) || BODY_SECRET_NAME.test(name);
+    const isSecret = (name: string): boolean => isSecretName(name) || BODY_SECRET_NAME.test(name);
     if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
       const form = new URLSearchParams(text);
       let isChanged = false;
@@ -123,7 +149,7 @@ export class Redactor {
     }
     if (parsed.password !== '') parsed.password = REDACTED;
     for (const name of [...parsed.searchParams.keys()])
-      if (SECRET_NAME.test(name)) parsed.searchParams.set(name, REDACTED);
+      if (isSecretName(name)) parsed.searchParams.set(name, REDACTED);
     return parsed.href;
   }
 
@@ -133,7 +159,7 @@ export class Redactor {
     for (let index = 0; index < args.length; index++) {
       const arg = args[index]!;
       const flag = /^(--?)([A-Za-z][\w-]*)(=.*)?$/.exec(arg);
-      if (flag === null || !SECRET_NAME.test(flag[2]!)) {
+      if (flag === null || !isSecretName(flag[2]!)) {
         out.push(/^https?:\/\//i.test(arg) ? this.url(arg) : arg);
         continue;
       }
@@ -148,10 +174,6 @@ export class Redactor {
     }
     return out;
   }
-}
-
-function isSecretName(key: string): boolean {
-  return SECRET_NAME.test(key);
 }
 
 /**

@@ -49,7 +49,7 @@ export async function writeReport(file: string, options: WriteReportOptions): Pr
     return ExitCode.ok;
   }
   try {
-    await writeFile(output, text);
+    await writeFile(output, text, { mode: 0o600 });
   } catch (error) {
     throw new CliError(
       `cannot write ${output}: ${(error as Error).message} (choose another file with -o <file>, or -o - for stdout)`,
