@@ -8,6 +8,7 @@ import type { Colours } from './colours.ts';
 import { layoutJson } from './demo/json-layout.ts';
 import { toTerminalJson, toTerminalText } from './terminal-text.ts';
 import { WireRecord, type Direction, type WireEntry } from './demo/wire-record.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** How JSON is indented under its message line. */
 const BODY_INDENT = '    ';
@@ -66,7 +67,7 @@ export class DemoPrinter {
     const { colours, isRaw, width } = this.#options;
     const arrow = direction === 'sent' ? '→' : '←';
     if (isRaw) {
-      this.#write(`${arrow} ${toTerminalJson(JSON.stringify(message))}`);
+      this.#write(`${arrow} ${toTerminalJson(toCappedJson(message))}`);
       return entry;
     }
     const who = direction === 'sent' ? colours.cyan('host → server') : colours.magenta('server → host');
@@ -118,7 +119,7 @@ export class DemoPrinter {
     else if (frame.type === 'batch') for (const item of frame.items) this.#frame(item);
     else
       this.#write(
-        `${this.#options.colours.red('server → host (invalid)')} ${toTerminalJson(JSON.stringify(frame.response))}`,
+        `${this.#options.colours.red('server → host (invalid)')} ${toTerminalJson(toCappedJson(frame.response))}`,
       );
   }
 

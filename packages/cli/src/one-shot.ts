@@ -10,6 +10,7 @@ import { openClient, toCliError } from './target/open-client.ts';
 import { toTerminalJson } from './terminal-text.ts';
 import { resolveTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** The options every target-taking command accepts (see target-options.ts). */
 export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
@@ -97,7 +98,7 @@ export async function runOneShot(
         isJson: options.json === true,
         colours,
         print: (text) => process.stdout.write(text),
-        printJson: (value) => process.stdout.write(`${toTerminalJson(JSON.stringify(value, null, 2))}\n`),
+        printJson: (value) => process.stdout.write(`${toTerminalJson(toCappedJson(value, 2))}\n`),
       });
     } catch (error) {
       throw toCliError(error, doing, opened.stderrTail());

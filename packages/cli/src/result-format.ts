@@ -15,6 +15,7 @@ import type {
 } from 'mcpwire';
 import type { Colours } from './colours.ts';
 import { toTerminalJson, toTerminalText } from './terminal-text.ts';
+import { toCappedJson } from './wire/json-depth.ts';
 
 /** The widest first column before descriptions stop lining up. */
 const MAX_NAME_WIDTH = 36;
@@ -65,7 +66,7 @@ export function formatCallResult(result: CallToolResult, colours: Colours): stri
   const blocks = result.content.map((block) => formatBlock(block, colours));
   const hasText = result.content.some((block) => block.type === 'text');
   if (result.structuredContent !== undefined && !hasText)
-    blocks.push(toTerminalJson(JSON.stringify(result.structuredContent, null, 2)));
+    blocks.push(toTerminalJson(toCappedJson(result.structuredContent, 2)));
   return joinLines(blocks);
 }
 

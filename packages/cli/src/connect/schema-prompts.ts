@@ -4,6 +4,7 @@
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
 import { toTerminalText } from '../terminal-text.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 
 /** The part of a property schema the prompts read. */
 interface FieldSchema {
@@ -140,5 +141,5 @@ function fromText(value: string, type: string): unknown {
 }
 
 function toText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : toCappedJson(value);
 }

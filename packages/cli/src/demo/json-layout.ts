@@ -2,6 +2,8 @@
 // go one per line, indented, each laid out the same way (as Prettier breaks JSON); below `maxDepth`
 // a value that does not fit is cut at the width and marked with `…`.
 
+import { capDepth } from '../wire/json-depth.ts';
+
 /** How wide the text may be and how deep each level indents. */
 export interface LayoutOptions {
   /** The widest line wanted, in characters; a scalar longer than it still takes one line. */
@@ -22,7 +24,8 @@ export const CUT_MARK = '…';
  */
 export function layoutJson(value: unknown, options: LayoutOptions): string[] {
   const lines: string[] = [];
-  emit(value, { indent: '', key: '', comma: '', depth: 0 }, lines, {
+  // Recursive below, so depth-capped: a peer's message is cut at MAX_JSON_DEPTH first (issue 21).
+  emit(capDepth(value), { indent: '', key: '', comma: '', depth: 0 }, lines, {
     width: options.width,
     step: ' '.repeat(options.indentWidth ?? 2),
     maxDepth: options.maxDepth ?? Infinity,
@@ -32,11 +35,15 @@ export function layoutJson(value: unknown, options: LayoutOptions): string[] {
 
 /** The same value on one line, with a space after each `:` and `,` (and inside non-empty braces). */
 export function inlineJson(value: unknown): string {
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(inlineJson).join(', ')}]`;
+  return inline(capDepth(value));
+}
+
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(inline).join(', ')}]`;
   if (isObject(value)) {
     const entries = Object.entries(value);
     if (entries.length === 0) return '{}';
-    return `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${inlineJson(item)}`).join(', ')} }`;
+    return `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${inline(item)}`).join(', ')} }`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -56,14 +63,14 @@ interface Layout {
 }
 
 function emit(value: unknown, slot: Slot, lines: string[], layout: Layout): void {
-  const inline = `${slot.indent}${slot.key}${inlineJson(value)}${slot.comma}`;
+  const oneLine = `${slot.indent}${slot.key}${inline(value)}${slot.comma}`;
   const entries = membersOf(value);
-  if (inline.length <= layout.width || entries === undefined || entries.length === 0) {
-    lines.push(slot.depth >= layout.maxDepth ? cut(inline, layout.width) : inline);
+  if (oneLine.length <= layout.width || entries === undefined || entries.length === 0) {
+    lines.push(slot.depth >= layout.maxDepth ? cut(oneLine, layout.width) : oneLine);
     return;
   }
   if (slot.depth >= layout.maxDepth) {
-    lines.push(cut(inline, layout.width));
+    lines.push(cut(oneLine, layout.width));
     return;
   }
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];

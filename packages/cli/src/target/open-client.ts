@@ -23,6 +23,7 @@ import { toTerminalText } from '../terminal-text.ts';
 import { DeadlineExceededError, type Deadline } from './deadline.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 import type { WireRecorder } from '../wire/recorder.ts';
 
 /** How the client is set up. */
@@ -200,7 +201,7 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
   }
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
   if (error instanceof RpcError) {
-    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    const data = error.data === undefined ? '' : ` ${toCappedJson(error.data)}`;
     return new CliError(
       `${doing}: the server answered error ${error.code}: ${error.message}${data}`,
       ExitCode.failed,

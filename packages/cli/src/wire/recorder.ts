@@ -4,6 +4,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Message } from 'mcpwire';
 import { CliError, ExitCode } from '../exit-code.ts';
+import { capDepth, DEPTH_MARKER, MAX_JSON_DEPTH } from './json-depth.ts';
 import { Redactor } from './redact.ts';
 import {
   MAX_KEPT_TEXT,
@@ -128,7 +129,10 @@ export class WireRecorder {
   /** One message entry, built in its transcript order (type, t, from, message, exchange, eventId, batch). */
   #message(from: Side, message: Message, extra: MessageExtra, batch: number | undefined): void {
     const { text } = extra;
-    const redacted = this.redactor.message(message, text);
+    // Cut before any walk (issue 21): redaction, the lint and the trace printer then never meet a
+    // message deeper than MAX_JSON_DEPTH. What is forwarded stays as it was.
+    const capped = capDepth(message, text === undefined ? {} : { text });
+    const redacted = this.redactor.message(capped, capped === message ? text : undefined);
     const entry: MessageEntry = { type: 'message', t: this.now(), from, message: redacted };
     if (extra.exchange !== undefined) entry.exchange = extra.exchange;
     if (extra.eventId !== undefined) entry.eventId = extra.eventId;
@@ -138,6 +142,7 @@ export class WireRecorder {
         ? asOneLine(text)
         : undefined;
     for (const sink of this.#sinks) sink.entry(entry, json);
+    if (capped !== message) this.record({ type: 'note', text: cutNote(from, capped) });
   }
 
   /** Closes every sink (the file is complete when this resolves). */
@@ -149,7 +154,7 @@ export class WireRecorder {
     const { redactor } = this;
     switch (entry.type) {
       case 'message':
-        return { ...entry, message: redactor.message(entry.message) };
+        return { ...entry, message: redactor.message(capDepth(entry.message)) };
       case 'spawn':
         return { ...entry, args: redactor.args(entry.args) };
       case 'http-request':
@@ -173,6 +178,14 @@ export class WireRecorder {
         return entry;
     }
   }
+}
+
+/** The note recorded after a message was cut at MAX_JSON_DEPTH (`capped`: the message as cut). */
+function cutNote(from: Side, capped: Message): string {
+  const { id, method } = capped as { id?: unknown; method?: unknown };
+  const idText = typeof id === 'string' || typeof id === 'number' ? ` ${JSON.stringify(id)}` : '';
+  const what = typeof method === 'string' ? `${method}${idText}` : `response${idText}`;
+  return `the ${from}'s message (${what.slice(0, 200)}) nests deeper than ${MAX_JSON_DEPTH} levels: recorded with what is deeper replaced by "${DEPTH_MARKER}" (only the recorded copy is cut)`;
 }
 
 function contentTypeOf(headers: Record<string, string>): string {
@@ -301,10 +314,12 @@ const FLUSH_DELAY_MS = 20;
 /**
  * Writes the transcript to `file` as JSONL (the header first). Fails early when it cannot open the
  * file. Lines are gathered and written FLUSH_DELAY_MS after the first one waiting (or every 64 KiB),
- * not one write per entry; `close` writes what is left and resolves once it is on disk.
+ * not one write per entry; `close` writes what is left and resolves once it is on disk. A new file
+ * is created readable by its owner only (0600: a transcript may hold what redaction missed); an
+ * existing file keeps its mode.
  */
 export async function openFileSink(file: string): Promise<WireSink> {
-  const stream: WriteStream = createWriteStream(file, { flags: 'w' });
+  const stream: WriteStream = createWriteStream(file, { flags: 'w', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', (error) =>

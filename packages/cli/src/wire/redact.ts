@@ -3,11 +3,12 @@
 // the recorded copy changes; what is forwarded or sent stays as it was.
 
 import { UsageError } from '../exit-code.ts';
+import { capDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /** What a redacted value becomes. */
 export const REDACTED = '[redacted]';
 
-/** Header names whose values are credentials (lower case), besides any name matching SECRET_NAME. */
+/** Header names whose values are credentials (lower case), besides any name isSecretName accepts. */
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
@@ -16,24 +17,50 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
   'dpop',
 ]);
 
-/** A header, key, parameter or flag name that says it holds a secret. */
-const SECRET_NAME =
-  /^(?:x-)?(?:access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|token|password|passwd|secret|client[-_]?secret|api[-_]?key|apikey|private[-_]?key|session[-_]?token|authorization|cookie|code[-_]?verifier)$/i;
+/**
+ * What a header, key, parameter or flag name holds a secret when it contains, compared lower case
+ * with `-` and `_` removed (issue 21): `X-GitHub-Token`, `PRIVATE-TOKEN`, `github_token`,
+ * `client_secret`, `x-api-key`, `db_password`, `aws_credentials`, `private_key`, `code_verifier`.
+ */
+const SECRET_WORD =
+  /token|secret|passw(?:or)?d|apikey|authorization|cookie|credential|privatekey|bearer|codeverifier/;
+
+/**
+ * Names that contain a SECRET_WORD but are protocol fields, not credentials (same normalization):
+ * MCP's `progressToken` and sampling's `maxTokens`, OAuth metadata's `token_endpoint*` and a token
+ * response's `token_type`. `Mcp-Session-Id` is not redacted: lint and report tell HTTP sessions
+ * apart by it.
+ */
+const NOT_SECRET: ReadonlySet<string> = new Set([
+  'progresstoken',
+  'maxtokens',
+  'tokentype',
+  'tokenendpoint',
+  'tokenendpointauthmethod',
+  'tokenendpointauthmethodssupported',
+  'tokenendpointauthsigningalgvaluessupported',
+]);
+
+/** True for a header, key, parameter or flag name that says it holds a secret (see SECRET_WORD). */
+function isSecretName(name: string): boolean {
+  const normalized = name.toLowerCase().replace(/[-_]/g, '');
+  return SECRET_WORD.test(normalized) && !NOT_SECRET.has(normalized);
+}
 
 /**
  * The OAuth parameters and fields that are credentials in a request or response body (RFC 6749 §4.1.3,
- * RFC 7636 §4.5, RFC 7591 §3.2.1, RFC 7523, RFC 8693), besides SECRET_NAME. In a body only: `code` is
+ * RFC 7636 §4.5, RFC 7591 §3.2.1, RFC 7523, RFC 8693), besides isSecretName. In a body only: `code` is
  * a credential in a token request, not in a JSON-RPC error.
  */
 const BODY_SECRET_NAME =
   /^(?:code|assertion|client_assertion|subject_token|actor_token|registration_access_token|device_code)$/i;
 
 /**
- * What every SECRET_NAME spelling contains (token, passw(or)d, secret, key, authorization, cookie,
+ * What every secret name (SECRET_WORD) contains (token, passw(or)d, secret, key, authorization, cookie,
  * verifier), or a `\u` escape that could spell one. JSON text without any of these has no key the
  * rules redact, so its walk is skipped; with one (`progressToken`, `keywords`), the walk decides.
  */
-const SECRET_HINT = /token|passw|secret|key|authorization|cookie|verifier|\\u/i;
+const SECRET_HINT = /token|passw|secret|key|authorization|cookie|verifier|credential|bearer|\\u/i;
 
 /** False when JSON `text` cannot contain a credential-named key (its walk can be skipped). */
 export function mayNameSecret(text: string): boolean {
@@ -61,7 +88,7 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      if (!SECRET_HEADERS.has(lower) && !SECRET_NAME.test(lower)) out[name] = value;
+      if (!SECRET_HEADERS.has(lower) && !isSecretName(lower)) out[name] = value;
       else if (lower.endsWith('authorization') && /^\S+\s+\S/.test(value))
         out[name] = `${value.split(/\s/, 1)[0]!} ${REDACTED}`;
       else out[name] = REDACTED;
@@ -83,12 +110,12 @@ export class Redactor {
 
   /**
    * An HTTP body that is no JSON-RPC (an OAuth token request or response, a registration) with its
-   * credentials replaced: form parameters and JSON keys named by SECRET_NAME or the OAuth body
+   * credentials replaced: form parameters and JSON keys named by isSecretName or the OAuth body
    * parameters (`code`, `code_verifier`, `client_secret`, `refresh_token`, `access_token`, ...); the
    * `--redact` paths apply to a JSON body too. Other text is kept as it is.
    */
   body(text: string, contentType = ''): string {
-    const isSecret = (name: string): boolean => SECRET_NAME.test(name) || BODY_SECRET_NAME.test(name);
+    const isSecret = (name: string): boolean => isSecretName(name) || BODY_SECRET_NAME.test(name);
     if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
       const form = new URLSearchParams(text);
       let isChanged = false;
@@ -99,15 +126,17 @@ export class Redactor {
         }
       return isChanged ? form.toString() : text;
     }
-    let value: unknown;
+    let parsed: unknown;
     try {
-      value = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       return text;
     }
+    // A body nested deeper than MAX_JSON_DEPTH is recorded cut there (issue 21).
+    const value = capDepth(parsed, { text });
     let redacted = redactKeys(value, isSecret);
     for (const path of this.#paths) redacted = replaceAt(redacted, path, 0);
-    return redacted === value ? text : JSON.stringify(redacted);
+    return redacted === parsed ? text : JSON.stringify(redacted);
   }
 
   /** `url` with the values of credential-named query parameters and any userinfo password replaced. */
@@ -120,7 +149,7 @@ export class Redactor {
     }
     if (parsed.password !== '') parsed.password = REDACTED;
     for (const name of [...parsed.searchParams.keys()])
-      if (SECRET_NAME.test(name)) parsed.searchParams.set(name, REDACTED);
+      if (isSecretName(name)) parsed.searchParams.set(name, REDACTED);
     return parsed.href;
   }
 
@@ -130,7 +159,7 @@ export class Redactor {
     for (let index = 0; index < args.length; index++) {
       const arg = args[index]!;
       const flag = /^(--?)([A-Za-z][\w-]*)(=.*)?$/.exec(arg);
-      if (flag === null || !SECRET_NAME.test(flag[2]!)) {
+      if (flag === null || !isSecretName(flag[2]!)) {
         out.push(/^https?:\/\//i.test(arg) ? this.url(arg) : arg);
         continue;
       }
@@ -147,17 +176,17 @@ export class Redactor {
   }
 }
 
-function isSecretName(key: string): boolean {
-  return SECRET_NAME.test(key);
-}
-
-/** `value` with credential-named keys' scalars replaced; copied only along the way to a replacement. */
-function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecretName): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+/**
+ * `value` with credential-named keys' scalars replaced; copied only along the way to a replacement.
+ * Recursive, so depth-capped: nothing below `depth` MAX_JSON_DEPTH is visited (callers cut what is
+ * deeper first, see capDepth).
+ */
+function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecretName, depth = 1): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
-      const item = redactKeys(value[index], isSecret);
+      const item = redactKeys(value[index], isSecret, depth + 1);
       if (item !== value[index]) (copy ??= [...value])[index] = item;
     }
     return copy ?? value;
@@ -166,7 +195,9 @@ function redactKeys(value: unknown, isSecret: (key: string) => boolean = isSecre
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     const redacted =
-      isSecret(key) && item !== null && typeof item !== 'object' ? REDACTED : redactKeys(item, isSecret);
+      isSecret(key) && item !== null && typeof item !== 'object'
+        ? REDACTED
+        : redactKeys(item, isSecret, depth + 1);
     if (redacted !== item) (copy ??= { ...value })[key] = redacted;
   }
   return copy ?? value;
@@ -204,10 +235,11 @@ export function parseJsonPath(path: string): PathStep[] {
 /**
  * `node` with every value `steps` (from `at` on) reaches replaced, copied only along the way to a
  * replacement (`node` itself is never changed). Only own members count: a path never adds one.
+ * Recursive, so depth-capped like redactKeys: nothing below `depth` MAX_JSON_DEPTH is visited.
  */
-function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unknown {
+function replaceAt(node: unknown, steps: readonly PathStep[], at: number, depth = 1): unknown {
   const step = steps[at];
-  if (step === undefined || typeof node !== 'object' || node === null) return node;
+  if (step === undefined || typeof node !== 'object' || node === null || depth > MAX_JSON_DEPTH) return node;
   const original = node as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   const get = (key: string): unknown => (copy ?? original)[key];
@@ -218,7 +250,7 @@ function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unkno
   };
   const visit = (key: string): void => {
     if (!Object.hasOwn(original, key)) return;
-    set(key, at === steps.length - 1 ? REDACTED : replaceAt(get(key), steps, at + 1));
+    set(key, at === steps.length - 1 ? REDACTED : replaceAt(get(key), steps, at + 1, depth + 1));
   };
   switch (step.kind) {
     case 'child':
@@ -234,7 +266,7 @@ function replaceAt(node: unknown, steps: readonly PathStep[], at: number): unkno
       for (const key of Object.keys(original)) {
         if (step.name === undefined || key === step.name) visit(key);
         // Keep descending below (a match's own children may match again).
-        set(key, replaceAt(get(key), steps, at));
+        set(key, replaceAt(get(key), steps, at, depth + 1));
       }
   }
   return copy ?? node;

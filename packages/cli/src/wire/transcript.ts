@@ -3,6 +3,7 @@
 // it happened, each with its time in ms since the header. See docs/design.md ("Transcripts").
 
 import type { Message } from 'mcpwire';
+import { capDepth, DEPTH_MARKER, MAX_JSON_DEPTH } from './json-depth.ts';
 
 /** The `format` of a transcript's first line. */
 export const TRANSCRIPT_FORMAT = 'mcpwire-transcript';
@@ -132,6 +133,11 @@ export type EventEntry = Exclude<TranscriptEntry, HeaderEntry>;
 export interface Transcript {
   header: HeaderEntry;
   entries: EventEntry[];
+  /**
+   * The lines (1-based) of entries nested deeper than MAX_JSON_DEPTH (a message at level 2), read
+   * with what is deeper replaced by DEPTH_MARKER (see cutNotices).
+   */
+  cutLines?: number[];
 }
 
 /** A transcript file that cannot be read: which line and why. */
@@ -168,7 +174,7 @@ const ENTRY_TYPES: ReadonlySet<string> = new Set([
 export function parseTranscript(text: string, file = 'transcript'): Transcript {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const header = parseLine(lines[0] ?? '', file, 1);
+  const header = capDepth(parseLine(lines[0] ?? '', file, 1), { maxDepth: MAX_JSON_DEPTH });
   if (header?.type !== 'header' || header.format !== TRANSCRIPT_FORMAT)
     throw new TranscriptError(
       file,
@@ -182,9 +188,13 @@ export function parseTranscript(text: string, file = 'transcript'): Transcript {
       `transcript version ${String(header.version)} is not supported (this mcpwire reads version ${TRANSCRIPT_VERSION})`,
     );
   const entries: EventEntry[] = [];
+  const cutLines: number[] = [];
   for (let index = 1; index < lines.length; index++) {
-    const entry = parseLine(lines[index]!, file, index + 1);
-    if (entry === undefined) continue;
+    const parsed = parseLine(lines[index]!, file, index + 1);
+    if (parsed === undefined) continue;
+    // The entry's own object is level 1, so a message keeps MAX_JSON_DEPTH levels (issue 21).
+    const entry = capDepth(parsed, { maxDepth: MAX_JSON_DEPTH + 1, text: lines[index]! });
+    if (entry !== parsed) cutLines.push(index + 1);
     if (!ENTRY_TYPES.has(entry.type) || entry.type === 'header')
       throw new TranscriptError(file, index + 1, `unknown entry type ${JSON.stringify(entry.type)}`);
     if (typeof entry.t !== 'number' || !Number.isFinite(entry.t))
@@ -193,7 +203,15 @@ export function parseTranscript(text: string, file = 'transcript'): Transcript {
       throw new TranscriptError(file, index + 1, 'message entry without a "message" object');
     entries.push(entry);
   }
-  return { header, entries };
+  return cutLines.length === 0 ? { header, entries } : { header, entries, cutLines };
+}
+
+/** One line per entry parseTranscript cut at MAX_JSON_DEPTH, for a command to print on stderr. */
+export function cutNotices(transcript: Transcript, file: string): string[] {
+  return (transcript.cutLines ?? []).map(
+    (line) =>
+      `${file} line ${line}: an entry nested deeper than ${MAX_JSON_DEPTH} levels, read with what is deeper replaced by "${DEPTH_MARKER}"`,
+  );
 }
 
 /** One line: undefined for a blank line (a file edited by hand may end with one). */

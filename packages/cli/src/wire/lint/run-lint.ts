@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { coloursFor } from '../../colours.ts';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import { parseTranscript, TranscriptError } from '../transcript.ts';
+import { cutNotices, parseTranscript, TranscriptError } from '../transcript.ts';
 import { formatFinding, type Finding } from './finding.ts';
 import { lintTranscript } from './lint-sink.ts';
 import { lookupRule, RULES } from './rules.ts';
@@ -38,6 +38,7 @@ export async function runLint(file: string, options: LintCommandOptions): Promis
     if (error instanceof TranscriptError) throw new CliError(error.message, ExitCode.usage, { cause: error });
     throw error;
   }
+  for (const notice of cutNotices(transcript, file)) process.stderr.write(`mcpwire lint: ${notice}\n`);
   const findings = lintTranscript(transcript, { lines: entryLines(text) }).filter((finding) =>
     isShown(finding.rule),
   );

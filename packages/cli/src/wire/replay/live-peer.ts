@@ -12,6 +12,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from 'mcpwire';
+import { capDepth } from '../json-depth.ts';
 
 /** How one request ended: its response, or no response in time. */
 export type LiveOutcome = { kind: 'response'; response: JsonRpcResponse } | { kind: 'timeout' };
@@ -92,7 +93,8 @@ export class LivePeer {
       return;
     }
     if (frame.type !== 'message') return;
-    const { message } = frame;
+    // Compared and printed as the transcript was read: cut at MAX_JSON_DEPTH (issue 21).
+    const message = capDepth(frame.message);
     if (isRequest(message)) {
       void this.#channel.send(handleRequest(message)).catch(() => {});
       return;

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../exit-code.ts';
-import { messagesOf, parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
+import { cutNotices, messagesOf, parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
 
 /**
  * Reads and parses `file`. Throws UsageError for a file that is missing or unreadable, is no
@@ -28,6 +28,7 @@ export async function readTranscript(file: string): Promise<Transcript> {
     if (error instanceof TranscriptError) throw new UsageError(error.message);
     throw error;
   }
+  for (const notice of cutNotices(transcript, file)) process.stderr.write(`mcpwire replay: ${notice}\n`);
   const hasRequest = messagesOf(transcript).some(
     ({ from, message }) => from === 'client' && 'method' in message && 'id' in message,
   );

@@ -8,6 +8,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from 'mcpwire';
+import { capDepth } from '../json-depth.ts';
 import { messagesOf, type Side, type Transcript } from '../transcript.ts';
 import { canonicalParams, describeRequest, targetOf, withoutVolatileMeta } from './canonical-params.ts';
 import { diffJson } from './json-diff.ts';
@@ -58,9 +59,11 @@ export class ReplayBook {
    * none); for `initialize` and `server/discover`, the last successful one. A method never recorded
    * gets -32601 (`ping` gets `{}`, PING-1); recorded but unmatched, -32602 naming the closest
    * recorded request. Recorded progress is re-addressed to the request's own progress token, and
-   * dropped when it has none (PROG-1).
+   * dropped when it has none (PROG-1). A request nested deeper than MAX_JSON_DEPTH is matched as
+   * cut there, as the transcript's messages were read.
    */
-  answer(request: JsonRpcRequest): ReplayAnswer {
+  answer(incoming: JsonRpcRequest): ReplayAnswer {
+    const request = capDepth(incoming);
     const candidates = this.#exchanges.filter((exchange) => exchange.request.method === request.method);
     if (candidates.length === 0)
       return request.method === 'ping'

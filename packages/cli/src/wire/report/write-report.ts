@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import { parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
+import { cutNotices, parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
 import { toHar } from './har.ts';
 import { toReportHtml } from './report-html.ts';
 import { toReportModel } from './report-model.ts';
@@ -22,6 +22,7 @@ export interface WriteReportOptions {
  */
 export async function writeReport(file: string, options: WriteReportOptions): Promise<ExitCodeValue> {
   const transcript = await readTranscript(file);
+  for (const notice of cutNotices(transcript, file)) process.stderr.write(`mcpwire report: ${notice}\n`);
   const extension = options.isHar ? '.har' : '.html';
   const output = options.output ?? defaultOutput(file, extension);
   let text: string;
@@ -48,7 +49,7 @@ export async function writeReport(file: string, options: WriteReportOptions): Pr
     return ExitCode.ok;
   }
   try {
-    await writeFile(output, text);
+    await writeFile(output, text, { mode: 0o600 });
   } catch (error) {
     throw new CliError(
       `cannot write ${output}: ${(error as Error).message} (choose another file with -o <file>, or -o - for stdout)`,

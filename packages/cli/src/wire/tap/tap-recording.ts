@@ -81,7 +81,7 @@ async function openLintSink(
 }
 
 async function openLog(file: string): Promise<WriteStream> {
-  const stream = createWriteStream(file, { flags: 'a' });
+  const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', (error) =>
