@@ -1,6 +1,11 @@
 // A raw MCP-over-HTTP peer for the security tests: JSON-RPC POSTed with fetch (no SDK in the way, so
 // a test can send what a hostile client would), the answer read whether it comes as JSON or as SSE.
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { freePort } from './free-port.ts';
+import { CLI, ROOT } from './raw-server-process.ts';
+
 /** A JSON value as received: loosely typed on purpose, since the tests assert on its shape. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Loose = any;
@@ -153,4 +158,37 @@ export function modernRequest(
       ...options.headers,
     },
   );
+}
+
+/**
+ * `mcpwire serve <args> --http <port>` from source as a child process on a free port of 127.0.0.1;
+ * resolves once the endpoint answers (each try waits for the refused connection, no sleep). Dispose
+ * to stop it.
+ */
+export async function spawnHttpServer(args: readonly string[]): Promise<{ url: string } & AsyncDisposable> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...CLI, 'serve', ...args, '--http', String(port)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = once(child, 'exit');
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited before listening:\n${stderr}`);
+    try {
+      await fetch(url, { method: 'OPTIONS' });
+      return { url, [Symbol.asyncDispose]: stop };
+    } catch (error) {
+      if (attempt > 3000) {
+        await stop();
+        throw new Error(`the server did not listen:\n${stderr}`, { cause: error });
+      }
+    }
+  }
 }

@@ -5,9 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startOurHttpServer } from '../../../packages/cli/test/support/http-servers.ts';
 import { RawServerProcess } from '../../support/raw-server-process.ts';
-import { modernRequest, RawHttpSession, type Loose } from '../../support/raw-mcp-http.ts';
+import { modernRequest, RawHttpSession, spawnHttpServer, type Loose } from '../../support/raw-mcp-http.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 /** crypto.randomUUID(): version 4, variant 10, 122 random bits. */
@@ -23,7 +22,7 @@ function assertUnknownTask(response: Loose, what: string): void {
 
 describe('tasks of clients without a principal', { timeout: 120_000 }, () => {
   test('handshake era over HTTP: session B neither lists nor reads, waits for or cancels session A’s task', async () => {
-    await using server = await startOurHttpServer(['everything']);
+    await using server = await spawnHttpServer(['everything']);
     const a = await RawHttpSession.open(server.url);
     const b = await RawHttpSession.open(server.url);
     const created = await a.request('tools/call', { ...SECRET, task: { ttl: 60_000 } });
@@ -45,7 +44,7 @@ describe('tasks of clients without a principal', { timeout: 120_000 }, () => {
   });
 
   test('stateless era over HTTP: a task is reachable by its unguessable id only, and listed to no session', async () => {
-    await using server = await startOurHttpServer(['everything']);
+    await using server = await spawnHttpServer(['everything']);
     const created = await modernRequest(server.url, 'tools/call', SECRET, { capabilities: TASKS });
     assert.equal(created.message?.result?.resultType, 'task', JSON.stringify(created.message));
     const taskId = created.message.result.taskId as string;
