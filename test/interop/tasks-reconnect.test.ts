@@ -1,5 +1,6 @@
 // A task made by our client survives the client reconnecting (issue 12, "What it must show" 2), in
-// both eras: over Streamable HTTP (our everything server on a real socket, a new Client and
+// the stateless era, and in the handshake era only for its principal (issue 21: without one, a
+// new session of the same unauthenticated client is refused like any other): over Streamable HTTP (our everything server on a real socket, a new Client and
 // transport resume it by id) and over stdio, where each connection is a new server process, so the
 // task lives in a durable store (fixtures/tasks-durable-server.ts); and what happens without one.
 
@@ -67,6 +68,12 @@ describe('a task survives its client reconnecting', { concurrency: 2 }, () => {
         await assert.rejects(handle.result(), TaskDetachedError);
 
         const second = await connect(era, new StreamableHttpClientTransport(http.url));
+        if (era === 'legacy') {
+          // Without a principal a handshake-era task belongs to the session that made it (issue 21).
+          await assert.rejects(new TasksClient(second).task(taskId!), { code: -32602 });
+          await second.close();
+          return;
+        }
         const resumed = await new TasksClient(second).task(taskId!);
         assert.equal(resumed.id, taskId);
         const result = await resumed.result();
@@ -96,6 +103,12 @@ describe('a task survives its client reconnecting', { concurrency: 2 }, () => {
         era,
         new StdioClientTransport({ ...durableServer(store), stderr: stderr.write }),
       );
+      if (era === 'legacy') {
+        // Without a principal a handshake-era task belongs to the session that made it (issue 21).
+        await assert.rejects(new TasksClient(second).task(taskId!), { code: -32602 });
+        await second.close();
+        return;
+      }
       const resumed = await new TasksClient(second).task(taskId!);
       assert.equal(resumed.status, 'completed');
       assert.deepEqual((await resumed.result()).content, [{ type: 'text', text: '49' }], String(stderr));

@@ -133,8 +133,14 @@ test('stateless era: the same handler answers input_required, round by round', a
     call({ inputResponses: {}, requestState: `${String(second.requestState)}-TAMPERED` }),
     (e: unknown) => e instanceof RpcError && e.code === -32602,
   );
+  // An answer nobody asked for (no requestState) is ignored: the handler asks again (issue 21).
+  const unasked = await call({ inputResponses: { confirm: { action: 'decline' } } });
+  assert.equal(unasked.resultType, 'input_required');
   // A declined confirmation completes without sampling.
-  const declined = await call({ inputResponses: { confirm: { action: 'decline' } } });
+  const declined = await call({
+    inputResponses: { confirm: { action: 'decline' } },
+    requestState: first.requestState,
+  });
   assert.deepEqual(declined.content, [{ type: 'text', text: 'Kept.' }]);
   await server.close();
 });

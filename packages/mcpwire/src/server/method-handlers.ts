@@ -33,6 +33,12 @@ export interface LegacyConnection {
   sendNotification(method: string, params: JsonObject): Promise<void>;
   /** The level the client chose with `logging/setLevel`, if any (work that outlives a request filters by it). */
   readonly logLevel: LoggingLevel | undefined;
+  /**
+   * An id of this handshake-era session, unguessable and unique in the process, for state that
+   * belongs to the session when the client has no principal (a task, TASK-19); undefined for a
+   * request served without a session (createSessionlessHandler).
+   */
+  readonly sessionId: string | undefined;
 }
 
 /**

@@ -106,10 +106,11 @@ async function runRounds(
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
   // The binding digest is only needed when a state is opened or sealed (most calls need neither).
-  const earlier =
+  const opened =
     isMrtr && params.requestState !== undefined
-      ? (await host.sealer.open(await bindingOf(method, params), params.requestState)).answers
+      ? await host.sealer.open(await bindingOf(method, params), params.requestState)
       : undefined;
+  const earlier = opened?.answers;
   // An MRTR handler sees its params without the round's bookkeeping (copied only when there is
   // some); other methods get theirs as sent (`tasks/update` has `inputResponses` of its own).
   const handlerParams =
@@ -126,7 +127,11 @@ async function runRounds(
       origin,
     );
   }
-  const answers = earlier || responses ? { ...earlier, ...(responses as JsonObject | undefined) } : {};
+  // Issue 21: only answers to input requests the previous round issued (sealed in its requestState)
+  // count; any other key, or any answer without a valid requestState, is ignored like an unknown key
+  // (S26-MRTR-10), so the handler asks again instead of acting on an answer nobody was asked for.
+  const solicited = solicitedAnswers(responses as JsonObject | undefined, opened?.asked);
+  const answers = earlier || solicited ? { ...earlier, ...solicited } : {};
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.
   const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
@@ -140,8 +145,23 @@ async function runRounds(
   return {
     resultType: 'input_required',
     inputRequests: round.requested,
-    requestState: await host.sealer.seal(await bindingOf(method, params), { ...earlier, ...round.consumed }),
+    requestState: await host.sealer.seal(
+      await bindingOf(method, params),
+      { ...earlier, ...round.consumed },
+      Object.keys(round.requested),
+    ),
   };
+}
+
+/** The answers among `responses` whose keys the previous round asked for; undefined when none. */
+function solicitedAnswers(
+  responses: JsonObject | undefined,
+  asked: readonly string[] | undefined,
+): JsonObject | undefined {
+  if (responses === undefined || asked === undefined) return undefined;
+  const kept: JsonObject = {};
+  for (const key of asked) if (Object.hasOwn(responses, key)) kept[key] = responses[key];
+  return kept;
 }
 
 /** The params without the round's bookkeeping (`inputResponses`, `requestState`). */

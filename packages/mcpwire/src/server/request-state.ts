@@ -10,6 +10,11 @@ export interface StatePayload {
   binding: string;
   /** Answers gathered in earlier rounds, by input key. */
   answers: JsonObject;
+  /**
+   * The keys of the input requests the round that sealed it issued: the next round accepts
+   * `inputResponses` for these keys only (absent: none).
+   */
+  asked?: string[];
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
@@ -59,8 +64,9 @@ export class RequestStateSealer {
   }
 
   /** Seals answers for the next round of `binding`. */
-  async seal(binding: string, answers: JsonObject): Promise<string> {
+  async seal(binding: string, answers: JsonObject, asked?: readonly string[]): Promise<string> {
     const payload: StatePayload = { binding, answers, exp: Date.now() + this.ttlMs };
+    if (asked !== undefined) payload.asked = [...asked];
     const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
     const [signer] = await this.#importedKeys();
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', signer!, encoder.encode(body)));

@@ -56,6 +56,7 @@ export class ServerSession {
   /** Made on first subscription / first list change: most sessions never need them. */
   #subscriptions: Set<string> | undefined;
   #pendingLists: Set<ListKind> | undefined;
+  #sessionId: string | undefined;
   #onClose: () => void;
 
   constructor(server: SessionHost, channel: Channel, onClose: () => void) {
@@ -227,6 +228,11 @@ export class ServerSession {
       },
       output,
     );
+  }
+
+  /** See `LegacyConnection.sessionId`: drawn on first use (most sessions never need it). */
+  get sessionId(): string {
+    return (this.#sessionId ??= crypto.randomUUID());
   }
 
   /** The client's chosen logging level (`logging/setLevel`), if any. */

@@ -117,6 +117,9 @@ class SessionlessOutput implements ContextOutput, RequestOrigin, LegacyConnectio
 
   readonly logLevel: LoggingLevel | undefined = undefined;
 
+  /** No session: a task created here without a principal is reachable by its id alone. */
+  readonly sessionId: string | undefined = undefined;
+
   get broker(): InputBroker {
     return { request: (method) => Promise.reject(notAskable(this.server, method)) };
   }

@@ -3,7 +3,8 @@
 //
 // Exported names:
 //   server:   tasks, TasksOptions, TasksExtension, inputThenTask, TaskRequestContext
-//   records:  TaskRecord, TaskStatus, TaskEra, TaskError, TaskInputRequest, isTerminal, canMove, isExpired
+//   records:  TaskRecord, TaskStatus, TaskEra, TaskError, TaskInputRequest, TaskRequestor, isTerminal,
+//             canMove, isExpired, isVisibleTo
 //   store:    TaskStore, TaskPage, MemoryTaskStore
 //   clock:    TaskClock, systemClock, FakeClock
 //   runner:   TaskRunner, TaskRunnerOptions, TaskWork, TaskControl, TaskOutcome, StartTaskOptions,
@@ -21,10 +22,12 @@ export {
   canMove,
   isExpired,
   isTerminal,
+  isVisibleTo,
   type TaskEra,
   type TaskError,
   type TaskInputRequest,
   type TaskRecord,
+  type TaskRequestor,
   type TaskStatus,
 } from './task-record.ts';
 export { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';

@@ -69,7 +69,7 @@ test('TASK-21: completing, cancelling or expiring a task frees its slot; a termi
   await settle();
   const second = await start('alice');
   await assert.rejects(start('alice'), isTooMany(1));
-  assert.equal((await runner.cancel(second.taskId, 'alice'))?.record.status, 'cancelled');
+  assert.equal((await runner.cancel(second.taskId, { owner: 'alice' }))?.record.status, 'cancelled');
   await start('alice');
   await assert.rejects(start('alice'), isTooMany(1));
   clock.advance(1001); // the ttl of 1000 ms is over: expired and deleted

@@ -41,6 +41,11 @@ export interface TaskRecord {
   pollIntervalMs?: number;
   /** Who created it (a principal's subject, TASK-19); only that requestor may read it. */
   owner?: string;
+  /**
+   * The handshake-era session that created it when no principal did: only requests of that session
+   * may read it (see {@link TaskRequestor}).
+   */
+  session?: string;
   /** The underlying request's result (completed, or failed with a tool error in the handshake era). */
   result?: JsonObject;
   /** The underlying request's JSON-RPC error (failed). */
@@ -51,6 +56,23 @@ export interface TaskRecord {
   inputResponses?: Record<string, JsonObject>;
   /** Every input key the task has used, so a key is never reused (S26-TASK-10). */
   usedInputKeys?: string[];
+}
+
+/**
+ * Who asks for a task (TASK-19). With a principal, its subject (`owner`) owns the task, whatever the
+ * session. Without one, the handshake-era session the request came in on (`session`), so one
+ * unauthenticated client never sees another's tasks; with neither (the stateless era, or a
+ * handshake-era request without a session) a task is reachable only by its unguessable id
+ * (TASK-20, S26-TASK-15) and is listed to no one.
+ */
+export interface TaskRequestor {
+  owner?: string | undefined;
+  session?: string | undefined;
+}
+
+/** True when `requestor` may see `record`: the same owner and the same session (both absent counts). */
+export function isVisibleTo(record: TaskRecord, requestor: TaskRequestor): boolean {
+  return record.owner === requestor.owner && record.session === requestor.session;
 }
 
 /** True for `completed`, `failed` and `cancelled`: the task never changes again (TASK-7). */

@@ -201,10 +201,10 @@ test('owners: a task is invisible to another requestor; list pages one owner’s
   const { runner } = createRunner();
   const mine = await runner.start(() => deferred().promise, { ...START, owner: 'alice' });
   await runner.start(() => deferred().promise, { ...START, owner: 'bob' });
-  assert.equal(await runner.get(mine.taskId, 'bob'), undefined);
+  assert.equal(await runner.get(mine.taskId, { owner: 'bob' }), undefined);
   assert.equal(await runner.get(mine.taskId), undefined);
-  assert.equal((await runner.get(mine.taskId, 'alice'))?.taskId, mine.taskId);
-  assert.equal(await runner.cancel(mine.taskId, 'bob'), undefined);
+  assert.equal((await runner.get(mine.taskId, { owner: 'alice' }))?.taskId, mine.taskId);
+  assert.equal(await runner.cancel(mine.taskId, { owner: 'bob' }), undefined);
   const page = await runner.list({ owner: 'alice' });
   assert.deepEqual(
     page?.records.map((record) => record.taskId),

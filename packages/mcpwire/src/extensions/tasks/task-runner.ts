@@ -9,10 +9,12 @@ import { Control, TaskEndedError, type TaskControl } from './task-control.ts';
 import {
   isExpired,
   isTerminal,
+  isVisibleTo,
   withStatus,
   type TaskEra,
   type TaskError,
   type TaskRecord,
+  type TaskRequestor,
 } from './task-record.ts';
 import { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
 
@@ -31,12 +33,16 @@ export interface TaskRunnerOptions {
   /** Suggested poll interval (TASK-10, S26-TASK-9). Default 1000 ms. */
   pollIntervalMs?: number;
   /**
-   * Most tasks one requestor (`owner`; all unauthenticated callers are one) may have that are not
-   * terminal, counted per runner (TASK-21). One more is refused with {@link TOO_MANY_TASKS}. Default
+   * Most tasks one requestor (a TaskRequestor: a principal, else a handshake-era session; all
+   * stateless-era unauthenticated callers are one) may have that are not terminal, counted per
+   * runner (TASK-21). One more is refused with {@link TOO_MANY_TASKS}. Default
    * 100; Infinity: no limit.
    */
   maxTasksPerRequestor?: number;
-  /** Task ids; default `crypto.randomUUID()` (TASK-20, S26-TASK-15: unguessable). */
+  /**
+   * Task ids; default `crypto.randomUUID()` (122 random bits from a CSPRNG: TASK-20, S26-TASK-15
+   * unguessable, which is all that guards a task created without a principal or a session).
+   */
   createId?: () => string;
   /** Local diagnostics: the original of a work's crash that became -32603. */
   onError?: (error: Error) => void;
@@ -56,8 +62,10 @@ export interface StartTaskOptions {
   requestMethod: string;
   /** The ttl the requestor asked for (TASK-5); capped at `maxTtlMs`. */
   ttlMs?: number | null | undefined;
-  /** The requestor, when known (TASK-19). */
+  /** The requestor, when known (TASK-19): a principal's subject. */
   owner?: string | undefined;
+  /** The handshake-era session, for a task created without a principal (see TaskRequestor). */
+  session?: string | undefined;
 }
 
 /** What `cancel` found. */
@@ -86,9 +94,9 @@ export class TaskRunner {
   readonly pollIntervalMs: number;
   readonly #options: TaskRunnerOptions;
   /** The work running in this process, by task, with the requestor it counts against. */
-  readonly #running = new Map<string, { controller: AbortController; owner: string | undefined }>();
-  /** Tasks in `#running` per requestor (TASK-21). */
-  readonly #activeByOwner = new Map<string | undefined, number>();
+  readonly #running = new Map<string, { controller: AbortController; owner: string }>();
+  /** Tasks in `#running` per requestor key (TASK-21). */
+  readonly #activeByOwner = new Map<string, number>();
   readonly #timers = new Map<string, unknown>();
   readonly #listeners = new Set<(taskId: string, record: TaskRecord | undefined) => void>();
   readonly #local = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
@@ -106,7 +114,7 @@ export class TaskRunner {
    * Rejects with RpcError {@link TOO_MANY_TASKS} when the owner is at `maxTasksPerRequestor`.
    */
   async start(work: TaskWork, options: StartTaskOptions): Promise<TaskRecord> {
-    const owner = options.owner;
+    const owner = requestorKey(options);
     const active = this.#activeByOwner.get(owner) ?? 0;
     const limit = this.#options.maxTasksPerRequestor ?? 100;
     if (active >= limit)
@@ -126,7 +134,8 @@ export class TaskRunner {
       ttlMs: this.#ttl(options.ttlMs),
       pollIntervalMs: this.pollIntervalMs,
     };
-    if (owner !== undefined) record.owner = owner;
+    if (options.owner !== undefined) record.owner = options.owner;
+    else if (options.session !== undefined) record.session = options.session;
     const controller = new AbortController();
     // The slot is taken before the store's await, so concurrent starts cannot pass the limit.
     this.#running.set(record.taskId, { controller, owner });
@@ -150,10 +159,13 @@ export class TaskRunner {
     return record;
   }
 
-  /** The record, or undefined if unknown, expired (then deleted) or owned by someone else (TASK-19). */
-  async get(taskId: string, owner?: string): Promise<TaskRecord | undefined> {
+  /**
+   * The record, or undefined if unknown, expired (then deleted) or not visible to `requestor`
+   * (TASK-19; default: the requestor without principal or session).
+   */
+  async get(taskId: string, requestor: TaskRequestor = {}): Promise<TaskRecord | undefined> {
     const record = await this.store.get(taskId);
-    if (!record || record.owner !== owner) return undefined;
+    if (!record || !isVisibleTo(record, requestor)) return undefined;
     if (isExpired(record, this.clock.now())) {
       await this.#expire(taskId);
       return undefined;
@@ -162,21 +174,29 @@ export class TaskRunner {
   }
 
   /**
-   * The records of `owner` (undefined: the tasks created without one), a page at a time, as `get`
-   * would show them (TASK-16/19); undefined for a cursor the store did not make.
+   * The records visible to the requestor `owner` and `session` (undefined: the tasks created without
+   * one), a page at a time, as `get` would show them (TASK-16/19); undefined for a cursor the store
+   * did not make.
    */
-  list(
-    options: { owner?: string | undefined; cursor?: string; limit?: number } = {},
-  ): Promise<TaskPage | undefined> {
-    return this.store.list({ owner: options.owner, cursor: options.cursor, limit: options.limit ?? 50 });
+  list(options: TaskRequestor & { cursor?: string; limit?: number } = {}): Promise<TaskPage | undefined> {
+    return this.store.list({
+      owner: options.owner,
+      session: options.session,
+      cursor: options.cursor,
+      limit: options.limit ?? 50,
+    });
   }
 
   /**
    * Cancels a task that is not terminal: `cancelled` is stored before this resolves and stays even if
    * the work completes later (TASK-17); the work's signal aborts. Undefined for an unknown task.
    */
-  async cancel(taskId: string, owner?: string, statusMessage?: string): Promise<CancelOutcome | undefined> {
-    if (!(await this.get(taskId, owner))) return undefined;
+  async cancel(
+    taskId: string,
+    requestor: TaskRequestor = {},
+    statusMessage?: string,
+  ): Promise<CancelOutcome | undefined> {
+    if (!(await this.get(taskId, requestor))) return undefined;
     let wasTerminal = false;
     const record = await this.#move(taskId, (current) => {
       wasTerminal = isTerminal(current.status);
@@ -202,9 +222,9 @@ export class TaskRunner {
   async answer(
     taskId: string,
     responses: Record<string, JsonObject>,
-    owner?: string,
+    requestor: TaskRequestor = {},
   ): Promise<TaskRecord | undefined> {
-    if (!(await this.get(taskId, owner))) return undefined;
+    if (!(await this.get(taskId, requestor))) return undefined;
     return this.#move(taskId, (current) => {
       const outstanding = current.inputRequests ?? {};
       const keys = Object.keys(responses).filter((key) => Object.hasOwn(outstanding, key));
@@ -372,6 +392,12 @@ export class TaskRunner {
     for (const listener of this.#local.get(taskId) ?? []) listener(record);
     for (const listener of this.#listeners) listener(taskId, record);
   }
+}
+
+/** The key a requestor's tasks are counted under (TASK-21): its principal, else its session. */
+function requestorKey(requestor: TaskRequestor): string {
+  if (requestor.owner !== undefined) return `principal:${requestor.owner}`;
+  return requestor.session === undefined ? 'anonymous' : `session:${requestor.session}`;
 }
 
 function asError(error: unknown): Error {

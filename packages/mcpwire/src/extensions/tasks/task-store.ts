@@ -1,7 +1,7 @@
 // Where task records live: the TaskStore contract (async, records are plain JSON, so a durable store
 // such as Redis drops in) and the in-memory default.
 
-import type { TaskRecord } from './task-record.ts';
+import { isVisibleTo, type TaskRecord } from './task-record.ts';
 
 /** One page of `list`. */
 export interface TaskPage {
@@ -31,12 +31,13 @@ export interface TaskStore {
   /** Removes a record; a no-op for an unknown id. */
   delete(taskId: string): Promise<void>;
   /**
-   * Records whose `owner` equals `owner` (undefined: records without one), in creation order;
-   * `cursor` is a `nextCursor` of an earlier page. Resolves undefined for a cursor this store did
-   * not make.
+   * Records whose `owner` and `session` equal the given ones (undefined: records without one), in
+   * creation order; `cursor` is a `nextCursor` of an earlier page. Resolves undefined for a cursor
+   * this store did not make.
    */
   list(options: {
     owner: string | undefined;
+    session?: string | undefined;
     cursor?: string | undefined;
     limit: number;
   }): Promise<TaskPage | undefined>;
@@ -85,10 +86,11 @@ export class MemoryTaskStore implements TaskStore {
 
   list(options: {
     owner: string | undefined;
+    session?: string | undefined;
     cursor?: string | undefined;
     limit: number;
   }): Promise<TaskPage | undefined> {
-    const all = [...this.#records.values()].filter((record) => record.owner === options.owner);
+    const all = [...this.#records.values()].filter((record) => isVisibleTo(record, options));
     let start = 0;
     if (options.cursor !== undefined) {
       // The cursor is the id of the last record of the previous page.

@@ -10,7 +10,7 @@ import type { RequestContext } from '../../server/context.ts';
 import type { RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
 import type { ToolHandler, ToolReturn } from '../../server/tools.ts';
 import { TaskRequestContext } from './task-context.ts';
-import type { TaskEra } from './task-record.ts';
+import type { TaskEra, TaskRequestor } from './task-record.ts';
 import type { TaskOutcome, TaskRunner } from './task-runner.ts';
 import { toCreateTaskResult } from './task-wire.ts';
 import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
@@ -97,6 +97,17 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
   };
 }
 
+/**
+ * Who a request is, for its tasks (TaskRequestor): its principal, else its handshake-era session
+ * (issue 21: unauthenticated clients must not share tasks), else nobody in particular.
+ */
+export function requestorOf(ctx: RequestContext, origin: RequestOrigin): TaskRequestor {
+  const owner = ctx.auth?.principal;
+  if (owner !== undefined) return { owner };
+  const session = origin.connection?.sessionId;
+  return session === undefined ? {} : { session };
+}
+
 /** -32021 naming the extension (S26-TASK-3/4). */
 export function missingExtension(why: string): RpcError {
   return new RpcError(
@@ -142,7 +153,7 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
           era,
           requestMethod: 'tools/call',
           ttlMs: era === 'legacy' && typeof ttl === 'number' ? ttl : undefined,
-          owner: ctx.auth?.principal,
+          ...requestorOf(ctx, origin),
         },
       )
       .then((record) => {

@@ -31,7 +31,8 @@ export function taskListenFeed(runner: TaskRunner): ListenFeed {
           ErrorCode.InvalidParams,
           `Invalid params for "subscriptions/listen": notifications.taskIds must be an array of task id strings, got ${JSON.stringify(value)}`,
         );
-      const owner = request.auth?.principal;
+      // A stateless-era request has no session: its requestor is its principal, if any.
+      const owner = { owner: request.auth?.principal };
       const found = await Promise.all([...new Set(value as string[])].map((id) => runner.get(id, owner)));
       const accepted = found.filter((record): record is TaskRecord => record?.era === 'modern');
       return {

@@ -9,6 +9,7 @@ import type { ClientOptions } from '../../../client/client-options.ts';
 import { InvalidResultError } from '../../../client/errors.ts';
 import { RpcError } from '../../../jsonrpc/rpc-error.ts';
 import { Server } from '../../../server/server.ts';
+import type { Channel } from '../../../transports/channel.ts';
 import { createMemoryPair } from '../../../transports/memory.ts';
 import { FakeClock } from '../task-clock.ts';
 import { tasks } from '../tasks-server.ts';
@@ -47,15 +48,30 @@ function createServer() {
   return { server, open: () => open() };
 }
 
-async function connect(server: Server, era: Era, options: ClientOptions = {}): Promise<Client> {
+async function connect(
+  server: Server,
+  era: Era,
+  options: ClientOptions = {},
+  principal?: string,
+): Promise<Client> {
   const [clientEnd, serverEnd] = createMemoryPair();
-  server.connect(serverEnd);
+  server.connect(principal === undefined ? serverEnd : authenticatedAs(serverEnd, principal));
   const client = new Client(
     { name: 'tasks-client-test', version: '1' },
     { era, eraCache: false, extensions: [tasks()], ...options },
   );
   await client.connect(clientEnd);
   return client;
+}
+
+/** The server's end of a connection whose every request comes from `principal` (as HTTP auth would say). */
+function authenticatedAs(channel: Channel, principal: string): Channel {
+  return {
+    open: (receiver) => channel.open(receiver),
+    send: (message, options) => channel.send(message, options),
+    close: () => channel.close(),
+    info: { kind: 'memory', principalOf: () => ({ principal }) },
+  };
 }
 
 /**
@@ -161,14 +177,23 @@ for (const era of ERAS) {
     await server.close();
   });
 
+  // A task is resumed from another connection by the principal that created it (without one, a
+  // handshake-era task belongs to its session, issue 21).
   test(`${era}: a task survives its client: a second connection resumes it by id and fetches its result; an unknown id is -32602`, async () => {
     const { server, open } = createServer();
-    const first = await connect(server, era);
+    const first = await connect(server, era, {}, 'alice');
     const handle = await new TasksClient(first, { clock: new FakeClock() }).callToolAsTask('gated');
     const taskId = handle.id!;
     await first.close();
     await assert.rejects(handle.result(), { code: 'TASK_DETACHED' });
-    const second = await connect(server, era);
+    const stranger = await connect(server, era);
+    await assert.rejects(
+      new TasksClient(stranger).task(taskId),
+      { code: -32602 },
+      'another requestor: not yours',
+    );
+    await stranger.close();
+    const second = await connect(server, era, {}, 'alice');
     const clock = new FakeClock();
     const resumed = await new TasksClient(second, { clock }).task(taskId);
     assert.equal(resumed.status, 'working');
