@@ -98,10 +98,13 @@ test('connect off a terminal is refused with exit 2 and what to use instead', as
   );
 });
 
+/** The menu waiting for a key (◆; once answered it is drawn again with ◇). */
+const ACTIVE_MENU = /◆ {2}What next\?/;
+
 test('connect picker: name matches rank before description matches (exact, prefix, substring), so Enter picks by name', async () => {
   await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
   await session.waitFor(/Connected to mcpwire-everything /);
-  await session.waitFor(/What next\?/);
+  await session.waitFor(ACTIVE_MENU);
   let from = session.text.length;
   session.write('t');
   await session.waitFor(/Tool \(type to filter\)/, from);
@@ -109,28 +112,30 @@ test('connect picker: name matches rank before description matches (exact, prefi
   session.write('text');
   await session.waitFor(/Search: text\S* \(\d+ match/, from);
   session.write(Keys.enter);
-  await session.waitFor(/test_simple_text:|message \(optional\)/, from);
-  assert.match(session.text.slice(from), /test_simple_text:\s*\S*\s*This is a simple text response/);
-  await session.waitFor(/What next\?/, from);
+  await session.waitFor(/This is a simple text response|message \(optional\)/, from);
+  assert.doesNotMatch(session.text.slice(from), /message \(optional\)/);
+  await session.waitFor(ACTIVE_MENU, from);
   from = session.text.length;
   session.write('t');
   await session.waitFor(/Tool \(type to filter\)/, from);
   // A name prefix (slow_compute) before a name substring (test_tool_slow), whatever the list order.
   session.write('slow');
   await session.waitFor(/Search: slow\S* \(2 matches\)/, from);
+  const entered = session.text.length;
   session.write(Keys.enter);
-  await session.waitFor(/seconds|durationMs/, from);
-  assert.match(session.text.slice(from), /seconds/);
-  assert.doesNotMatch(session.text.slice(from), /durationMs/);
+  await session.waitFor(/seconds|durationMs/, entered);
+  assert.match(session.text.slice(entered), /seconds/);
+  assert.doesNotMatch(session.text.slice(entered), /durationMs/);
+  from = session.text.length;
   session.write(Keys.ctrlC);
-  await session.waitFor(/What next\?/, from);
+  await session.waitFor(ACTIVE_MENU, from);
   session.write(Keys.ctrlD);
   assert.equal((await session.exited).exitCode, 0, session.text);
 });
 
 test('connect picker: Enter on "No matches found" says so and stays in the picker (no TypeError)', async () => {
   await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
-  await session.waitFor(/What next\?/);
+  await session.waitFor(ACTIVE_MENU);
   const from = session.text.length;
   session.write('t');
   await session.waitFor(/Tool \(type to filter\)/, from);
@@ -138,11 +143,12 @@ test('connect picker: Enter on "No matches found" says so and stays in the picke
   await session.waitFor(/Search: zzqqx\S* \(0 matches\)/, from);
   const typed = session.text.length;
   session.write(Keys.enter);
-  await session.waitFor(/No tool matches|What next\?/, typed);
+  await session.waitFor(/No tool matches|◆ {2}What next\?/, typed);
   assert.doesNotMatch(session.text.slice(typed), /TypeError|Cannot read|What next\?/);
   assert.match(session.text.slice(typed), /No tool matches "zzqqx"/);
+  const cancelled = session.text.length;
   session.write(Keys.ctrlC);
-  await session.waitFor(/What next\?/, from);
+  await session.waitFor(ACTIVE_MENU, cancelled);
   session.write(Keys.ctrlD);
   assert.equal((await session.exited).exitCode, 0, session.text);
 });
