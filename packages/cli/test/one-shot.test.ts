@@ -2,6 +2,8 @@
 // official one, started over stdio after `--`, with human and --json output and every exit code.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { OFFICIAL_EVERYTHING, OUR_EVERYTHING, runCli, runCliIntoHead } from './support/cli-process.ts';
@@ -184,4 +186,23 @@ describe('one-shot commands against the official server-everything over stdio', 
     const completion = await runCli(['complete', 'completable-prompt', 'department', 'E', ...OFFICIAL]);
     assert.deepEqual([completion.code, completion.stdout], [0, 'Engineering\n']);
   });
+});
+
+test('call --args @file.json and --args - (stdin) read the arguments object from a file or stdin', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-args-'));
+  try {
+    const file = join(dir, 'args.json');
+    writeFileSync(file, '{"a": 2, "b": 3}\n');
+    const fromFile = await runCli(['call', 'add_numbers', '--args', `@${file}`, ...OURS]);
+    assert.deepEqual([fromFile.code, fromFile.stdout, fromFile.stderr], [0, '5\n', '']);
+    const fromStdin = await runCli(['call', 'add_numbers', '--args', '-', 'b=10', ...OURS], {
+      input: '{"a": 1, "b": 1}',
+    });
+    assert.deepEqual([fromStdin.code, fromStdin.stdout, fromStdin.stderr], [0, '11\n', '']);
+    const missing = await runCli(['call', 'add_numbers', '--args', `@${join(dir, 'none.json')}`, ...OURS]);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /^mcpwire: --args @.*none\.json: cannot read it \(ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
