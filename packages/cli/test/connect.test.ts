@@ -152,3 +152,10 @@ test('connect picker: Enter on "No matches found" says so and stays in the picke
   session.write(Keys.ctrlD);
   assert.equal((await session.exited).exitCode, 0, session.text);
 });
+
+test('connect: Ctrl-C at the menu ends with exit 130 (interrupted), Ctrl-D with 0', async () => {
+  await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
+  await session.waitFor(ACTIVE_MENU);
+  session.write(Keys.ctrlC);
+  assert.equal((await session.exited).exitCode, 130, session.text);
+});
