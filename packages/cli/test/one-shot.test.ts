@@ -2,11 +2,21 @@
 // official one, started over stdio after `--`, with human and --json output and every exit code.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { OFFICIAL_EVERYTHING, OUR_EVERYTHING, runCli, runCliIntoHead } from './support/cli-process.ts';
+import {
+  childEnv,
+  MCPWIRE,
+  OFFICIAL_EVERYTHING,
+  OUR_EVERYTHING,
+  ROOT,
+  runCli,
+  runCliIntoHead,
+} from './support/cli-process.ts';
 
 const OURS = ['--', ...OUR_EVERYTHING];
 const OFFICIAL = ['--', ...OFFICIAL_EVERYTHING];
@@ -205,4 +215,17 @@ test('call --args @file.json and --args - (stdin) read the arguments object from
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('list --trace with stdout and stderr both closed early (2>&1 | head -1) ends quietly, exit 0', async () => {
+  const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'list', '--trace', ...OURS], {
+    cwd: ROOT,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The reader is gone before the command writes: every write meets EPIPE, on stderr (the trace) first.
+  child.stdout.destroy();
+  child.stderr.destroy();
+  const [code] = (await once(child, 'close')) as [number | null];
+  assert.equal(code, 0);
 });
