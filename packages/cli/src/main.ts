@@ -7,7 +7,10 @@ import { CliError, ExitCode } from './exit-code.ts';
 import { createProgram, splitArguments } from './program.ts';
 import { toTerminalText } from './terminal-text.ts';
 
-/** A reader that went away (`mcpwire list ... | head -1`) is no failure: stop quietly. */
+/**
+ * A reader that went away (`mcpwire list ... | head -1`, `--trace 2>&1 | head -1`) is no failure:
+ * stop quietly with exit 0, as most Node CLIs do (not 141, the shell's 128 + SIGPIPE).
+ */
 function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(ExitCode.ok);
@@ -19,6 +22,9 @@ async function main(argv: readonly string[]): Promise<void> {
   const { args, commandAfterDash } = splitArguments(argv);
   // `serve` over stdio handles a broken stdout itself (the connection ends); every other command stops.
   if (args[0] !== 'serve') exitQuietlyOnBrokenPipe(process.stdout);
+  // stderr too (the trace): nobody is left to read it. A server keeps serving without its log.
+  if (args[0] !== 'serve') exitQuietlyOnBrokenPipe(process.stderr);
+  else process.stderr.on('error', () => {});
   const program = createProgram({ commandAfterDash });
   if (args.length === 0) {
     program.outputHelp({ error: true });

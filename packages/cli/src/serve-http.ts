@@ -1,6 +1,7 @@
 // `mcpwire serve <server> --http <port>`: the server on Streamable HTTP at <host>:<port>/mcp (both
 // protocol eras on one endpoint, HTTP+SSE at /sse for old clients), the Host and Origin checks on.
-// It says where it listens on stderr only when stderr is a terminal; SIGINT or SIGTERM stops it.
+// It says where it listens on stderr (always: a script or a supervisor reads it there, never on stdout);
+// SIGINT or SIGTERM stops it.
 // With --auth dev, a development authorization server runs beside it and tokens are required.
 
 import type { ChannelServer } from 'mcpwire/stdio';
@@ -69,16 +70,14 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     process.stderr.write(
       `mcpwire: tokens required, from the development authorization server at ${devAuth.issuer} (for development only, not for production)\n`,
     );
-  if (process.stderr.isTTY === true) {
-    const colours = coloursFor(process.stderr);
+  const colours = coloursFor(process.stderr);
+  process.stderr.write(
+    `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
+  );
+  if (WILDCARDS.has(host) && options.allowedHosts === undefined)
     process.stderr.write(
-      `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
+      colours.dim('mcpwire: only loopback Host headers are accepted; add --allow-host <name> for others\n'),
     );
-    if (WILDCARDS.has(host) && options.allowedHosts === undefined)
-      process.stderr.write(
-        colours.dim('mcpwire: only loopback Host headers are accepted; add --allow-host <name> for others\n'),
-      );
-  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -97,3 +97,65 @@ test('connect off a terminal is refused with exit 2 and what to use instead', as
     /^mcpwire: connect is interactive and needs a terminal on stdin and stdout; in scripts use "mcpwire list\|call\|read\|get\|complete"\n$/,
   );
 });
+
+/** The menu waiting for a key (◆; once answered it is drawn again with ◇). */
+const ACTIVE_MENU = /◆ {2}What next\?/;
+
+test('connect picker: name matches rank before description matches (exact, prefix, substring), so Enter picks by name', async () => {
+  await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
+  await session.waitFor(/Connected to mcpwire-everything /);
+  await session.waitFor(ACTIVE_MENU);
+  let from = session.text.length;
+  session.write('t');
+  await session.waitFor(/Tool \(type to filter\)/, from);
+  // "text" is in echo's description ("Returns the given message as text") and in test_simple_text's name.
+  session.write('text');
+  await session.waitFor(/Search: text\S* \(\d+ match/, from);
+  session.write(Keys.enter);
+  await session.waitFor(/This is a simple text response|message \(optional\)/, from);
+  assert.doesNotMatch(session.text.slice(from), /message \(optional\)/);
+  await session.waitFor(ACTIVE_MENU, from);
+  from = session.text.length;
+  session.write('t');
+  await session.waitFor(/Tool \(type to filter\)/, from);
+  // A name prefix (slow_compute) before a name substring (test_tool_slow), whatever the list order.
+  session.write('slow');
+  await session.waitFor(/Search: slow\S* \(2 matches\)/, from);
+  const entered = session.text.length;
+  session.write(Keys.enter);
+  await session.waitFor(/seconds|durationMs/, entered);
+  assert.match(session.text.slice(entered), /seconds/);
+  assert.doesNotMatch(session.text.slice(entered), /durationMs/);
+  from = session.text.length;
+  session.write(Keys.ctrlC);
+  await session.waitFor(ACTIVE_MENU, from);
+  session.write(Keys.ctrlD);
+  assert.equal((await session.exited).exitCode, 0, session.text);
+});
+
+test('connect picker: Enter on "No matches found" says so and stays in the picker (no TypeError)', async () => {
+  await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
+  await session.waitFor(ACTIVE_MENU);
+  const from = session.text.length;
+  session.write('t');
+  await session.waitFor(/Tool \(type to filter\)/, from);
+  session.write('zzqqx');
+  await session.waitFor(/Search: zzqqx\S* \(0 matches\)/, from);
+  const typed = session.text.length;
+  session.write(Keys.enter);
+  await session.waitFor(/No tool matches|◆ {2}What next\?/, typed);
+  assert.doesNotMatch(session.text.slice(typed), /TypeError|Cannot read|What next\?/);
+  assert.match(session.text.slice(typed), /No tool matches "zzqqx"/);
+  const cancelled = session.text.length;
+  session.write(Keys.ctrlC);
+  await session.waitFor(ACTIVE_MENU, cancelled);
+  session.write(Keys.ctrlD);
+  assert.equal((await session.exited).exitCode, 0, session.text);
+});
+
+test('connect: Ctrl-C at the menu ends with exit 130 (interrupted), Ctrl-D with 0', async () => {
+  await using session = new PtyProcess([...MCPWIRE, 'connect', '--', ...OUR_EVERYTHING]);
+  await session.waitFor(ACTIVE_MENU);
+  session.write(Keys.ctrlC);
+  assert.equal((await session.exited).exitCode, 130, session.text);
+});

@@ -2,9 +2,21 @@
 // official one, started over stdio after `--`, with human and --json output and every exit code.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { OFFICIAL_EVERYTHING, OUR_EVERYTHING, runCli, runCliIntoHead } from './support/cli-process.ts';
+import {
+  childEnv,
+  MCPWIRE,
+  OFFICIAL_EVERYTHING,
+  OUR_EVERYTHING,
+  ROOT,
+  runCli,
+  runCliIntoHead,
+} from './support/cli-process.ts';
 
 const OURS = ['--', ...OUR_EVERYTHING];
 const OFFICIAL = ['--', ...OFFICIAL_EVERYTHING];
@@ -184,4 +196,36 @@ describe('one-shot commands against the official server-everything over stdio', 
     const completion = await runCli(['complete', 'completable-prompt', 'department', 'E', ...OFFICIAL]);
     assert.deepEqual([completion.code, completion.stdout], [0, 'Engineering\n']);
   });
+});
+
+test('call --args @file.json and --args - (stdin) read the arguments object from a file or stdin', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-args-'));
+  try {
+    const file = join(dir, 'args.json');
+    writeFileSync(file, '{"a": 2, "b": 3}\n');
+    const fromFile = await runCli(['call', 'add_numbers', '--args', `@${file}`, ...OURS]);
+    assert.deepEqual([fromFile.code, fromFile.stdout, fromFile.stderr], [0, '5\n', '']);
+    const fromStdin = await runCli(['call', 'add_numbers', '--args', '-', 'b=10', ...OURS], {
+      input: '{"a": 1, "b": 1}',
+    });
+    assert.deepEqual([fromStdin.code, fromStdin.stdout, fromStdin.stderr], [0, '11\n', '']);
+    const missing = await runCli(['call', 'add_numbers', '--args', `@${join(dir, 'none.json')}`, ...OURS]);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /^mcpwire: --args @.*none\.json: cannot read it \(ENOENT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('list --trace with stdout and stderr both closed early (2>&1 | head -1) ends quietly, exit 0', async () => {
+  const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'list', '--trace', ...OURS], {
+    cwd: ROOT,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The reader is gone before the command writes: every write meets EPIPE, on stderr (the trace) first.
+  child.stdout.destroy();
+  child.stderr.destroy();
+  const [code] = (await once(child, 'close')) as [number | null];
+  assert.equal(code, 0);
 });

@@ -1,4 +1,4 @@
-// `mcpwire serve <server> --http <port>` as a process: it says where it listens only on a terminal,
+// `mcpwire serve <server> --http <port>` as a process: it says where it listens on stderr, terminal or not,
 // answers both eras on that endpoint over a real socket, keeps the Host check on, and exits 0 on SIGTERM.
 
 import assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ test('on a terminal it prints its URL; both eras answer there; SIGTERM exits 0',
   assert.equal((await server.exited).exitCode, 0);
 });
 
-test('off a terminal it prints nothing at all; --host binds elsewhere and only allowed Host headers pass', async () => {
+test('off a terminal it prints its URL on stderr all the same (a script reads it), nothing on stdout; --host binds elsewhere and only allowed Host headers pass', async () => {
   const port = await freePort();
   const child = spawn(
     MCPWIRE[0]!,
@@ -72,9 +72,10 @@ test('off a terminal it prints nothing at all; --host binds elsewhere and only a
     },
   );
   try {
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const url = `http://127.0.0.2:${port}/mcp`;
     const discover = await fetchWhenListening(url, {
       method: 'POST',
@@ -89,7 +90,11 @@ test('off a terminal it prints nothing at all; --host binds elsewhere and only a
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     assert.deepEqual(await exited, [0, null]);
-    assert.equal(output, '');
+    assert.equal(stdout, '');
+    assert.equal(
+      stderr,
+      `mcpwire: serving MCP over Streamable HTTP at ${url} (HTTP+SSE at /sse); Ctrl-C stops\n`,
+    );
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -10,6 +10,7 @@ import { formatCallResult } from '../result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
 import { parseArgsJson, parseToolArguments } from '../tool-arguments.ts';
 import { findTool } from '../server-lookup.ts';
+import { readFile } from 'node:fs/promises';
 import type { ProgramContext } from '../program-context.ts';
 
 interface CallOptions extends TargetCommandOptions {
@@ -29,7 +30,7 @@ export function callCommand(context: ProgramContext): Command {
     .addArgument(targetArgument())
     .argument('<tool>', 'the tool to call')
     .argument('[arguments...]', 'key=value pairs')
-    .option('--args <json>', 'the arguments as a JSON object')
+    .option('--args <json>', 'the arguments as a JSON object; @file.json reads it from a file, - from stdin')
     .option(
       '--task',
       "run the call as a task where the server and the tool support it: the task's status and progress " +
@@ -74,7 +75,7 @@ async function runCall(
   options: CallOptions,
 ): Promise<ExitCodeValue> {
   const { client, signal } = oneShot;
-  const base = options.args === undefined ? {} : parseArgsJson(options.args);
+  const base = options.args === undefined ? {} : parseArgsJson(await readArgsOption(options.args));
   const tool = await findTool(client, name, signal);
   // TASK-3: a tool that declares taskSupport "required" answers a plain call with -32601.
   if (options.task !== true && tool.execution?.taskSupport === 'required')
@@ -94,4 +95,22 @@ async function runCall(
     );
   } else oneShot.print(formatCallResult(result, oneShot.colours));
   return exitCodeOf(result);
+}
+
+/** The text of `--args`: as given, or read from the file after `@`, or from stdin for `-`. UsageError if unreadable. */
+async function readArgsOption(value: string): Promise<string> {
+  if (value !== '-' && !value.startsWith('@')) return value;
+  try {
+    return value === '-' ? await readStdin() : await readFile(value.slice(1), 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--args ${value}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a JSON file after @, or - for stdin`,
+    );
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,7 +1,7 @@
 // The things a person can do from the `mcpwire connect` menu: call a tool, read a resource, get a
 // prompt, complete an argument, list everything. Each asks what it needs and shows the result.
 
-import { autocomplete, isCancel, log, select, text } from '@clack/prompts';
+import { isCancel, log, select, text } from '@clack/prompts';
 import { RequestCancelledError, type Client } from 'mcpwire/client';
 import type { Colours } from '../colours.ts';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../result-format.ts';
 import type { CallActivity } from './call-activity.ts';
 import { toTerminalText } from '../terminal-text.ts';
+import { pick } from './pick.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';
 
 /** What every action works with. */
@@ -28,16 +29,12 @@ export interface ActionContext {
 /** Picks a tool, asks for its arguments, calls it with a progress display; Ctrl-C cancels the call. */
 export async function callTool({ client, activity, colours }: ActionContext): Promise<void> {
   const tools = await client.listAllTools();
-  const name = await autocomplete({
-    message: 'Tool (type to filter)',
-    options: tools.map((tool) => ({
-      value: tool.name,
-      label: toTerminalText(tool.name),
-      hint: firstLine(tool.description),
-    })),
-    maxItems: 8,
-  });
-  if (isCancel(name)) return;
+  const name = await pick(
+    'Tool (type to filter)',
+    'tool',
+    tools.map((tool) => ({ value: tool.name, name: tool.name, description: firstLine(tool.description) })),
+  );
+  if (name === undefined) return;
   const tool = tools.find((candidate) => candidate.name === name)!;
   const args = await promptForObject(tool.inputSchema);
   if (args === CANCELLED) return;
@@ -71,24 +68,16 @@ export async function readResource({ client, colours }: ActionContext): Promise<
     client.listAllResourceTemplates(),
   ]);
   const TYPE = '\u0000type';
-  const choice = await autocomplete<string>({
-    message: 'Resource (type to filter)',
-    options: [
-      ...resources.map((resource) => ({
-        value: resource.uri,
-        label: toTerminalText(resource.uri),
-        hint: toTerminalText(resource.name),
-      })),
-      ...templates.map((template) => ({
-        value: template.uriTemplate,
-        label: toTerminalText(template.uriTemplate),
-        hint: 'template',
-      })),
-      { value: TYPE, label: 'Type a URI...' },
-    ],
-    maxItems: 8,
-  });
-  if (isCancel(choice)) return;
+  const choice = await pick('Resource (type to filter)', 'resource', [
+    ...resources.map((resource) => ({ value: resource.uri, name: resource.uri, description: resource.name })),
+    ...templates.map((template) => ({
+      value: template.uriTemplate,
+      name: template.uriTemplate,
+      description: 'template',
+    })),
+    { value: TYPE, name: 'Type a URI...' },
+  ]);
+  if (choice === undefined) return;
   const uri = choice === TYPE ? await askText('URI') : await fillTemplate(choice);
   if (uri === undefined) return;
   const result = await client.readResource({ uri });
@@ -98,16 +87,16 @@ export async function readResource({ client, colours }: ActionContext): Promise<
 /** Picks a prompt, asks for its arguments and shows its messages. */
 export async function getPrompt({ client, colours }: ActionContext): Promise<void> {
   const prompts = await client.listAllPrompts();
-  const name = await autocomplete({
-    message: 'Prompt (type to filter)',
-    options: prompts.map((prompt) => ({
+  const name = await pick(
+    'Prompt (type to filter)',
+    'prompt',
+    prompts.map((prompt) => ({
       value: prompt.name,
-      label: toTerminalText(prompt.name),
-      hint: firstLine(prompt.description),
+      name: prompt.name,
+      description: firstLine(prompt.description),
     })),
-    maxItems: 8,
-  });
-  if (isCancel(name)) return;
+  );
+  if (name === undefined) return;
   const prompt = prompts.find((candidate) => candidate.name === name)!;
   const args: Record<string, string> = {};
   for (const argument of prompt.arguments ?? []) {

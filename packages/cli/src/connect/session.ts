@@ -1,5 +1,5 @@
 // `mcpwire connect`: connects with handlers that ask the person, then a menu until they quit
-// (q, Ctrl-C or Ctrl-D at the menu). A failed action is shown and the session goes on, unless
+// (q or Ctrl-D at the menu: exit 0; Ctrl-C: 130). A failed action is shown and the session goes on, unless
 // the connection itself is gone (exit 3).
 
 import { intro, isCancel, log, outro, selectKey, spinner, updateSettings } from '@clack/prompts';
@@ -32,7 +32,7 @@ const MENU = [
   { value: 'a', label: 'list everything', needs: undefined, run: listEverything },
 ] as const;
 
-/** Runs the session; resolves with 0 when the person quits, 3 when the connection is lost. */
+/** Runs the session; resolves with 0 when the person quits (q, Ctrl-D), 130 on Ctrl-C at the menu, 3 when the connection is lost. */
 export async function runConnect(
   operand: string,
   commandAfterDash: readonly string[] | undefined,
@@ -84,11 +84,23 @@ export async function runConnect(
   const entries = MENU.filter(
     (entry) => entry.needs === undefined || capabilities[entry.needs] !== undefined,
   );
+  // Ctrl-D and Ctrl-C both cancel a clack prompt; only the keypress tells them apart (130 vs 0).
+  let isInterrupted = false;
+  const watchCtrlC = (_text: string, key: { ctrl?: boolean; name?: string } | undefined): void => {
+    if (key?.ctrl === true && key.name === 'c') isInterrupted = true;
+  };
   for (;;) {
+    isInterrupted = false;
+    process.stdin.on('keypress', watchCtrlC);
     const choice = await selectKey({
       message: 'What next?',
       options: [...entries.map(({ value, label }) => ({ value, label })), { value: 'q', label: 'quit' }],
     });
+    process.stdin.removeListener('keypress', watchCtrlC);
+    if (isCancel(choice) && isInterrupted) {
+      outro('Interrupted.');
+      return ExitCode.interrupted;
+    }
     if (isCancel(choice) || choice === 'q') break;
     try {
       await entries.find((entry) => entry.value === choice)!.run(context);

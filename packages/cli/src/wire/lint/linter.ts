@@ -2,6 +2,7 @@
 // runs every rule on each one against the state so far of the connection the entry belongs to
 // (connections.ts: one per stdio process, HTTP session or 2026-07-28 request), then moves it on.
 
+import { EraProbeTracker } from '../era-probe.ts';
 import type { EventEntry, MessageEntry } from '../transcript.ts';
 import { checkCapabilities, checkInputRequests } from './check-capabilities.ts';
 import { checkBatch, checkEnvelopeShape, checkInvalidLine } from './check-framing.ts';
@@ -37,6 +38,7 @@ export interface LinterOptions {
 export class Linter {
   readonly #connections: Connections;
   readonly #report = new Reporter();
+  readonly #probes = new EraProbeTracker();
 
   constructor(options: LinterOptions = {}) {
     this.#connections = new Connections(options.revision, options.limits);
@@ -147,6 +149,9 @@ export class Linter {
       isSchemaSkipped: false,
       reportedMissing: [],
     };
+    // The era probe's refusal is negotiation (2026-07-28 section 3.2): a handshake-era server knows no
+    // server/discover, and its answer (a 400 with `id: null`, -32601) is only checked for being a refusal.
+    if (this.#probes.roleOf(entry)?.role === 'answer' && 'error' in message) context.isSchemaSkipped = true;
     if (!checkEnvelopeShape(context)) return;
     checkBatch(context);
     checkPostHeaders(context);

@@ -10,6 +10,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from 'mcpwire';
+import { findEraProbe } from '../era-probe.ts';
 import { messagesOf, type Transcript } from '../transcript.ts';
 import { CarriedValues } from './carried-values.ts';
 import { describeRequest } from './canonical-params.ts';
@@ -52,7 +53,7 @@ export interface CheckOptions {
 
 /**
  * Runs the client side of `transcript` on `channel` (opened here, not closed: the caller owns it).
- * Requests get new ids 1, 2, ...; a recorded `notifications/cancelled` is re-addressed to the new
+ * A refused era probe (see findEraProbe) is left out. Requests get new ids 1, 2, ...; a recorded `notifications/cancelled` is re-addressed to the new
  * id, and values the server makes up per run (see CarriedValues) are carried into later requests.
  * Rejects when the connection fails (closed, refused): the caller reports it as exit 3.
  */
@@ -61,7 +62,9 @@ export async function runCheck(
   channel: Channel,
   options: CheckOptions,
 ): Promise<CheckReport> {
-  const messages = messagesOf(transcript);
+  // A refused era probe was negotiation, not a request to compare: the live server negotiates anew.
+  const probe = findEraProbe(transcript.entries);
+  const messages = messagesOf(transcript).filter((entry) => !probe.entries.has(entry));
   const exchanges = pairExchanges(messages, 'client');
   const serverBook = ReplayBook.fromTranscript(transcript, 'server');
   const report: CheckReport = { responses: [], unexpectedRequests: [], unansweredCount: 0 };

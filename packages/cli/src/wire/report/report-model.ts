@@ -2,6 +2,7 @@
 // and transport event in transcript order, each request joined to its response (BASE-5, BASE-6)
 // with the time between them, and the bracket tracks that keep overlapping exchanges apart.
 
+import { findEraProbe, type EraProbe } from '../era-probe.ts';
 import type { EventEntry, HeaderEntry, Side, Transcript } from '../transcript.ts';
 import { eraOf, summarizeMessage, type MessageSummary } from './message-label.ts';
 import { headerOf, noteOf, type NoteRow } from './report-notes.ts';
@@ -66,14 +67,15 @@ export function toReportModel(transcript: Transcript): ReportModel {
   const pending = new Map<string, number>();
   const sseExchanges = new Set<number>();
   const counts = { messages: 0, requests: 0, failures: 0, notifications: 0, invalid: 0 };
+  const probe = findEraProbe(transcript.entries);
   transcript.entries.forEach((entry, position) => {
     if (entry.type === 'http-response' && isEventStream(entry.headers)) sseExchanges.add(entry.exchange);
     if (entry.type !== 'message' && entry.type !== 'invalid') {
       const note = noteOf(entry, position, { isStream: isStreamEnd(entry, sseExchanges) });
-      if (note !== undefined) rows.push(note);
+      if (note !== undefined) rows.push(asProbeNote(note, entry, probe));
       return;
     }
-    const row = arrowOf(entry, position, counts.messages);
+    const row = asProbeArrow(arrowOf(entry, position, counts.messages), entry, probe);
     if (row.index !== undefined) counts.messages++;
     count(row, counts);
     const kind = row.summary.kind;
@@ -105,7 +107,7 @@ export function toReportModel(transcript: Transcript): ReportModel {
     rows,
     pairs,
     tracks: assignTracks(pairs),
-    era: eraOf(clientMessages(transcript)),
+    era: eraOf(clientMessages(transcript, probe)),
     counts,
   };
 }
@@ -169,9 +171,31 @@ function isEventStream(headers: Record<string, string>): boolean {
   return headerOf(headers, 'content-type')?.toLowerCase().startsWith('text/event-stream') === true;
 }
 
-function* clientMessages(transcript: Transcript): Iterable<object> {
+/** The client's messages but a refused era probe: the era is what was negotiated. */
+function* clientMessages(transcript: Transcript, probe: EraProbe): Iterable<object> {
   for (const entry of transcript.entries)
-    if (entry.type === 'message' && entry.from === 'client') yield entry.message;
+    if (entry.type === 'message' && entry.from === 'client' && !probe.entries.has(entry)) yield entry.message;
+}
+
+/** A refused era probe's messages are negotiation: labelled as the probe, never a failure. */
+function asProbeArrow(row: ArrowRow, entry: EventEntry, probe: EraProbe): ArrowRow {
+  if (!probe.entries.has(entry)) return row;
+  const { kind } = row.summary;
+  const id = row.summary.idKey === undefined ? '' : `#${row.summary.idKey} `;
+  const label =
+    kind === 'request'
+      ? `${id}server/discover: era probe`
+      : kind === 'error' || kind === 'result'
+        ? `${id}era probe (refused: handshake era)`
+        : `${row.summary.label} (era probe)`;
+  const { failure: _failure, ...summary } = row.summary;
+  return { ...row, summary: { ...summary, label } };
+}
+
+/** The HTTP status that refused an era probe (400, 404, 405) is part of negotiation, not a failure. */
+function asProbeNote(note: NoteRow, entry: EventEntry, probe: EraProbe): NoteRow {
+  if (entry.type !== 'http-response' || !probe.exchanges.has(entry.exchange)) return note;
+  return { ...note, text: `${note.text}: era probe refused`, isFailure: false };
 }
 
 function isStreamEnd(entry: EventEntry, sseExchanges: ReadonlySet<number>): boolean {
