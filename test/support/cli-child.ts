@@ -39,13 +39,18 @@ export function cliChildEnv(extra: Record<string, string | undefined> = {}): Rec
 export interface CliChildOptions {
   cwd: string;
   env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed; default nothing. */
+  input?: string;
+  /** Default 60 s. */
+  timeoutMs?: number;
 }
 
-/** Runs `mcpwire <args>` to completion, stdin closed at once; rejects if it runs past a generous limit. */
+/** Runs `mcpwire <args>` to completion (stdin given `input`, then closed); rejects past `timeoutMs`. */
 export function runMcpwire(
   args: readonly string[],
   options: CliChildOptions,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(MCPWIRE_ARGV[0]!, [...MCPWIRE_ARGV.slice(1), ...args], {
       cwd: options.cwd,
@@ -56,15 +61,17 @@ export function runMcpwire(
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdin.end();
+    // A child that exits without reading its input must not fail the run with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(
         new Error(
-          `mcpwire ${args.join(' ')} ran past ${TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+          `mcpwire ${args.join(' ').slice(0, 300)} ran past ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
         ),
       );
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);

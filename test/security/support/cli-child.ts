@@ -1,37 +1,19 @@
-// The `mcpwire` command from source as a child process for the security tests (test/ may not import
-// the CLI package's own test support): run to completion, or a long-lived `tap` whose stdout bytes
-// are kept exactly; an in-process HTTP everything server; a transcript read line by line.
+// What the security tests add to test/support/cli-child.ts (test/ may not import the CLI package's
+// own test support): a run from the repository root, a long-lived `tap` whose stdout bytes are kept
+// exactly; an in-process HTTP everything server; a transcript read line by line.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createEverythingServer } from '@mcpwire/server-everything';
 import { createHttpHandler } from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
-import { SOURCE_CONDITIONS } from '../../support/node-options.ts';
+import { cliChildEnv, MCPWIRE_ARGV, ROOT_DIR, runMcpwire } from '../../support/cli-child.ts';
 
 /** The repository root. */
-export const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-/** tsx's loader as a URL, so the CLI runs from source whatever the working directory. */
-const TSX = import.meta.resolve('tsx');
+export const ROOT = ROOT_DIR;
 
 /** argv of `mcpwire` from source. */
-export const MCPWIRE: readonly string[] = [
-  process.execPath,
-  ...SOURCE_CONDITIONS,
-  `--import=${TSX}`,
-  join(ROOT, 'packages', 'cli', 'src', 'main.ts'),
-];
-
-function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...extra }))
-    if (value !== undefined) env[key] = value;
-  if (env.NODE_OPTIONS !== undefined)
-    env.NODE_OPTIONS = env.NODE_OPTIONS.replace('--import=tsx', `--import=${TSX}`);
-  return env;
-}
+export const MCPWIRE = MCPWIRE_ARGV;
 
 /** How a run ended and what it wrote. */
 export interface CliResult {
@@ -40,36 +22,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `mcpwire <args>` to completion; `input` is written to stdin, which is then closed. */
+/** Runs `mcpwire <args>` to completion from the repository root; `input` is written to stdin, then closed. */
 export function runCli(
   args: readonly string[],
   options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), ...args], {
-      cwd: ROOT,
-      env: childEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`mcpwire ${args.join(' ').slice(0, 300)} did not finish in ${timeoutMs} ms\n${stderr}`),
-      );
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runMcpwire(args, { cwd: ROOT_DIR, ...options });
 }
 
 /** `mcpwire tap <args>` with every stream a pipe, as a host starts it. Dispose to kill it and await its exit. */
@@ -83,7 +41,7 @@ export class TapChild implements AsyncDisposable {
   constructor(args: readonly string[]) {
     this.child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'tap', ...args], {
       cwd: ROOT,
-      env: childEnv(),
+      env: cliChildEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) =>
