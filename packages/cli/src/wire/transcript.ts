@@ -4,6 +4,7 @@
 
 import type { Message } from 'mcpwire';
 import { capDepth, DEPTH_MARKER, MAX_JSON_DEPTH } from './json-depth.ts';
+import { entryShapeProblem } from './transcript-shape.ts';
 
 /** The `format` of a transcript's first line. */
 export const TRANSCRIPT_FORMAT = 'mcpwire-transcript';
@@ -129,10 +130,19 @@ export type TranscriptEntry =
 /** Every entry but the header. */
 export type EventEntry = Exclude<TranscriptEntry, HeaderEntry>;
 
+/** An entry parseTranscript left out: its line, its time, and what is wrong with it. */
+export interface MalformedEntry {
+  line: number;
+  t: number;
+  reason: string;
+}
+
 /** A transcript read from a file. */
 export interface Transcript {
   header: HeaderEntry;
   entries: EventEntry[];
+  /** Entries of a known type but the wrong shape (see entryShapeProblem), left out of `entries`. */
+  malformed?: MalformedEntry[];
   /**
    * The lines (1-based) of entries nested deeper than MAX_JSON_DEPTH (a message at level 2), read
    * with what is deeper replaced by DEPTH_MARKER (see cutNotices).
@@ -188,6 +198,7 @@ export function parseTranscript(text: string, file = 'transcript'): Transcript {
       `transcript version ${String(header.version)} is not supported (this mcpwire reads version ${TRANSCRIPT_VERSION})`,
     );
   const entries: EventEntry[] = [];
+  const malformed: MalformedEntry[] = [];
   const cutLines: number[] = [];
   for (let index = 1; index < lines.length; index++) {
     const parsed = parseLine(lines[index]!, file, index + 1);
@@ -199,19 +210,34 @@ export function parseTranscript(text: string, file = 'transcript'): Transcript {
       throw new TranscriptError(file, index + 1, `unknown entry type ${JSON.stringify(entry.type)}`);
     if (typeof entry.t !== 'number' || !Number.isFinite(entry.t))
       throw new TranscriptError(file, index + 1, 'entry without a numeric "t" (ms since the header)');
-    if (entry.type === 'message' && (typeof entry.message !== 'object' || entry.message === null))
-      throw new TranscriptError(file, index + 1, 'message entry without a "message" object');
+    // An entry of a known type but the wrong shape is set aside, not trusted by every reader after.
+    const problem = entryShapeProblem(entry as unknown as Record<string, unknown>);
+    if (problem !== undefined) {
+      malformed.push({ line: index + 1, t: entry.t, reason: problem });
+      continue;
+    }
     entries.push(entry);
   }
-  return cutLines.length === 0 ? { header, entries } : { header, entries, cutLines };
+  return {
+    header,
+    entries,
+    ...(cutLines.length === 0 ? {} : { cutLines }),
+    ...(malformed.length === 0 ? {} : { malformed }),
+  };
 }
 
-/** One line per entry parseTranscript cut at MAX_JSON_DEPTH, for a command to print on stderr. */
+/**
+ * One line per entry parseTranscript cut at MAX_JSON_DEPTH or left out as malformed, for a command to
+ * print on stderr.
+ */
 export function cutNotices(transcript: Transcript, file: string): string[] {
-  return (transcript.cutLines ?? []).map(
-    (line) =>
-      `${file} line ${line}: an entry nested deeper than ${MAX_JSON_DEPTH} levels, read with what is deeper replaced by "${DEPTH_MARKER}"`,
-  );
+  return [
+    ...(transcript.cutLines ?? []).map(
+      (line) =>
+        `${file} line ${line}: an entry nested deeper than ${MAX_JSON_DEPTH} levels, read with what is deeper replaced by "${DEPTH_MARKER}"`,
+    ),
+    ...(transcript.malformed ?? []).map(({ line, reason }) => `${file} line ${line}: left out, ${reason}`),
+  ];
 }
 
 /** One line: undefined for a blank line (a file edited by hand may end with one). */

@@ -168,6 +168,13 @@ export const RULES = [
     summary: 'the negotiated revision has no official schema here, so messages are not schema-checked',
     requirements: {},
   },
+  {
+    id: 'entry-malformed',
+    severity: 'error',
+    summary:
+      'a transcript entry of a known type with a field missing or of the wrong kind (left out of the lint)',
+    requirements: {},
+  },
 ] as const satisfies readonly Rule[];
 
 /** The id of a rule of the catalogue. */

@@ -39,9 +39,16 @@ export async function runLint(file: string, options: LintCommandOptions): Promis
     throw error;
   }
   for (const notice of cutNotices(transcript, file)) process.stderr.write(`mcpwire lint: ${notice}\n`);
-  const findings = lintTranscript(transcript, { lines: entryLines(text) }).filter((finding) =>
-    isShown(finding.rule),
-  );
+  const malformed: Finding[] = (transcript.malformed ?? []).map(({ line, t, reason }) => ({
+    rule: 'entry-malformed',
+    severity: 'error',
+    message: `${reason}; the entry was left out of the lint (a transcript written by --record or mcpwire tap has none)`,
+    t,
+    line,
+  }));
+  const findings = [...malformed, ...lintTranscript(transcript, { lines: entryLines(text, malformed) })]
+    .filter((finding) => isShown(finding.rule))
+    .sort((one, other) => (one.line ?? 0) - (other.line ?? 0));
   if (options.json === true) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
   else {
     const colours = coloursFor(process.stdout);
@@ -68,12 +75,17 @@ function ruleFilter(options: LintCommandOptions): (rule: string) => boolean {
   return (rule) => (only.length === 0 || only.includes(rule)) && !ignored.includes(rule);
 }
 
-/** The 1-based line of each entry, as parseTranscript reads them (blank lines skipped, the header first). */
-function entryLines(text: string): number[] {
+/**
+ * The 1-based line of each entry, as parseTranscript reads them (blank lines skipped, the header
+ * first, the entries it left out as malformed too).
+ */
+function entryLines(text: string, malformed: readonly Finding[]): number[] {
+  const leftOut = new Set(malformed.map((finding) => finding.line));
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   const numbers: number[] = [];
-  for (let index = 1; index < lines.length; index++) if (lines[index]!.trim() !== '') numbers.push(index + 1);
+  for (let index = 1; index < lines.length; index++)
+    if (lines[index]!.trim() !== '' && !leftOut.has(index + 1)) numbers.push(index + 1);
   return numbers;
 }
 
