@@ -135,7 +135,7 @@ test('README host configs: each one naming /path/to/mcpwire starts the server as
   assert.ok(configs.length >= 3, 'the tap config, the Claude Desktop/Cursor one and the VS Code one');
   const empty = mkdtempSync(join(work, 'host-'));
   for (const [index, text] of configs.entries()) {
-    const config = JSON.parse(text.replaceAll('/path/to/mcpwire', ROOT).replaceAll('/tmp/', `${empty}/`)) as {
+    const config = JSON.parse(text.replaceAll('/tmp/', `${empty}/`).replaceAll('/path/to/mcpwire', ROOT)) as {
       mcpServers?: Record<string, unknown>;
       servers?: Record<string, unknown>;
     };

@@ -130,6 +130,7 @@ async function runRounds(
   // Issue 21: only answers to input requests the previous round issued (sealed in its requestState)
   // count; any other key, or any answer without a valid requestState, is ignored like an unknown key
   // (S26-MRTR-10), so the handler asks again instead of acting on an answer nobody was asked for.
+  checkAnswerShapes(responses as JsonObject | undefined, opened?.asked);
   const solicited = solicitedAnswers(responses as JsonObject | undefined, opened?.asked);
   const answers = earlier || solicited ? { ...earlier, ...solicited } : {};
   let round!: InputRound;
@@ -151,6 +152,23 @@ async function runRounds(
       Object.keys(round.requested),
     ),
   };
+}
+
+/**
+ * Malformed answers are a JSON-RPC error (S26-MRTR-10): a value that is no object, for a key the
+ * previous round asked for or, without a valid state to tell, for any key. Keys a known round did not
+ * ask for are ignored whatever they hold.
+ */
+function checkAnswerShapes(responses: JsonObject | undefined, asked: readonly string[] | undefined): void {
+  if (responses === undefined) return;
+  for (const [key, value] of Object.entries(responses)) {
+    if (asked !== undefined && !asked.includes(key)) continue;
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: inputResponses[${JSON.stringify(key.slice(0, 100))}] must be an object (the result of that input request)`,
+      );
+  }
 }
 
 /** The answers among `responses` whose keys the previous round asked for; undefined when none. */
