@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT } from '../../../../test/support/raw-server-process.ts';
 import { SOURCE_CONDITIONS } from '../../../../test/support/node-options.ts';
 import { officialEverythingEntry } from '../../../../test/support/official-everything.ts';
+import { cliChildEnv } from '../../../../test/support/cli-child.ts';
 
 /** tsx's loader as a URL, so the CLI runs from source whatever the working directory. */
 const TSX = import.meta.resolve('tsx');
@@ -28,21 +29,10 @@ export { officialEverythingEntry };
 
 /**
  * The environment for a CLI child: ours (with the test runner's NODE_OPTIONS, whose `--import=tsx`
- * is made absolute so it resolves from any cwd) plus `extra`; NO_COLOR unset unless given.
+ * is made absolute so it resolves from any cwd) plus `extra`; NO_COLOR unset unless given. The same
+ * function the repository-level tests use.
  */
-export function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({
-    ...process.env,
-    NO_COLOR: undefined,
-    FORCE_COLOR: undefined,
-    ...extra,
-  }))
-    if (value !== undefined) env[key] = value;
-  if (env.NODE_OPTIONS !== undefined)
-    env.NODE_OPTIONS = env.NODE_OPTIONS.replace('--import=tsx', `--import=${TSX}`);
-  return env;
-}
+export const childEnv = cliChildEnv;
 
 /** How a CLI run ended and what it wrote. */
 export interface CliResult {

@@ -75,6 +75,12 @@ export function isVisibleTo(record: TaskRecord, requestor: TaskRequestor): boole
   return record.owner === requestor.owner && record.session === requestor.session;
 }
 
+/** The key a requestor's tasks are counted under (TASK-21): its principal, else its session. */
+export function requestorKey(requestor: TaskRequestor): string {
+  if (requestor.owner !== undefined) return `principal:${requestor.owner}`;
+  return requestor.session === undefined ? 'anonymous' : `session:${requestor.session}`;
+}
+
 /** True for `completed`, `failed` and `cancelled`: the task never changes again (TASK-7). */
 export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';

@@ -10,6 +10,7 @@ import {
   isExpired,
   isTerminal,
   isVisibleTo,
+  requestorKey,
   withStatus,
   type TaskEra,
   type TaskError,
@@ -392,12 +393,6 @@ export class TaskRunner {
     for (const listener of this.#local.get(taskId) ?? []) listener(record);
     for (const listener of this.#listeners) listener(taskId, record);
   }
-}
-
-/** The key a requestor's tasks are counted under (TASK-21): its principal, else its session. */
-function requestorKey(requestor: TaskRequestor): string {
-  if (requestor.owner !== undefined) return `principal:${requestor.owner}`;
-  return requestor.session === undefined ? 'anonymous' : `session:${requestor.session}`;
 }
 
 function asError(error: unknown): Error {
