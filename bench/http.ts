@@ -11,7 +11,7 @@
 // scenario keys and/or server names: run only those, for development; the report then holds only them).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import {
@@ -276,6 +276,35 @@ const scenarios: readonly Scenario[] = [
   },
 ];
 
+/**
+ * BENCH_BEFORE=<folder>: a built checkout of older code (a git worktree of the commit before a change, after
+ * `npm run build` there). Every mcpwire row gets a twin, `mcpwire-before`, served from that folder in the
+ * same interleaved rounds, and a ratio column against it: a change measured against the code before it.
+ */
+const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
+if (before !== undefined && !existsSync(join(before, 'packages/cli/dist/main.js')))
+  throw new Error(`BENCH_BEFORE: ${before}/packages/cli/dist/main.js is missing; run npm run build there`);
+
+function withBefore(scenario: Scenario): Scenario {
+  if (before === undefined) return scenario;
+  const entries = scenario.entries.flatMap((entry) =>
+    entry.name === 'mcpwire'
+      ? [
+          entry,
+          {
+            ...entry,
+            name: 'mcpwire-before',
+            note: `the same, served from ${before}`,
+            args: entry.args.map((arg) =>
+              arg === 'packages/cli/dist/main.js' ? join(before, 'packages/cli/dist/main.js') : arg,
+            ),
+          },
+        ]
+      : [entry],
+  );
+  return { ...scenario, entries };
+}
+
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((name) => name.trim())
@@ -287,9 +316,10 @@ const selected: readonly Scenario[] = only.length
         only.includes(s.key) ? s : { ...s, entries: s.entries.filter((e) => only.includes(e.name)) },
       )
   : scenarios;
+const benched = selected.map(withBefore);
 
 const subject = 'mcpwire';
-const baselines = ['official-v2', 'official-v1'];
+const baselines = [...(before === undefined ? [] : ['mcpwire-before']), 'official-v2', 'official-v1'];
 
 const metricsOf = {
   load: [
@@ -483,10 +513,10 @@ async function main(): Promise<void> {
       `${config.memory.count} idle sessions, post-GC delta / N\n`,
   );
   const results = new Map(
-    selected.map((s) => [s.key, new Map(s.entries.map((e) => [e.name, newResult(s, e)]))]),
+    benched.map((s) => [s.key, new Map(s.entries.map((e) => [e.name, newResult(s, e)]))]),
   );
   for (let round = 0; round < config.rounds; round++) {
-    for (const scenario of selected) {
+    for (const scenario of benched) {
       const order = scenario.entries.map((_, i) => scenario.entries[(i + round) % scenario.entries.length]!);
       process.stderr.write(
         `  round ${round + 1}/${config.rounds} ${scenario.key}: ${order.map((e) => e.name).join(' → ')}\n`,
@@ -495,7 +525,7 @@ async function main(): Promise<void> {
     }
   }
   const report = [];
-  for (const scenario of selected) {
+  for (const scenario of benched) {
     const list = [...results.get(scenario.key)!.values()];
     console.log(`${render(scenario, list)}\n`);
     report.push(toJson(scenario, list));

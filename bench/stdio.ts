@@ -3,7 +3,7 @@
 // Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run with small counts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import {
@@ -32,7 +32,28 @@ interface BenchServer extends Omit<ServerSpec, 'args'> {
 
 const mcpwireArgs = ['packages/cli/dist/main.js', 'serve', 'everything'];
 
+/**
+ * BENCH_BEFORE=<folder>: a built checkout of older code (a git worktree of the commit before a change, after
+ * `npm run build` there): served as `mcpwire-before` in the same interleaved rounds, with a ratio column, so
+ * a change is measured against the code before it.
+ */
+const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
+const beforeArgs =
+  before === undefined ? undefined : [join(before, 'packages/cli/dist/main.js'), 'serve', 'everything'];
+
 const servers: readonly BenchServer[] = [
+  ...(beforeArgs === undefined
+    ? []
+    : [
+        {
+          name: 'mcpwire-before',
+          command: node,
+          cwd: root,
+          eras: { legacy: { args: beforeArgs }, modern: { args: beforeArgs } },
+          unavailableReason: () =>
+            existsSync(beforeArgs[0]!) ? undefined : `${beforeArgs[0]} is missing; run npm run build there`,
+        },
+      ]),
   {
     name: 'mcpwire',
     command: node,
@@ -66,7 +87,7 @@ const servers: readonly BenchServer[] = [
 
 /** Ratios are printed as `subject / baseline`. */
 const subject = 'mcpwire';
-const baselines = ['official-v2', 'official-v1'];
+const baselines = [...(before === undefined ? [] : ['mcpwire-before']), 'official-v2', 'official-v1'];
 
 const isQuick = process.env.BENCH_QUICK === '1';
 const config = {
