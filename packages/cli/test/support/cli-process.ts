@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT } from '../../../../test/support/raw-server-process.ts';
 import { SOURCE_CONDITIONS } from '../../../../test/support/node-options.ts';
 import { officialEverythingEntry } from '../../../../test/support/official-everything.ts';
-import { cliChildEnv } from '../../../../test/support/cli-child.ts';
+import { cliChildEnv, runMcpwire } from '../../../../test/support/cli-child.ts';
 
 /** tsx's loader as a URL, so the CLI runs from source whatever the working directory. */
 const TSX = import.meta.resolve('tsx');
@@ -50,35 +50,9 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** Runs `mcpwire <args>` to completion (stdin, stdout and stderr are pipes). */
+/** Runs `mcpwire <args>` to completion (stdin, stdout and stderr are pipes; cwd the repository root by default). */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(
-          `mcpwire ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
-        ),
-      );
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runMcpwire(args, { ...options, cwd: options.cwd ?? ROOT });
 }
 
 /**
