@@ -60,4 +60,55 @@ describe('the Streamable HTTP client and a cross-origin redirect', () => {
         `the error names both origins: ${failure.message}`,
       );
     });
+
+  test('a Location that is not a URL: a clear error naming it, not a TypeError', async () => {
+    await using first = await listen((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: 'http://[::1' }).end();
+    });
+    const client = new Client({ name: 'redirect-test', version: '1.0.0' });
+    const transport = new StreamableHttpClientTransport(`${first.origin}/mcp`, { onError: () => {} });
+    const failure = await client.connect(transport).then(
+      () => assert.fail('connected through a broken redirect'),
+      (error: Error) => error,
+    );
+    await client.close().catch(() => {});
+    assert.equal(failure.name, 'CrossOriginRedirectError', `${failure.name}: ${failure.message}`);
+    assert.match(failure.message, /http:\/\/\[::1/);
+  });
+
+  test('in a browser (a manual redirect is opaque): a POST is not sent again, for the target is hidden', async () => {
+    // Node's fetch never answers `opaqueredirect`; a browser does for every redirect under
+    // `redirect: 'manual'`. This fetch reports each redirect from the real server that way.
+    const posts: string[] = [];
+    await using first = await listen((request, response) => {
+      posts.push(`${request.method} ${request.url}`);
+      request.resume();
+      response.writeHead(307, { location: '/elsewhere' }).end();
+    });
+    const browserLikeFetch = async (input: Request): Promise<Response> => {
+      const response = await fetch(input);
+      if (input.redirect !== 'manual' || response.status < 300 || response.status >= 400) return response;
+      await response.body?.cancel();
+      const opaque = new Response(null, { status: 200 });
+      Object.defineProperty(opaque, 'type', { value: 'opaqueredirect' });
+      return opaque;
+    };
+    const client = new Client({ name: 'redirect-test', version: '1.0.0' });
+    const transport = new StreamableHttpClientTransport(`${first.origin}/mcp`, {
+      fetch: browserLikeFetch,
+      onError: () => {},
+    });
+    const failure = await client.connect(transport).then(
+      () => assert.fail('connected through a redirect'),
+      (error: Error) => error,
+    );
+    await client.close().catch(() => {});
+    assert.deepEqual(
+      posts.filter((line) => line.startsWith('POST')),
+      ['POST /mcp'],
+      'the POST went once, to the URL the caller named',
+    );
+    assert.match(failure.message, /redirect/i);
+  });
 });
