@@ -80,9 +80,8 @@ export class CrossOriginRedirectError extends Error {
 
   constructor(requestMethod: string, url: string, location: string) {
     super(
-      `${requestMethod} ${url}: the server redirected to ${location}, another origin ` +
-        `(${new URL(url).origin} -> ${new URL(location).origin}); not followed, for the request's ` +
-        `headers and body would go there. Use the final URL instead.`,
+      `${requestMethod} ${url}: the server redirected to ${location}, ${redirectTarget(url, location)}; ` +
+        `not followed, for the request's headers and body would go there. Use the final URL instead.`,
     );
     this.name = 'CrossOriginRedirectError';
     this.requestMethod = requestMethod;
@@ -90,6 +89,16 @@ export class CrossOriginRedirectError extends Error {
     this.location = location;
   }
 }
+
+/** How a redirect's target differs from where the request went, for an error message. */
+function redirectTarget(url: string, location: string): string {
+  if (location === OPAQUE_LOCATION) return 'a target the browser does not reveal (an opaque redirect)';
+  if (!URL.canParse(location, url)) return 'which is not a URL';
+  return `another origin (${new URL(url).origin} -> ${new URL(location, url).origin})`;
+}
+
+/** The `location` of a {@link CrossOriginRedirectError} for a browser's opaque redirect, whose target is hidden. */
+export const OPAQUE_LOCATION = '(hidden by the browser)';
 
 /** A JSON response body went past the client's cap (`maxResponseBytes`); the rest was not read. */
 export class ResponseTooLargeError extends Error {

@@ -3,7 +3,7 @@
 // failed responses turned into HttpError.
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
-import { CrossOriginRedirectError, FetchFailedError, HttpError } from './http-errors.ts';
+import { CrossOriginRedirectError, FetchFailedError, HttpError, OPAQUE_LOCATION } from './http-errors.ts';
 
 /** Redirects within the origin followed at most, as fetch's own limit. */
 const MAX_REDIRECTS = 20;
@@ -86,16 +86,20 @@ export class Fetcher {
    * Makes the request with `redirect: 'manual'` and follows redirects within the origin itself (303,
    * and 301/302 after a POST, become a GET without body, as fetch does); a redirect to another
    * origin throws CrossOriginRedirectError, unread by that origin. A browser hides a manual
-   * redirect's target (`opaqueredirect`): there the request is made again with the browser's own
-   * redirect handling, whose CORS checks guard the other origin.
+   * redirect's target (`opaqueredirect`): a GET is made again with the browser's own redirect
+   * handling, whose CORS checks guard the other origin; a POST is not, for its body would go to a
+   * target nobody can check (and the server would receive it twice).
    */
   async #follow(call: FetchCall, init: RequestInit): Promise<Response> {
     let url = call.url;
     let step: RequestInit = { ...init, redirect: 'manual' };
     for (let hop = 0; ; hop++) {
       const response = await this.#fetchOnce(call, url, step);
-      if (response.type === 'opaqueredirect')
+      if (response.type === 'opaqueredirect') {
+        if (step.method === 'POST')
+          throw new CrossOriginRedirectError(call.method, url.href, OPAQUE_LOCATION);
         return this.#fetchOnce(call, url, { ...step, redirect: 'follow' });
+      }
       const location = response.headers.get('location');
       if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
       discardBody(response);
