@@ -25,7 +25,7 @@ test('nothing shown, nothing erased; 80 columns when the stream reports none', (
   const out = stream();
   const line = new ProgressLine(out, 't');
   line.clear();
-  assert.deepEqual(out.written, []);
+  assert.equal(out.written.length, 0);
   line.show({ progress: 1, message: 'x'.repeat(200) });
   assert.equal(out.written[0]!.length, '\r\x1b[2K'.length + 79);
   line.clear();
