@@ -43,6 +43,8 @@ export interface CliChildOptions {
   input?: string;
   /** Default 60 s. */
   timeoutMs?: number;
+  /** The pty's width in columns ({@link McpwirePty} only); default 200. */
+  cols?: number;
 }
 
 /** Runs `mcpwire <args>` to completion (stdin given `input`, then closed); rejects past `timeoutMs`. */
@@ -90,7 +92,7 @@ export class McpwirePty implements AsyncDisposable {
   constructor(args: readonly string[], options: CliChildOptions) {
     this.#pty = spawnPty(MCPWIRE_ARGV[0]!, [...MCPWIRE_ARGV.slice(1), ...args], {
       name: 'xterm-256color',
-      cols: 200,
+      cols: options.cols ?? 200,
       rows: 50,
       cwd: options.cwd,
       env: cliChildEnv(options.env),

@@ -14,50 +14,71 @@ import type {
   Tool,
 } from 'mcpwire';
 import type { Colours } from './colours.ts';
+import { formatRows, type RowLayout } from './row-layout.ts';
+import { toArgumentShapes } from './schema-shape.ts';
 import { toTerminalJson, toTerminalText } from './terminal-text.ts';
 import { toCappedJson } from './wire/json-depth.ts';
 
-/** The widest first column before descriptions stop lining up. */
-const MAX_NAME_WIDTH = 36;
-
-/** `name  description` lines for tools; the arguments each takes, required ones marked with `*`. */
-export function formatTools(tools: readonly Tool[], colours: Colours): string {
+/**
+ * `name  description (arguments)` rows for tools: each argument's shape, `?` after an optional one
+ * (see toArgumentShapes); laid out by `layout` (see formatRows).
+ */
+export function formatTools(tools: readonly Tool[], colours: Colours, layout: RowLayout = {}): string {
   return formatRows(
-    tools.map((tool) => [line(tool.name), describe(tool.description, argumentsOf(tool.inputSchema))]),
+    tools.map((tool) => ({
+      name: line(tool.name),
+      text: description(tool.description),
+      args: toArgumentShapes(tool.inputSchema),
+    })),
     colours,
+    layout,
   );
 }
 
-/** `uri  name (mimeType)` lines. */
-export function formatResources(resources: readonly Resource[], colours: Colours): string {
+/** `uri  name (mimeType)` rows. */
+export function formatResources(
+  resources: readonly Resource[],
+  colours: Colours,
+  layout: RowLayout = {},
+): string {
   return formatRows(
-    resources.map((resource) => [line(resource.uri), resourceLabel(resource.name, resource.mimeType)]),
+    resources.map((resource) => ({
+      name: line(resource.uri),
+      text: resourceLabel(resource.name, resource.mimeType),
+    })),
     colours,
+    layout,
   );
 }
 
-/** `uriTemplate  name (mimeType)` lines. */
-export function formatTemplates(templates: readonly ResourceTemplate[], colours: Colours): string {
+/** `uriTemplate  name (mimeType)` rows. */
+export function formatTemplates(
+  templates: readonly ResourceTemplate[],
+  colours: Colours,
+  layout: RowLayout = {},
+): string {
   return formatRows(
-    templates.map((template) => [
-      line(template.uriTemplate),
-      resourceLabel(template.name, template.mimeType),
-    ]),
+    templates.map((template) => ({
+      name: line(template.uriTemplate),
+      text: resourceLabel(template.name, template.mimeType),
+    })),
     colours,
+    layout,
   );
 }
 
-/** `name  description` lines; the arguments each takes, required ones marked with `*`. */
-export function formatPrompts(prompts: readonly Prompt[], colours: Colours): string {
+/** `name  description (arguments)` rows, `?` after an optional argument; laid out by `layout`. */
+export function formatPrompts(prompts: readonly Prompt[], colours: Colours, layout: RowLayout = {}): string {
   return formatRows(
-    prompts.map((prompt) => [
-      line(prompt.name),
-      describe(
-        prompt.description,
-        (prompt.arguments ?? []).map((argument) => `${line(argument.name)}${argument.required ? '*' : ''}`),
+    prompts.map((prompt) => ({
+      name: line(prompt.name),
+      text: description(prompt.description),
+      args: (prompt.arguments ?? []).map(
+        (argument) => `${line(argument.name)}${argument.required ? '' : '?'}`,
       ),
-    ]),
+    })),
     colours,
+    layout,
   );
 }
 
@@ -133,27 +154,9 @@ function content(text: string): string {
   return toTerminalText(text, { keepNewlines: true });
 }
 
-function formatRows(rows: ReadonlyArray<readonly [string, string]>, colours: Colours): string {
-  const width = Math.min(MAX_NAME_WIDTH, Math.max(0, ...rows.map(([name]) => name.length)));
-  return joinLines(
-    rows.map(([name, text]) =>
-      text === '' ? colours.cyan(name) : `${colours.cyan(name.padEnd(width))}  ${text}`,
-    ),
-  );
-}
-
-function describe(description: string | undefined, args: readonly string[]): string {
-  const firstLine = line((description ?? '').split('\n')[0]!.trim());
-  if (args.length === 0) return firstLine;
-  const list = `(${args.join(', ')})`;
-  return firstLine === '' ? list : `${firstLine} ${list}`;
-}
-
-/** A tool's arguments; none for a server that sent no usable inputSchema (a broken server still lists). */
-function argumentsOf(schema: Tool['inputSchema'] | undefined): string[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  return Object.keys(schema.properties ?? {}).map((name) => `${line(name)}${required.has(name) ? '*' : ''}`);
+/** A server's description: each line escaped (tabs and carriage returns too), the line breaks kept. */
+function description(text: string | undefined): string {
+  return (text ?? '').split(/\r?\n/).map(line).join('\n');
 }
 
 function resourceLabel(name: string, mimeType: string | undefined): string {

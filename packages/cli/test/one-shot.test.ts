@@ -30,7 +30,7 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
     assert.match(all.stdout, /^Resource templates \(\d+\)\ntest:\/\/template\/\{id\}\/data/m);
     assert.match(
       all.stdout,
-      /^test_prompt_with_arguments +A prompt with required arguments \(arg1\*, arg2\*\)$/m,
+      /^test_prompt_with_arguments +A prompt with required arguments \(arg1, arg2\)$/m,
     );
     const prompts = await runCli(['list', 'prompts', ...OURS]);
     assert.equal(prompts.code, 0, prompts.stderr);
@@ -181,7 +181,7 @@ describe('one-shot commands against the official server-everything over stdio', 
   test('list, call, read, get and complete', async () => {
     const tools = await runCli(['list', 'tools', ...OFFICIAL]);
     assert.equal(tools.code, 0, tools.stderr);
-    assert.match(tools.stdout, /^echo +Echoes back the input string \(message\*\)$/m);
+    assert.match(tools.stdout, /^echo +Echoes back the input string \(message: string\)$/m);
     const sum = await runCli(['call', 'get-sum', 'a=2', 'b=40', ...OFFICIAL]);
     assert.deepEqual([sum.code, sum.stdout.trim()], [0, 'The sum of 2 and 40 is 42.']);
     const read = await runCli(['read', 'demo://resource/dynamic/text/1', '--json', ...OFFICIAL]);

@@ -2,10 +2,12 @@
 // input schema; the content printed (or the result as JSON), exit 1 when the result is an error.
 
 import type { Command } from 'commander';
+import type { CallToolResult, JsonObject } from 'mcpwire';
 import { addExamples, defineCommand } from '../define-command.ts';
 import { coloursFor } from '../colours.ts';
 import { exitCodeOf, UsageError, type ExitCodeValue } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
+import { ProgressLine } from '../progress-line.ts';
 import { formatCallResult } from '../result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
 import { parseArgsJson, parseToolArguments } from '../tool-arguments.ts';
@@ -84,7 +86,7 @@ async function runCall(
   const result =
     options.task === true
       ? await (await import('../call-task.ts')).callAsTask(oneShot, name, args)
-      : await client.callTool({ name, arguments: args }, { signal });
+      : await callWithProgress(oneShot, name, args);
   if (oneShot.isJson) {
     oneShot.printJson(result);
     return exitCodeOf(result);
@@ -95,6 +97,21 @@ async function runCall(
     );
   } else oneShot.print(formatCallResult(result, oneShot.colours));
   return exitCodeOf(result);
+}
+
+/**
+ * tools/call `name`. Where stderr is a terminal it asks for progress (a progressToken in `_meta`) and
+ * shows it on one line there, erased before this resolves or rejects; elsewhere it asks for none, so
+ * a script's output and the server's work are as without it.
+ */
+async function callWithProgress(oneShot: OneShot, name: string, args: JsonObject): Promise<CallToolResult> {
+  const { client, signal } = oneShot;
+  if (process.stderr.isTTY !== true) return client.callTool({ name, arguments: args }, { signal });
+  using line = new ProgressLine(process.stderr, name);
+  return await client.callTool(
+    { name, arguments: args },
+    { signal, onProgress: (update) => line.show(update) },
+  );
 }
 
 /** The text of `--args`: as given, or read from the file after `@`, or from stdin for `-`. UsageError if unreadable. */

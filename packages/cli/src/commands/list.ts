@@ -10,8 +10,17 @@ import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
 import { formatPrompts, formatResources, formatTemplates, formatTools } from '../result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
 import type { ProgramContext } from '../program-context.ts';
+import type { RowLayout } from '../row-layout.ts';
 
 const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
+/** Lines of a description shown on a terminal without --long. */
+const MAX_DESCRIPTION_LINES = 4;
+/** The width assumed for a terminal that does not report one. */
+const FALLBACK_COLUMNS = 80;
+
+interface ListOptions extends TargetCommandOptions {
+  long?: boolean;
+}
 type Kind = (typeof KINDS)[number];
 
 /** The capability each kind needs of the server. */
@@ -29,7 +38,7 @@ const LISTINGS: Record<
     key: string;
     title: string;
     list: (client: Client, options: { signal: AbortSignal }) => Promise<unknown[]>;
-    format: (items: never, colours: Colours) => string;
+    format: (items: never, colours: Colours, layout: RowLayout) => string;
   }
 > = {
   tools: {
@@ -65,14 +74,17 @@ export function listCommand(context: ProgramContext): Command {
     .description(
       'List what a server offers: its tools, resources, resource templates and prompts (all pages). ' +
         'With no kind, every kind the server declares. With --json, the list results as one JSON object ' +
-        '(keys tools, resources, resourceTemplates, prompts).',
+        '(keys tools, resources, resourceTemplates, prompts). On a terminal each description is wrapped ' +
+        'to its width and cut to its first paragraph, at most 4 lines (… marks the cut), so that the ' +
+        'arguments always show; piped, descriptions are whole.',
     )
     .addArgument(targetArgument())
-    .addArgument(new Argument('[kind]', 'only this kind').choices(KINDS));
+    .addArgument(new Argument('[kind]', 'only this kind').choices(KINDS))
+    .option('-l, --long', 'on a terminal, whole descriptions (wrapped, never cut)');
   addTargetOptions(command, { hasJson: true }).action(
-    async (operand: string, kind: Kind | undefined, options: TargetCommandOptions) => {
+    async (operand: string, kind: Kind | undefined, options: ListOptions) => {
       await runOneShotCommand(operand, context, options, `list ${kind ?? ''}`.trim(), (oneShot) =>
-        runList(oneShot, kind),
+        runList(oneShot, kind, layoutFor(process.stdout, options.long === true)),
       );
     },
   );
@@ -82,6 +94,7 @@ export function listCommand(context: ProgramContext): Command {
       'everything a server started over stdio offers',
     ],
     ['mcpwire list http://127.0.0.1:3000/mcp tools', 'the tools of a server over Streamable HTTP'],
+    ['mcpwire list --long tools -- npx -y @playwright/mcp', 'whole descriptions, wrapped to the terminal'],
     ['mcpwire list github prompts --json', 'the prompts of the "github" server of your host config, as JSON'],
     [
       'mcpwire list https://example.com/mcp',
@@ -94,7 +107,21 @@ export function listCommand(context: ProgramContext): Command {
   ]);
 }
 
-async function runList(oneShot: OneShot, only: Kind | undefined): Promise<typeof ExitCode.ok> {
+/**
+ * On a terminal: wrapped to its width, descriptions cut unless `isLong`. Elsewhere (a pipe, a file)
+ * nothing is wrapped or cut: a script gets every word.
+ */
+function layoutFor(stream: { isTTY?: boolean; columns?: number }, isLong: boolean): RowLayout {
+  if (stream.isTTY !== true) return {};
+  const width = stream.columns !== undefined && stream.columns > 0 ? stream.columns : FALLBACK_COLUMNS;
+  return isLong ? { width } : { width, maxLines: MAX_DESCRIPTION_LINES };
+}
+
+async function runList(
+  oneShot: OneShot,
+  only: Kind | undefined,
+  layout: RowLayout,
+): Promise<typeof ExitCode.ok> {
   const { client, signal, colours } = oneShot;
   const capabilities = client.serverCapabilities ?? {};
   const kinds = KINDS.filter((kind) => capabilities[CAPABILITY[kind]] !== undefined);
@@ -110,7 +137,9 @@ async function runList(oneShot: OneShot, only: Kind | undefined): Promise<typeof
     const { key, title, list, format } = LISTINGS[kind];
     const items = await list(client, { signal });
     result[key] = items;
-    sections.push(`${colours.bold(`${title} (${items.length})`)}\n${format(items as never, colours)}`);
+    sections.push(
+      `${colours.bold(`${title} (${items.length})`)}\n${format(items as never, colours, layout)}`,
+    );
   }
   if (oneShot.isJson) oneShot.printJson(result);
   // One kind asked for: just its lines, for `| grep` and `| head`; several: headed sections.

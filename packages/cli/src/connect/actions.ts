@@ -148,22 +148,28 @@ export async function completeArgument({ client, colours }: ActionContext): Prom
   log.success(formatCompletion(result, colours).trimEnd() || colours.dim('(no suggestions)'));
 }
 
-/** Shows every tool, resource, template and prompt. */
+/** Columns clack's log puts before each line ("│  "). */
+const LOG_GUTTER = 3;
+
+/** Shows every tool, resource, template and prompt, wrapped to the terminal and cut as `list` does. */
 export async function listEverything({ client, colours }: ActionContext): Promise<void> {
   const capabilities = client.serverCapabilities ?? {};
+  const layout = { width: Math.max(1, (process.stdout.columns || 80) - LOG_GUTTER), maxLines: 4 };
   if (capabilities.tools)
-    log.message(`${colours.bold('Tools')}\n${formatTools(await client.listAllTools(), colours).trimEnd()}`);
+    log.message(
+      `${colours.bold('Tools')}\n${formatTools(await client.listAllTools(), colours, layout).trimEnd()}`,
+    );
   if (capabilities.resources) {
     log.message(
-      `${colours.bold('Resources')}\n${formatResources(await client.listAllResources(), colours).trimEnd()}`,
+      `${colours.bold('Resources')}\n${formatResources(await client.listAllResources(), colours, layout).trimEnd()}`,
     );
     log.message(
-      `${colours.bold('Resource templates')}\n${formatTemplates(await client.listAllResourceTemplates(), colours).trimEnd()}`,
+      `${colours.bold('Resource templates')}\n${formatTemplates(await client.listAllResourceTemplates(), colours, layout).trimEnd()}`,
     );
   }
   if (capabilities.prompts)
     log.message(
-      `${colours.bold('Prompts')}\n${formatPrompts(await client.listAllPrompts(), colours).trimEnd()}`,
+      `${colours.bold('Prompts')}\n${formatPrompts(await client.listAllPrompts(), colours, layout).trimEnd()}`,
     );
 }
 

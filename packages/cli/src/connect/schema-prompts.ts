@@ -3,21 +3,9 @@
 // its type calls for; optional fields may be left empty.
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
+import { choicesOf, typeOf, type FieldSchema } from '../schema-shape.ts';
 import { toTerminalText } from '../terminal-text.ts';
 import { toCappedJson } from '../wire/json-depth.ts';
-
-/** The part of a property schema the prompts read. */
-interface FieldSchema {
-  type?: string | string[];
-  title?: string;
-  description?: string;
-  default?: unknown;
-  enum?: unknown[];
-  enumNames?: string[];
-  oneOf?: Array<{ const?: unknown; title?: string }>;
-  anyOf?: Array<{ const?: unknown; title?: string }>;
-  items?: FieldSchema;
-}
 
 /** What the person chose when they cancelled (Ctrl-C or Escape) instead of answering. */
 export const CANCELLED = Symbol('cancelled');
@@ -47,11 +35,11 @@ async function promptForField(name: string, field: FieldSchema, isRequired: bool
     `${field.title ?? name}${isRequired ? '' : ' (optional)'}${field.description ? ` - ${field.description}` : ''}`,
   );
   const type = typeOf(field);
-  const choices = choicesOf(field);
-  if (type === 'array' && field.items !== undefined && choicesOf(field.items).length > 0) {
+  const choices = optionsOf(field);
+  if (type === 'array' && field.items !== undefined && optionsOf(field.items).length > 0) {
     const picked = await multiselect({
       message,
-      options: choicesOf(field.items),
+      options: optionsOf(field.items),
       required: isRequired,
       ...(Array.isArray(field.default) ? { initialValues: field.default as unknown[] } : {}),
     });
@@ -85,22 +73,11 @@ async function promptForField(name: string, field: FieldSchema, isRequired: bool
 
 const SKIP = Symbol('skip');
 
-function typeOf(field: FieldSchema): string {
-  if (typeof field.type === 'string') return field.type;
-  return Array.isArray(field.type) ? (field.type.find((type) => type !== 'null') ?? 'string') : 'string';
-}
-
-/** The values of an `enum` (titled by `enumNames`), or the `const`s of `oneOf`/`anyOf` (SEP-1330). */
-function choicesOf(field: FieldSchema): Array<{ value: unknown; label: string }> {
-  if (Array.isArray(field.enum))
-    return field.enum.map((value, index) => ({
-      value,
-      label: toTerminalText(String(field.enumNames?.[index] ?? value)),
-    }));
-  const consts = (field.oneOf ?? field.anyOf ?? []).filter((item) => item.const !== undefined);
-  return consts.map((item) => ({
-    value: item.const,
-    label: toTerminalText(String(item.title ?? item.const)),
+/** The choices of a field as select options, labelled by their titles (escaped: they are the server's). */
+function optionsOf(field: FieldSchema): Array<{ value: unknown; label: string }> {
+  return choicesOf(field).map(({ value, title }) => ({
+    value,
+    label: toTerminalText(String(title ?? value)),
   }));
 }
 
