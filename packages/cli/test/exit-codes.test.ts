@@ -124,6 +124,20 @@ const ROWS: Array<[string, string[], string[], number, RegExp]> = [
     /^mcpwire: unknown resource "test:\/\/missing": the server answered error -32\d\d\d: /,
   ],
   [
+    'read: a resource the server does not have, handshake era (-32002)',
+    ['read', '--era', 'legacy', 'test://missing'],
+    EVERYTHING,
+    2,
+    /^mcpwire: unknown resource "test:\/\/missing": the server answered error -32002: /,
+  ],
+  [
+    'list: resources not offered, handshake era',
+    ['list', 'resources', '--era', 'legacy'],
+    TOOLS_ONLY,
+    2,
+    NO_CAPABILITY('resources', 'resources'),
+  ],
+  [
     'list: the server cannot be started',
     ['list', '--', 'mcpwire-test-no-such-command'],
     [],
@@ -141,6 +155,13 @@ describe('every command follows one exit-code rule', { concurrency: 4 }, () => {
       if (code !== 0) assert.equal(run.stdout, '');
     });
   }
+});
+
+test('list with no kind on a tools-only server: its tools, no other section, exit 0', async () => {
+  const run = await runCli(['list', ...TOOLS_ONLY]);
+  assert.deepEqual([run.code, run.stderr], [0, '']);
+  assert.match(run.stdout, /^Tools \(3\)\nbook /);
+  assert.doesNotMatch(run.stdout, /Resources|Prompts/);
 });
 
 test('two bad arguments and a missing one: three lines, exit 2, and no tools/call is sent', async () => {
