@@ -10,6 +10,10 @@ import { FIXTURES, MCPWIRE, OUR_EVERYTHING, runCli } from './support/cli-process
 /** A server that declares tools only (see the fixture). */
 const TOOLS_ONLY = ['--', ...MCPWIRE, 'serve', join(FIXTURES, 'exit-codes-server.ts')];
 const EVERYTHING = ['--', ...OUR_EVERYTHING];
+/** A server that declares none of tools, resources, prompts, completions. */
+const EMPTY = ['--', ...MCPWIRE, 'serve', join(FIXTURES, 'exit-codes-empty-server.ts')];
+const NOTHING_OFFERED =
+  /^mcpwire: the server offers no tools \(it does not declare the "tools" capability\); it offers none of tools, resources, prompts, completions\n$/;
 
 const NO_CAPABILITY = (what: string, capability: string): RegExp =>
   new RegExp(
@@ -137,6 +141,9 @@ const ROWS: Array<[string, string[], string[], number, RegExp]> = [
     2,
     NO_CAPABILITY('resources', 'resources'),
   ],
+  ['call: tools not offered', ['call', 'echo'], EMPTY, 2, NOTHING_OFFERED],
+  ['list: tools not offered', ['list', 'tools', '--json'], EMPTY, 2, NOTHING_OFFERED],
+  ['list: no kind on a server offering nothing', ['list'], EMPTY, 0, /^$/],
   [
     'list: the server cannot be started',
     ['list', '--', 'mcpwire-test-no-such-command'],
