@@ -6,7 +6,11 @@ export const ExitCode = {
   ok: 0,
   /** The server reported a failure: a tool result with `isError`, or an error response to the request. */
   failed: 1,
-  /** The command line cannot be run as written (unknown option, tool, prompt, config name, bad value). */
+  /**
+   * The command cannot be run as written against this server, found before the request is sent:
+   * an unknown option, config name, tool, prompt or resource; a capability the server does not
+   * declare; arguments that break the tool's input schema or miss a prompt's required ones.
+   */
   usage: 2,
   /** The server could not be reached or spoke badly: spawn, HTTP, handshake, closed connection, timeout. */
   connection: 3,
@@ -40,5 +44,16 @@ export class UsageError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.usage);
     this.name = 'UsageError';
+  }
+}
+
+/** Argument problems found locally (nothing was sent); exit code 2, one `mcpwire: ` line per problem. */
+export class ArgumentsError extends UsageError {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ArgumentsError';
+    this.problems = problems;
   }
 }

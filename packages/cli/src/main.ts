@@ -3,7 +3,7 @@
 // program, and turns what happened into one line on stderr and an exit code (see exit-code.ts).
 
 import { isHelpOrVersion } from './define-command.ts';
-import { CliError, ExitCode } from './exit-code.ts';
+import { ArgumentsError, CliError, ExitCode } from './exit-code.ts';
 import { createProgram, splitArguments } from './program.ts';
 import { toTerminalText } from './terminal-text.ts';
 
@@ -40,10 +40,11 @@ async function main(argv: readonly string[]): Promise<void> {
     // Ctrl-C: the person knows; say nothing.
     if (failure?.exitCode === ExitCode.interrupted) return;
     // The message may quote a server (its error, its stderr) or a config file: shown, never acted on.
-    const message = toTerminalText(error instanceof Error ? error.message : String(error), {
-      keepNewlines: true,
-    });
-    process.stderr.write(`mcpwire: ${message}\n`);
+    const lines =
+      error instanceof ArgumentsError
+        ? error.problems.map((problem) => toTerminalText(problem))
+        : [toTerminalText(error instanceof Error ? error.message : String(error), { keepNewlines: true })];
+    process.stderr.write(lines.map((line) => `mcpwire: ${line}\n`).join(''));
   }
 }
 

@@ -74,8 +74,13 @@ export function createProgram(context: ProgramContext): Command {
   the file changes) or with --trust-project-config.
 
 ${colours.bold('Exit codes:')}
-  0 done, 1 the server reported a failure (a tool error, an error response), 2 usage error,
-  3 connection or protocol failure, 130 interrupted (Ctrl-C).
+  0 done, 1 the server reported a failure (a tool result with isError, an error response),
+  2 the command cannot be run as written against this server: an unknown option, config name,
+    tool, prompt or resource, a capability the server does not declare (the message says what it
+    offers), or arguments that break the tool's input schema or miss a prompt's required ones
+    (every problem on a line of its own, and nothing is sent),
+  3 connection or protocol failure (spawn, HTTP, handshake, closed connection, timeout),
+  130 interrupted (Ctrl-C).
 `,
   );
 }

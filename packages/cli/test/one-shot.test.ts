@@ -75,11 +75,14 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
     const cases: Array<[string[], RegExp]> = [
       [['call', 'no_such_tool'], /^mcpwire: unknown tool "no_such_tool": the server has echo, /],
       [['call', 'add_numbers', 'a=two', 'b=1'], /^mcpwire: argument "a" expects number, received "two"\n$/],
-      [['call', 'add_numbers', 'oops'], /^mcpwire: expected key=value, received "oops"\n$/],
+      [
+        ['call', 'add_numbers', 'oops'],
+        /^mcpwire: expected key=value, received "oops"\nmcpwire: argument "a" is required \(number\), not given\nmcpwire: argument "b" is required \(number\), not given\n$/,
+      ],
       [['call', 'echo', '--args', '[1]'], /^mcpwire: --args expects a JSON object/],
       [
         ['get', 'test_prompt_with_arguments', 'arg1=x'],
-        /^mcpwire: prompt "test_prompt_with_arguments" needs arg2=\.\.\.\n$/,
+        /^mcpwire: argument "arg2" is required, not given\n$/,
       ],
       [
         ['list', 'everything'],
@@ -96,7 +99,7 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
     );
   });
 
-  test('read prints text as it is; an unknown resource is the server error, exit 1', async () => {
+  test("read prints text as it is; an unknown resource is exit 2 with the server's answer", async () => {
     const text = await runCli(['read', 'test://static-text', ...OURS]);
     assert.deepEqual([text.code, text.stdout], [0, 'This is the content of the static text resource.\n']);
     const binary = await runCli(['read', 'test://static-binary', ...OURS]);
@@ -107,11 +110,11 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
       (JSON.parse(json.stdout) as { contents: Array<{ blob: string }> }).contents[0]!.blob.length > 0,
     );
     const missing = await runCli(['read', 'test://missing', ...OURS]);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.equal(missing.stdout, '');
     assert.match(
       missing.stderr,
-      /^mcpwire: resources\/read test:\/\/missing: the server answered error -32602: /,
+      /^mcpwire: unknown resource "test:\/\/missing": the server answered error -32602: /,
     );
   });
 

@@ -27,7 +27,9 @@ export function callCommand(context: ProgramContext): Command {
     .description(
       'Call a tool and print its content; exit 1 when the tool reports an error (isError). ' +
         "Arguments are key=value, typed by the tool's input schema: numbers, true/false, JSON for objects " +
-        'and arrays, text otherwise. --args gives them all as one JSON object; key=value pairs override it.',
+        'and arrays, text otherwise. --args gives them all as one JSON object; key=value pairs override it. ' +
+        'They are checked against the schema first (required, type, enum, unknown names where ' +
+        'additionalProperties is false): every problem is printed, a line each, nothing is sent, exit 2.',
     )
     .addArgument(targetArgument())
     .argument('<tool>', 'the tool to call')

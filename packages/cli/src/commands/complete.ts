@@ -3,10 +3,11 @@
 
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
-import { ExitCode, UsageError } from '../exit-code.ts';
+import { ExitCode } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
 import type { ProgramContext } from '../program-context.ts';
 import { formatCompletion } from '../result-format.ts';
+import { requireCapability } from '../server-lookup.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
 import { parseStringPairs } from '../tool-arguments.ts';
 
@@ -60,10 +61,7 @@ async function runComplete(
   oneShot: OneShot,
   request: { ref: string; argument: string; value: string; context: string[] },
 ): Promise<typeof ExitCode.ok> {
-  if (oneShot.client.serverCapabilities?.completions === undefined)
-    throw new UsageError(
-      'the server offers no completions (it does not declare the "completions" capability)',
-    );
+  requireCapability(oneShot.client, 'completions');
   const ref = isTemplateRef(request.ref)
     ? { type: 'ref/resource' as const, uri: request.ref }
     : { type: 'ref/prompt' as const, name: request.ref };

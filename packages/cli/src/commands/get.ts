@@ -2,7 +2,8 @@
 
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../define-command.ts';
-import { ExitCode, UsageError } from '../exit-code.ts';
+import { findPromptArgumentProblems } from '../argument-check.ts';
+import { ArgumentsError, ExitCode } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
 import type { ProgramContext } from '../program-context.ts';
 import { formatPromptResult } from '../result-format.ts';
@@ -40,11 +41,8 @@ export function getCommand(context: ProgramContext): Command {
 async function runGet(oneShot: OneShot, name: string, pairs: string[]): Promise<typeof ExitCode.ok> {
   const args = parseStringPairs(pairs);
   const prompt = await findPrompt(oneShot.client, name, oneShot.signal);
-  const missing = (prompt.arguments ?? [])
-    .filter((argument) => argument.required === true && !(argument.name in args))
-    .map((argument) => argument.name);
-  if (missing.length > 0)
-    throw new UsageError(`prompt "${name}" needs ${missing.map((item) => `${item}=...`).join(' ')}`);
+  const problems = findPromptArgumentProblems(prompt, args);
+  if (problems.length > 0) throw new ArgumentsError(problems);
   const result = await oneShot.client.getPrompt({ name, arguments: args }, { signal: oneShot.signal });
   if (oneShot.isJson) oneShot.printJson(result);
   else oneShot.print(formatPromptResult(result, oneShot.colours));

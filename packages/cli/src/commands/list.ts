@@ -5,12 +5,13 @@ import { Argument, type Command } from 'commander';
 import type { Client } from 'mcpwire/client';
 import type { Colours } from '../colours.ts';
 import { addExamples, defineCommand } from '../define-command.ts';
-import { CliError, ExitCode } from '../exit-code.ts';
+import { ExitCode } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
 import { formatPrompts, formatResources, formatTemplates, formatTools } from '../result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
 import type { ProgramContext } from '../program-context.ts';
 import type { RowLayout } from '../row-layout.ts';
+import { requireCapability } from '../server-lookup.ts';
 
 const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
 /** Lines of a description shown on a terminal without --long. */
@@ -73,7 +74,8 @@ export function listCommand(context: ProgramContext): Command {
     .summary("list a server's tools, resources, resource templates and prompts")
     .description(
       'List what a server offers: its tools, resources, resource templates and prompts (all pages). ' +
-        'With no kind, every kind the server declares. With --json, the list results as one JSON object ' +
+        'With no kind, every kind the server declares (the others are skipped); a kind it does not ' +
+        'declare exits 2. With --json, the list results as one JSON object ' +
         '(keys tools, resources, resourceTemplates, prompts). On a terminal each description is wrapped ' +
         'to its width and cut to its first paragraph, at most 4 lines (… marks the cut), so that the ' +
         'arguments always show; piped, descriptions are whole.',
@@ -125,12 +127,10 @@ async function runList(
   const { client, signal, colours } = oneShot;
   const capabilities = client.serverCapabilities ?? {};
   const kinds = KINDS.filter((kind) => capabilities[CAPABILITY[kind]] !== undefined);
-  if (only !== undefined && !kinds.includes(only))
-    throw new CliError(
-      `the server offers no ${only}: it does not declare the "${CAPABILITY[only]}" capability`,
-      ExitCode.failed,
-    );
-  if (only !== undefined) kinds.splice(0, kinds.length, only);
+  if (only !== undefined) {
+    requireCapability(client, CAPABILITY[only], LISTINGS[only].title.toLowerCase());
+    kinds.splice(0, kinds.length, only);
+  }
   const result: Record<string, unknown[]> = {};
   const sections: string[] = [];
   for (const kind of kinds) {

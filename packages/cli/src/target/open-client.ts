@@ -2,6 +2,7 @@
 // and every failure turned into a CliError with the exit code a script can branch on.
 
 import {
+  CapabilityNotNegotiatedError,
   Client,
   ConnectClosedError,
   ConnectTimeoutError,
@@ -177,7 +178,8 @@ function forwardStderr(text: string): void {
 
 /**
  * The CliError for a failure while talking to a server: an error response is exit 1 (the server
- * refused the request), our own cancellation 130, a CliError keeps its code, anything else
+ * refused the request), our own cancellation 130, a capability the server did not declare 2, a
+ * CliError keeps its code, anything else
  * (spawn, HTTP, timeouts, closed connections, invalid results) is exit 3. `doing` starts the message.
  */
 export function toCliError(error: unknown, doing: string, stderrTail = ''): CliError {
@@ -200,6 +202,14 @@ export function toCliError(error: unknown, doing: string, stderrTail = ''): CliE
     );
   }
   if (error instanceof RequestCancelledError) return new CliError('interrupted', ExitCode.interrupted);
+  // The client refused, sending nothing, a request the server did not declare the capability for:
+  // the command cannot be run against this server (commands check first, see requireCapability).
+  if (error instanceof CapabilityNotNegotiatedError)
+    return new CliError(
+      `${doing}: the server does not declare the "${error.capability}" capability`,
+      ExitCode.usage,
+      { cause: error },
+    );
   if (error instanceof RpcError) {
     const data = error.data === undefined ? '' : ` ${toCappedJson(error.data)}`;
     return new CliError(
