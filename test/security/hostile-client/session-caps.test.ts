@@ -216,7 +216,8 @@ describe('session caps against a client that opens sessions without end', { time
     const params = { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } };
     const refused = await send(url, { body: { jsonrpc: '2.0', id: 1, method: 'initialize', params } }, Y);
     assert.equal(refused.status, 503, refused.body);
-    assert.match(refused.body, /Too many sessions/);
+    assert.match(refused.body, /Too many sessions \(the limit is 2\), each with a request in progress/);
+    assert.equal(refused.headers['retry-after'], '30', 'the idle sweep runs every 30 min / 60');
   });
 
   test('with authentication the cap counts per principal: two principals on one address each get theirs', async () => {
