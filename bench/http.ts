@@ -269,7 +269,12 @@ const scenarios: readonly Scenario[] = [
     kind: 'memory',
     workload: stateful,
     entries: [
-      { name: 'mcpwire', args: [...probeArgs, ...mcpwireArgs], isQuiet: true },
+      // Every session comes from one address: lift the per-client cap (100) so none is evicted.
+      {
+        name: 'mcpwire',
+        args: [...probeArgs, ...mcpwireArgs, '--max-sessions-per-client', '1000000'],
+        isQuiet: true,
+      },
       { name: 'official-v2', args: [...probeArgs, ...v2('sessions')] },
       { name: 'official-v1', args: [...probeArgs, ...v1('sessions')] },
     ],

@@ -28,6 +28,9 @@ export interface HttpServeOptions {
   auth?: 'dev';
   /** False: no handshake-era sessions, each POST served on its own (createSessionlessHandler). */
   sessions?: boolean;
+  /** The handler's `maxSessions` and `maxSessionsPerClient` (its defaults when absent). */
+  maxSessions?: number;
+  maxSessionsPerClient?: number;
 }
 
 /** Addresses that mean "every interface": no Host header can name them. */
@@ -52,8 +55,14 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     options.auth === 'dev' ? await (await import('./serve-auth-dev.ts')).startDevAuth(host) : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
+  const caps = {
+    ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+    ...(options.maxSessionsPerClient === undefined
+      ? {}
+      : { maxSessionsPerClient: options.maxSessionsPerClient }),
+  };
   const streamable = sessions
-    ? createHttpHandler(server, { allowedHosts, onError, ...auth })
+    ? createHttpHandler(server, { allowedHosts, onError, ...auth, ...caps })
     : createSessionlessHandler(requestServerOf(server), { allowedHosts, onError, ...auth });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
   // It has no authorization layer, so --auth serves Streamable HTTP only; it is all sessions, so

@@ -136,6 +136,99 @@ test('--no-sessions: initialize gets no session id, each POST stands alone, GET 
   }
 });
 
+test('--max-sessions and --max-sessions-per-client: a client past its cap loses its own oldest session, not another client’s', async () => {
+  const port = await freePort();
+  const child = spawn(
+    MCPWIRE[0]!,
+    [
+      ...MCPWIRE.slice(1),
+      ...['serve', 'everything', '--http', String(port)],
+      ...['--max-sessions', '3', '--max-sessions-per-client', '2'],
+    ],
+    { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await (await fetchWhenListening(url, { method: 'POST', headers: MODERN_HEADERS, body: DISCOVER })).text();
+    const x = { localAddress: '127.0.0.1' };
+    const y = { localAddress: '127.0.0.2' };
+    const x1 = await initializeFrom(url, x);
+    const y1 = await initializeFrom(url, y);
+    const x2 = await initializeFrom(url, x);
+    const x3 = await initializeFrom(url, x);
+    assert.equal(await pingFrom(url, x1, x), 404, 'x’s third evicted x’s oldest (the per-client cap)');
+    for (const [id, from] of [
+      [y1, y],
+      [x2, x],
+      [x3, x],
+    ] as const)
+      assert.equal(await pingFrom(url, id, from), 200);
+    const y2 = await initializeFrom(url, y);
+    assert.equal(await pingFrom(url, y1, y), 404, 'at the global cap the longest idle went');
+    for (const [id, from] of [
+      [x2, x],
+      [x3, x],
+      [y2, y],
+    ] as const)
+      assert.equal(await pingFrom(url, id, from), 200);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null]);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('--max-sessions-per-client takes a positive whole number, and only with --http', async () => {
+  const zero = await runCli(['serve', 'everything', '--http', '0', '--max-sessions-per-client', '0']);
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /--max-sessions-per-client.*a whole number of at least 1/);
+  const stdio = await runCli(['serve', 'everything', '--max-sessions', '5']);
+  assert.equal(stdio.code, 2);
+  assert.match(
+    stdio.stderr,
+    /^mcpwire: --max-sessions and --max-sessions-per-client apply with --http <port>/,
+  );
+});
+
+/** POSTs `body` from `from.localAddress`; resolves with the status, the session id and the body. */
+async function postFrom(
+  url: string,
+  body: string,
+  from: { localAddress: string },
+  session?: string,
+): Promise<{ status: number; session: string | undefined }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (session !== undefined) {
+    headers['Mcp-Session-Id'] = session;
+    headers['MCP-Protocol-Version'] = '2025-06-18';
+  }
+  const request = httpRequest(url, {
+    method: 'POST',
+    headers,
+    agent: false,
+    localAddress: from.localAddress,
+  });
+  request.end(body);
+  const [response] = (await once(request, 'response')) as [IncomingMessage];
+  response.resume();
+  await once(response, 'end');
+  const id = response.headers['mcp-session-id'];
+  return { status: response.statusCode ?? 0, session: typeof id === 'string' ? id : undefined };
+}
+
+async function initializeFrom(url: string, from: { localAddress: string }): Promise<string> {
+  const reply = await postFrom(url, INITIALIZE, from);
+  assert.equal(reply.status, 200);
+  assert.ok(reply.session !== undefined, 'initialize answered with a session id');
+  return reply.session;
+}
+
+async function pingFrom(url: string, session: string, from: { localAddress: string }): Promise<number> {
+  return (await postFrom(url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), from, session))
+    .status;
+}
+
 test('--no-sessions needs --http', async () => {
   const stdio = await runCli(['serve', 'everything', '--no-sessions']);
   assert.equal(stdio.code, 2);

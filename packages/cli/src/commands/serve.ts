@@ -18,6 +18,8 @@ interface ServeOptions {
   insecureDevAuthOnNetwork?: boolean;
   /** False with --no-sessions. */
   sessions: boolean;
+  maxSessions?: number;
+  maxSessionsPerClient?: number;
   db?: string;
 }
 
@@ -53,6 +55,16 @@ export function serveCommand(): Command {
     .option(
       '--no-sessions',
       'with --http: keep no handshake-era sessions, serving each POST on its own (replicas behind a load balancer); the server then cannot ask those clients anything',
+    )
+    .option(
+      '--max-sessions <n>',
+      'with --http: handshake-era sessions at most; at the cap a new one evicts the longest-idle session (default 10000)',
+      parseCount,
+    )
+    .option(
+      '--max-sessions-per-client <n>',
+      "with --http: sessions of one client (its token's principal, else its address) at most; past it the client's own longest-idle session is evicted (default 100)",
+      parseCount,
     )
     .option(
       '--db <file>',
@@ -98,6 +110,10 @@ function checkOptions(options: ServeOptions, command: Command): void {
     throw new UsageError('--auth applies with --http <port> (see "mcpwire serve --help")');
   if (!options.sessions)
     throw new UsageError('--no-sessions applies with --http <port> (see "mcpwire serve --help")');
+  if (options.maxSessions !== undefined || options.maxSessionsPerClient !== undefined)
+    throw new UsageError(
+      '--max-sessions and --max-sessions-per-client apply with --http <port> (see "mcpwire serve --help")',
+    );
 }
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
@@ -113,6 +129,10 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
       ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
       sessions: options.sessions,
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.maxSessionsPerClient === undefined
+        ? {}
+        : { maxSessionsPerClient: options.maxSessionsPerClient }),
     });
   } else {
     const { serveStdio } = await import('mcpwire/stdio');
@@ -127,6 +147,12 @@ function parseAuthMode(value: string): 'dev' {
   if (value !== 'dev')
     throw new InvalidArgumentError('expected "dev" (the development authorization server).');
   return value;
+}
+
+function parseCount(value: string): number {
+  const count = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(count >= 1)) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return count;
 }
 
 function parsePort(value: string): number {

@@ -21,6 +21,11 @@ export interface HttpRequestView {
   /** The Host header, or the URL's host when the request has none (a Request made by hand). */
   readonly host: string;
   readonly headers: HeaderReader;
+  /**
+   * The peer's IP address where the runtime tells it (the Node adapter: the socket's address);
+   * undefined for a web Request, which does not carry it.
+   */
+  readonly remoteAddress?: string | undefined;
   /** The body text, or `tooLarge` once it passes `limit` bytes (read no further). Call once. */
   readBody(limit: number): Promise<{ text: string } | { tooLarge: true }>;
   /**

@@ -190,13 +190,43 @@ describe('malformed input and HTTP-level refusals', () => {
 });
 
 describe('session limits', () => {
-  test('initialize beyond maxSessions is 503', async () => {
+  const ping = (handler: ReturnType<typeof setup>, id: string) =>
+    handler(post({ jsonrpc: '2.0', id: 5, method: 'ping' }, { 'Mcp-Session-Id': id }));
+  const open = async (handler: ReturnType<typeof setup>, headers: Record<string, string> = {}) =>
+    (await handler(post(INITIALIZE, headers))).headers.get('mcp-session-id')!;
+
+  test('initialize beyond maxSessions evicts the longest-idle session (issue 21)', async () => {
     const handler = setup({ maxSessions: 2 });
-    assert.equal((await handler(post(INITIALIZE))).status, 200);
-    assert.equal((await handler(post(INITIALIZE))).status, 200);
+    const first = await open(handler);
+    const second = await open(handler);
+    assert.equal((await ping(handler, first)).status, 200, 'first is now the most recently used');
     const third = await handler(post(INITIALIZE));
-    assert.equal(third.status, 503);
-    assert.equal(((await third.json()) as Body).id, 1);
+    assert.equal(third.status, 200);
+    assert.equal((await ping(handler, second)).status, 404, 'second, the longest idle, was evicted');
+    assert.equal((await ping(handler, first)).status, 200);
+    assert.equal((await ping(handler, third.headers.get('mcp-session-id')!)).status, 200);
+    await handler.close();
+  });
+
+  test('a web Request has no address: without clientKey only maxSessions applies', async () => {
+    const handler = setup({ maxSessionsPerClient: 1 });
+    const sessions = [await open(handler), await open(handler)];
+    for (const id of sessions) assert.equal((await ping(handler, id)).status, 200);
+    await handler.close();
+  });
+
+  test('clientKey names the client: past its maxSessionsPerClient it evicts its own oldest session', async () => {
+    const handler = setup({
+      maxSessionsPerClient: 2,
+      clientKey: (request) => request.headers.get('x-client') ?? undefined,
+    });
+    const a = [await open(handler, { 'X-Client': 'a' }), await open(handler, { 'X-Client': 'a' })];
+    const b = await open(handler, { 'X-Client': 'b' });
+    const keyless = [await open(handler), await open(handler), await open(handler)];
+    const a3 = await open(handler, { 'X-Client': 'a' });
+    assert.equal((await ping(handler, a[0]!)).status, 404, 'a’s oldest, evicted by a’s third');
+    for (const id of [a[1]!, a3, b, ...keyless]) assert.equal((await ping(handler, id)).status, 200, id);
+    await handler.close();
   });
 
   test('an idle session expires after sessionIdleTimeoutMs; one with an open stream does not', async (t) => {

@@ -21,7 +21,11 @@ export type { HttpHandler } from './endpoint.ts';
 export function createHttpHandler(server: ChannelServer, options: HttpHandlerOptions = {}): HttpHandler {
   const config = resolveOptions(options);
   const sessions = new SessionRegistry(
-    { maxSessions: config.maxSessions, idleTimeoutMs: config.sessionIdleTimeoutMs },
+    {
+      maxSessions: config.maxSessions,
+      maxSessionsPerClient: config.maxSessionsPerClient,
+      idleTimeoutMs: config.sessionIdleTimeoutMs,
+    },
     {
       store: options.eventStore ?? new InMemoryEventStore(),
       retryMs: config.retryMs,
@@ -39,9 +43,10 @@ export function createHttpHandler(server: ChannelServer, options: HttpHandlerOpt
     : direct
       ? (name) => direct(name)
       : createToolSchemaLookup(server);
+  const { clientKey } = config;
   return createEndpoint(server, config, toolSchema, {
     post: (request, frame, isInitialize, accepts, principal) =>
-      handleLegacyPost(request, frame, isInitialize, accepts, { server, sessions, principal }),
+      handleLegacyPost(request, frame, isInitialize, accepts, { server, sessions, principal, clientKey }),
     get: (request, principal) => handleLegacyGet(request, { server, sessions, principal }),
     delete: (request, principal) => handleLegacyDelete(request, { server, sessions, principal }),
     close: () => sessions.closeAll(),

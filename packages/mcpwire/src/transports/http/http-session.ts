@@ -31,11 +31,13 @@ export interface HttpSessionSettings {
 
 /**
  * A session: its id (128 random bits as a UUID, HTTP-26, SEC-7), the principal it is bound to,
- * the revision negotiated by `initialize` (read from its response), and its streams.
+ * the client key its registry's per-client cap counts it under, the revision negotiated by
+ * `initialize` (read from its response), and its streams.
  */
 export class HttpSession implements Channel {
   readonly id = crypto.randomUUID();
   readonly principal: string | undefined;
+  readonly clientKey: string | undefined;
   /** The negotiated revision, once the initialize response has gone out. */
   protocolVersion: string | undefined;
   /** When traffic last touched the session (`Date.now()`), for idle expiry. */
@@ -56,8 +58,13 @@ export class HttpSession implements Channel {
   #info: ChannelInfo | undefined;
   #isClosed = false;
 
-  constructor(principal: string | undefined, settings: HttpSessionSettings, owner: SessionOwner) {
-    this.principal = principal;
+  constructor(
+    identity: { principal: string | undefined; clientKey: string | undefined },
+    settings: HttpSessionSettings,
+    owner: SessionOwner,
+  ) {
+    this.principal = identity.principal;
+    this.clientKey = identity.clientKey;
     this.#settings = settings;
     this.#owner = owner;
   }
@@ -76,6 +83,11 @@ export class HttpSession implements Channel {
     if (this.#exchanges !== undefined) return true;
     for (const stream of this.#live?.values() ?? []) if (stream.isAttached) return true;
     return false;
+  }
+
+  /** True while a POST's requests await their responses (an eviction would lose that work). */
+  get hasRequestsInFlight(): boolean {
+    return this.#exchanges !== undefined;
   }
 
   /** True if a request with this id is still waiting for its response (ids are per session). */

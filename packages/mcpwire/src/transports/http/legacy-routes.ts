@@ -5,6 +5,7 @@ import type { Frame } from '../../jsonrpc/codec.ts';
 import type { JsonRpcRequest, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
+import { clientKeyOf, type ClientKeyHook } from './client-key.ts';
 import { HttpSession } from './http-session.ts';
 import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
@@ -19,6 +20,8 @@ export interface LegacyContext {
   sessions: SessionRegistry;
   /** Who sent the request (undefined without authentication); sessions are bound to its key (SEC-7). */
   principal: Principal | undefined;
+  /** The `clientKey` option: the client a request comes from when there is no principal. */
+  clientKey?: ClientKeyHook | undefined;
 }
 
 /** Serves a handshake-era POST: a new session for `initialize`, else delivery into the named session. */
@@ -41,18 +44,23 @@ export async function handleLegacyPost(
   if (refused) return refused;
   let session: HttpSession | undefined;
   if (isInitialize) {
-    session = context.sessions.create(context.server, context.principal?.principal);
-    if (!session) {
-      // The sweep that frees idle sessions runs this often: the earliest a retry can succeed.
+    const created = context.sessions.create(context.server, {
+      principal: context.principal?.principal,
+      clientKey: clientKeyOf(request, context.principal, context.clientKey),
+    });
+    if (!(created instanceof HttpSession)) {
+      // Every session under the cap has a request in flight; the sweep runs this often.
       const retryAfter = String(context.sessions.retryAfterSeconds);
+      const whose = created.cap === 'maxSessions' ? '' : ' for this client';
       return errorReply({
         status: 503,
         code: TRANSPORT_ERROR,
-        message: `Too many sessions (the limit is ${context.sessions.maxSessions}); retry after ${retryAfter} s`,
+        message: `Too many sessions${whose} (the limit is ${created.limit}), each with a request in progress; retry after ${retryAfter} s`,
         id: firstId,
         headers: { 'Retry-After': retryAfter },
       });
     }
+    session = created;
   } else {
     const found = findSession(request, context, firstId);
     if (!(found instanceof HttpSession)) return found;

@@ -103,6 +103,10 @@ class NodeRequestView implements HttpRequestView {
     return this.#incoming.headers.host ?? '';
   }
 
+  get remoteAddress(): string | undefined {
+    return this.#incoming.socket.remoteAddress;
+  }
+
   get searchParams(): URLSearchParams {
     return new URLSearchParams(this.#query);
   }

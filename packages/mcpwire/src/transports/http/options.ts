@@ -42,8 +42,32 @@ export interface HttpHandlerOptions {
   allowedOrigins?: readonly string[];
   /** Largest POST body in bytes; larger gets 413. Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Live handshake-era sessions at most; `initialize` beyond it gets 503. Default 10,000. */
+  /**
+   * Live handshake-era sessions at most. At the cap, `initialize` evicts the longest-idle session
+   * (closed as an expired one is: its streams end, its id then gets 404 and its client initialises
+   * again) so that one client cannot lock everyone else out; sessions with a request in flight are
+   * never evicted, and only when every session has one does `initialize` get 503 with Retry-After.
+   * Default 10,000.
+   */
   maxSessions?: number;
+  /**
+   * Live handshake-era sessions of one client at most. At this cap, the client's `initialize`
+   * evicts that client's own longest-idle session (as `maxSessions` does, never one with a request
+   * in flight; 503 when all have one), so a client that leaks sessions hurts only itself. The client
+   * is the authenticated principal when there is one, else the `clientKey` hook's answer, else the
+   * peer's address (an IPv6 address by its /64), which only the Node adapter (`mcpwire/node`)
+   * knows: without a principal or a hook, a handler called with web Requests applies only
+   * `maxSessions`. Default 100.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * The client a request without a principal comes from, for `maxSessionsPerClient` (called on
+   * `initialize` only). Give it on runtimes whose Request does not carry the peer's address (e.g.
+   * read the platform's client-IP header), or behind a reverse proxy, where every request comes
+   * from the proxy's address. Undefined: no per-client cap for that request. Default: the peer's
+   * address when the adapter knows it.
+   */
+  clientKey?: (request: Request) => string | undefined;
   /** A session with no traffic and no open stream this long is closed (Infinity: never). Default 30 minutes. */
   sessionIdleTimeoutMs?: number;
   /** Where handshake-era SSE events are kept for Last-Event-ID replay. Default in memory. */
@@ -85,19 +109,31 @@ export interface HttpHandlerOptions {
 
 /** The options with every default applied. */
 export type HttpConfig = Required<
-  Omit<HttpHandlerOptions, 'eventStore' | 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>
+  Omit<
+    HttpHandlerOptions,
+    'eventStore' | 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'
+  >
 > &
-  Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth'>;
+  Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'>;
 
 /** Applies the defaults. */
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
-  const { eventStore: _store, closeSseStreamsAfterMs, toolSchema, authenticate, auth, ...rest } = options;
+  const {
+    eventStore: _store,
+    closeSseStreamsAfterMs,
+    toolSchema,
+    authenticate,
+    auth,
+    clientKey,
+    ...rest
+  } = options;
   return {
     path: '/mcp',
     allowedHosts: LOOPBACK_HOSTNAMES,
     allowedOrigins: [],
     maxBodyBytes: 4 * 1024 * 1024,
     maxSessions: 10_000,
+    maxSessionsPerClient: 100,
     sessionIdleTimeoutMs: 30 * 60 * 1000,
     retryMs: 1_000,
     keepAliveMs: 15_000,
@@ -108,5 +144,6 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     ...(toolSchema === undefined ? {} : { toolSchema }),
     ...(authenticate === undefined ? {} : { authenticate }),
     ...(auth === undefined ? {} : { auth }),
+    ...(clientKey === undefined ? {} : { clientKey }),
   };
 }

@@ -14,7 +14,13 @@ import { serveSessionlessPost } from './sessionless-post.ts';
 /** The options of createSessionlessHandler: those of createHttpHandler less the sessions' own. */
 export type SessionlessHandlerOptions = Omit<
   HttpHandlerOptions,
-  'maxSessions' | 'sessionIdleTimeoutMs' | 'eventStore' | 'retryMs' | 'closeSseStreamsAfterMs'
+  | 'maxSessions'
+  | 'maxSessionsPerClient'
+  | 'clientKey'
+  | 'sessionIdleTimeoutMs'
+  | 'eventStore'
+  | 'retryMs'
+  | 'closeSseStreamsAfterMs'
 >;
 
 /**

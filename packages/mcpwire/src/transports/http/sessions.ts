@@ -1,5 +1,6 @@
-// The live handshake-era sessions of one handler: created by `initialize` up to a cap, found by id
-// and principal, closed on DELETE, on idle expiry, or when the handler closes.
+// The live handshake-era sessions of one handler: created by `initialize` within two caps (all
+// sessions, and each client's), found by id and principal, closed on DELETE, on idle expiry, when a
+// cap needs room for a newcomer, or when the handler closes.
 
 import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
 import type { ChannelServer } from './options.ts';
@@ -7,7 +8,15 @@ import type { ChannelServer } from './options.ts';
 /** Limits of the registry. */
 export interface SessionLimits {
   maxSessions: number;
+  /** Sessions of one client key at most (principal, address, or the `clientKey` hook's answer). */
+  maxSessionsPerClient: number;
   idleTimeoutMs: number;
+}
+
+/** Why `create` made no session: every session under the named cap has a request in flight. */
+export interface SessionRefusal {
+  readonly cap: 'maxSessions' | 'maxSessionsPerClient';
+  readonly limit: number;
 }
 
 /**
@@ -16,9 +25,17 @@ export interface SessionLimits {
  * session, and a timer that runs while sessions exist closes those untouched for `idleTimeoutMs`
  * (checked every 1/60 of it, so a session lives at most that much longer) unless a request is in
  * flight or a stream attached; closing a session also closes its server session.
+ *
+ * At a cap, `create` evicts rather than refuses (issue 21: a refusal let one client lock everyone
+ * out): past its client's cap, that client's longest-idle session; at the global cap, the
+ * longest-idle of all. An evicted session is closed as an expired one is: its streams end and its
+ * id then gets 404, so its client initialises again. Sessions with a request in flight are never
+ * evicted (their work would be lost mid-way); when every candidate has one, `create` refuses.
+ * Both maps iterate least recently touched first: `touch` moves a session to the end.
  */
 export class SessionRegistry implements SessionOwner {
   #sessions = new Map<string, HttpSession>();
+  #byClient = new Map<string, Set<HttpSession>>();
   #limits: SessionLimits;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
@@ -33,11 +50,6 @@ export class SessionRegistry implements SessionOwner {
     return this.#sessions.size;
   }
 
-  /** The cap on live sessions. */
-  get maxSessions(): number {
-    return this.#limits.maxSessions;
-  }
-
   /** Seconds until the next idle sweep could free a session (the `Retry-After` of a 503); at least 1. */
   get retryAfterSeconds(): number {
     const idleMs = this.#limits.idleTimeoutMs;
@@ -45,11 +57,29 @@ export class SessionRegistry implements SessionOwner {
     return Math.max(1, Math.ceil(sweepPeriodMs(idleMs) / 1000));
   }
 
-  /** Creates a session served by `server`, or undefined when the cap is reached. */
-  create(server: ChannelServer, principal: string | undefined): HttpSession | undefined {
-    if (this.#sessions.size >= this.#limits.maxSessions) return undefined;
-    const session = new HttpSession(principal, this.#settings, this);
+  /**
+   * Creates a session served by `server` for `owner` (its principal, and the client key its
+   * per-client cap counts; no key: only the global cap applies). Evicts first where a cap is
+   * reached; the refusal when nothing under that cap can be evicted.
+   */
+  create(
+    server: ChannelServer,
+    owner: { principal: string | undefined; clientKey: string | undefined },
+  ): HttpSession | SessionRefusal {
+    const { maxSessions, maxSessionsPerClient } = this.#limits;
+    const own = owner.clientKey === undefined ? undefined : (this.#byClient.get(owner.clientKey) ?? NONE);
+    if (own !== undefined && own.size >= maxSessionsPerClient && !evictOne(own)) {
+      return { cap: 'maxSessionsPerClient', limit: maxSessionsPerClient };
+    }
+    if (this.#sessions.size >= maxSessions && !evictOne(this.#sessions.values())) {
+      return { cap: 'maxSessions', limit: maxSessions };
+    }
+    const session = new HttpSession(owner, this.#settings, this);
     this.#sessions.set(session.id, session);
+    if (owner.clientKey !== undefined) {
+      const sessions = this.#byClient.get(owner.clientKey) ?? new Set();
+      this.#byClient.set(owner.clientKey, sessions.add(session));
+    }
     if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
     server.connect(session);
     return session;
@@ -61,9 +91,13 @@ export class SessionRegistry implements SessionOwner {
     return session && session.principal === principal ? session : undefined;
   }
 
-  /** Restarts the session's idle time (any traffic counts). */
+  /** Restarts the session's idle time (any traffic counts) and makes it the last to be evicted. */
   touch(session: HttpSession): void {
     session.lastActiveAt = Date.now();
+    if (!this.#sessions.delete(session.id)) return; // closed meanwhile
+    this.#sessions.set(session.id, session);
+    const own = session.clientKey === undefined ? undefined : this.#byClient.get(session.clientKey);
+    if (own?.delete(session)) own.add(session);
   }
 
   /** Closes every session. */
@@ -74,6 +108,9 @@ export class SessionRegistry implements SessionOwner {
   /** A session closed: it is no longer found. */
   forget(session: HttpSession): void {
     this.#sessions.delete(session.id);
+    const key = session.clientKey;
+    const own = key === undefined ? undefined : this.#byClient.get(key);
+    if (own?.delete(session) && own.size === 0) this.#byClient.delete(key!);
     if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
@@ -95,6 +132,18 @@ export class SessionRegistry implements SessionOwner {
       else void session.close();
     }
   }
+}
+
+const NONE: ReadonlySet<HttpSession> = new Set();
+
+/** Closes the first session of `candidates` (least recently touched first) with no request in flight. */
+function evictOne(candidates: Iterable<HttpSession>): boolean {
+  for (const session of candidates) {
+    if (session.hasRequestsInFlight) continue;
+    void session.close(); // synchronous: it is forgotten before close resolves
+    return true;
+  }
+  return false;
 }
 
 /** The idle sweep's period: 1/60 of the idle timeout, within setInterval's range (a larger delay would become 1 ms). */
