@@ -1,0 +1,88 @@
+// `mcpwire pin` writes a lock file of a server's definitions; `mcpwire check --pin` compares a server
+// with it and reports each added, removed and changed definition with what changed. Driven as child
+// processes against the hand-written fixture server (fixtures/check/check-server.mjs): `pin-changed`
+// is `clean` with `add` removed, `subtract` added and the description of `get_weather` changed.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { FIXTURES, runCli } from './support/cli-process.ts';
+
+const SERVER = join(FIXTURES, 'check', 'check-server.mjs');
+const DIR = mkdtempSync(join(tmpdir(), 'mcpwire-pin-'));
+after(() => rmSync(DIR, { recursive: true, force: true }));
+
+function server(name: string): string[] {
+  return ['--era', 'legacy', '--', process.execPath, SERVER, name];
+}
+
+interface LockFile {
+  lockfileVersion: number;
+  server: { name: string; version: string };
+  definitions: Record<string, { kind: string; name: string; sha256: string; definition: unknown }>;
+}
+
+describe('mcpwire pin and check --pin', () => {
+  const lock = join(DIR, 'mcp-lock.json');
+
+  test('pin writes every definition with its SHA-256 and the server name and version', async () => {
+    const result = await runCli(['pin', '-o', lock, ...server('clean')]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Pinned 6 definitions of check-fixture 1\.0\.0 to .*mcp-lock\.json/);
+    const file = JSON.parse(readFileSync(lock, 'utf8')) as LockFile;
+    assert.equal(file.lockfileVersion, 1);
+    assert.deepEqual(file.server, { name: 'check-fixture', version: '1.0.0' });
+    assert.deepEqual(Object.keys(file.definitions), [
+      'prompt:summarize',
+      'resource:file:///readme.md',
+      'resourceTemplate:file:///notes/{id}{?format}',
+      'tool:add',
+      'tool:get_weather',
+      'tool:ping_host',
+    ]);
+    const add = file.definitions['tool:add']!;
+    assert.match(add.sha256, /^[0-9a-f]{64}$/);
+    assert.equal((add.definition as { name: string }).name, 'add');
+    // Pinning the same server again gives the same file: the hashes are of canonical JSON.
+    const again = join(DIR, 'again.json');
+    assert.equal((await runCli(['pin', '-o', again, ...server('clean')])).code, 0);
+    assert.equal(readFileSync(again, 'utf8'), readFileSync(lock, 'utf8'));
+  });
+
+  test('check --pin: the same server passes', async () => {
+    const result = await runCli(['check', '--pin', lock, '--format', 'json', ...server('clean')]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((JSON.parse(result.stdout) as { findings: unknown[] }).findings, []);
+  });
+
+  test('check --pin: an added, a removed and a changed definition, each an error with what changed', async () => {
+    const result = await runCli(['check', '--pin', lock, '--format', 'json', ...server('pin-changed')]);
+    assert.equal(result.code, 1, result.stderr);
+    const findings = (JSON.parse(result.stdout) as { findings: Array<Record<string, string>> }).findings;
+    const pins = findings.filter((finding) => finding.rule!.startsWith('pin/'));
+    assert.deepEqual(
+      pins.map((finding) => [finding.rule, finding.kind, finding.name, finding.severity]),
+      [
+        ['pin/removed', 'tool', 'add', 'error'],
+        ['pin/changed', 'tool', 'get_weather', 'error'],
+        ['pin/added', 'tool', 'subtract', 'error'],
+      ],
+    );
+    const changed = pins[1]!.message;
+    assert.match(changed, /description: "Weather for a city\." -> "Weather and forecast for a city\."/);
+    const text = await runCli(['check', '--pin', lock, ...server('pin-changed')]);
+    assert.equal(text.code, 1);
+    assert.match(
+      text.stdout,
+      /^error pin\/changed tool get_weather: .*description: "Weather for a city\." -> /m,
+    );
+  });
+
+  test('check --pin with a file that is no lock file: exit 2', async () => {
+    const result = await runCli(['check', '--pin', join(DIR, 'missing.json'), ...server('clean')]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /missing\.json/);
+  });
+});
