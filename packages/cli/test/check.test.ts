@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { FIXTURES, runCli } from './support/cli-process.ts';
+import { CHECK_RULES } from '../src/check/check-rules.ts';
+import { FIXTURES, ROOT, runCli } from './support/cli-process.ts';
 
 const SERVER = join(FIXTURES, 'check', 'check-server.mjs');
 const SARIF_SCHEMA = join(FIXTURES, 'check', 'sarif-schema-2.1.0.json');
@@ -120,9 +121,16 @@ describe('mcpwire check', { concurrency: 4 }, () => {
     const line = result.stdout.split('\n').find((each) => each.includes('poison/hidden-text'));
     assert.ok(line !== undefined, result.stdout);
     assert.match(line, /^error poison\/hidden-text prompt greet: .*U\+202E.* Fix: /);
-    assert.doesNotMatch(result.stdout, /\u202e/, 'the bidi override reaches the terminal escaped');
-    assert.match(result.stdout, /\\u202e/);
+    assert.doesNotMatch(result.stdout, /\u202e/, 'the bidi override never reaches the terminal');
     assert.match(result.stdout, /^1 error, 0 warnings, 0 notes: 3 tools, 2 prompts/m);
+  });
+
+  test('a name with ESC and a bidi override reaches the terminal escaped', async () => {
+    const result = await runCli(['check', ...server('terminal-escape')]);
+    // The bidi override is also poison/hidden-text: an error.
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^warning spec\/tool-name tool evil\\x1b\[31m\\u202ename: /m);
+    assert.doesNotMatch(result.stdout, /[\u001b\u202e]/);
   });
 
   test('--clients selects the clients; the ones named turn their findings into errors', async () => {
@@ -185,9 +193,17 @@ describe('mcpwire check', { concurrency: 4 }, () => {
     assert.equal(gone.code, 3, gone.stderr);
   });
 
-  test('--help lists the rules', async () => {
+  test('--help and docs/check.md list the rules', async () => {
     const help = await runCli(['check', '--help']);
     assert.equal(help.code, 0);
     for (const { rule } of CASES) assert.ok(help.stdout.includes(rule), `${rule} in --help`);
+    // docs/check.md documents every rule of the catalogue, with its source.
+    const docs = readFileSync(join(ROOT, 'docs', 'check.md'), 'utf8');
+    const rows = docs.split('\n').filter((line) => line.startsWith('| `'));
+    for (const { id } of CHECK_RULES)
+      assert.ok(
+        rows.some((row) => row.startsWith(`| \`${id}\` `)),
+        `${id} in docs/check.md`,
+      );
   });
 });

@@ -70,7 +70,7 @@ describe('mcpwire pin and check --pin', () => {
         ['pin/added', 'tool', 'subtract', 'error'],
       ],
     );
-    const changed = pins[1]!.message;
+    const changed = pins[1]!.message!;
     assert.match(changed, /description: "Weather for a city\." -> "Weather and forecast for a city\."/);
     const text = await runCli(['check', '--pin', lock, ...server('pin-changed')]);
     assert.equal(text.code, 1);
