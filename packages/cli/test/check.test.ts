@@ -72,6 +72,7 @@ const CASES: ReadonlyArray<{ name: string; rule: string; definition: string; isE
   { name: 'poison-zero-width', rule: 'poison/hidden-text', definition: 'zw', isError: true },
   { name: 'poison-bidi', rule: 'poison/hidden-text', definition: 'greet', isError: true },
   { name: 'poison-instruction', rule: 'poison/instruction', definition: 'helper', isError: true },
+  { name: 'listing-changed', rule: 'poison/listing-changed', definition: 'get_weather', isError: true },
   {
     name: 'missing-description',
     rule: 'hygiene/missing-description',
