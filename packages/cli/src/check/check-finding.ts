@@ -1,7 +1,7 @@
 // A finding of `mcpwire check`: one rule broken by one definition (or by the server as a whole), what
 // is wrong and what to change. Shared by the rules, the output formats and the pin comparison.
 
-import type { DefinitionKind } from './definition.ts';
+import type { Definition, DefinitionKind } from './definition.ts';
 
 /** How bad a finding is: an error fails the check (exit 1); a warning or a note does not. */
 export type CheckSeverity = 'error' | 'warning' | 'note';
@@ -27,4 +27,6 @@ export interface CheckContext {
   protocolVersion: string;
   /** The clients `--clients` named; undefined: every client in the table, their findings as warnings. */
   clients: readonly string[] | undefined;
+  /** The tools and prompts listed a second time in the same connection (poison/listing-changed). */
+  relisted?: readonly Definition[] | undefined;
 }

@@ -132,6 +132,12 @@ export const CHECK_RULES = [
     source: 'tool poisoning',
   },
   {
+    id: 'poison/listing-changed',
+    severity: 'error',
+    summary: 'a tool or prompt that reads differently when listed a second time in the same connection',
+    source: 'tool poisoning: a "rug pull" between review and use',
+  },
+  {
     id: 'hygiene/missing-description',
     severity: 'warning',
     summary: 'a tool or prompt without a description',

@@ -22,6 +22,8 @@ export interface ServerListing {
   /** The negotiated protocol revision, e.g. `2025-11-25`. */
   protocolVersion: string;
   definitions: Definition[];
+  /** With `relist`: the tools and prompts listed a second time, right after the first listing. */
+  relisted?: Definition[];
 }
 
 /** The plural each kind has in a summary line. */
@@ -34,29 +36,49 @@ export const KIND_PLURALS: Record<DefinitionKind, [string, string]> = {
 
 /**
  * Lists every kind the server declares a capability for, following every page, in the order tools,
- * prompts, resources, resource templates. Rejects as the first failed request does.
+ * prompts, resources, resource templates; with `relist`, then the tools and prompts once more.
+ * Rejects as the first failed request does.
  */
-export async function listDefinitions(client: Client, signal: AbortSignal): Promise<ServerListing> {
+export async function listDefinitions(
+  client: Client,
+  options: { signal: AbortSignal; relist?: boolean },
+): Promise<ServerListing> {
   const capabilities = client.serverCapabilities ?? {};
-  const options = { signal };
+  const request = { signal: options.signal };
   const definitions: Definition[] = [];
-  const add = (kind: DefinitionKind, items: readonly unknown[], key: string): void => {
-    for (const item of items) {
-      const value = capDepth(item) as Record<string, unknown>;
-      const name = value[key];
-      definitions.push({ kind, name: typeof name === 'string' ? name : '', value });
-    }
-  };
-  if (capabilities.tools !== undefined) add('tool', await client.listAllTools(options), 'name');
-  if (capabilities.prompts !== undefined) add('prompt', await client.listAllPrompts(options), 'name');
+  if (capabilities.tools !== undefined) add(definitions, 'tool', await client.listAllTools(request));
+  if (capabilities.prompts !== undefined) add(definitions, 'prompt', await client.listAllPrompts(request));
   if (capabilities.resources !== undefined) {
-    add('resource', await client.listAllResources(options), 'uri');
-    add('resourceTemplate', await client.listAllResourceTemplates(options), 'uriTemplate');
+    add(definitions, 'resource', await client.listAllResources(request));
+    add(definitions, 'resourceTemplate', await client.listAllResourceTemplates(request));
   }
   const info = client.serverInfo;
-  return {
+  const listing: ServerListing = {
     server: { name: info?.name ?? '', version: info?.version ?? '' },
     protocolVersion: client.protocolVersion ?? '',
     definitions,
   };
+  if (options.relist === true) {
+    const relisted: Definition[] = [];
+    if (capabilities.tools !== undefined) add(relisted, 'tool', await client.listAllTools(request));
+    if (capabilities.prompts !== undefined) add(relisted, 'prompt', await client.listAllPrompts(request));
+    listing.relisted = relisted;
+  }
+  return listing;
+}
+
+/** The property that identifies each kind. */
+const KEYS: Record<DefinitionKind, string> = {
+  tool: 'name',
+  prompt: 'name',
+  resource: 'uri',
+  resourceTemplate: 'uriTemplate',
+};
+
+function add(into: Definition[], kind: DefinitionKind, items: readonly unknown[]): void {
+  for (const item of items) {
+    const value = capDepth(item) as Record<string, unknown>;
+    const name = value[KEYS[kind]];
+    into.push({ kind, name: typeof name === 'string' ? name : '', value });
+  }
 }

@@ -23,8 +23,12 @@ export interface CheckRequest {
 
 /** Runs the check over `oneShot`'s connection; exit 1 when any finding is an error, else 0. */
 export async function runCheck(oneShot: OneShot, request: CheckRequest): Promise<ExitCodeValue> {
-  const listing = await listDefinitions(oneShot.client, oneShot.signal);
-  const context = { protocolVersion: listing.protocolVersion, clients: request.clients };
+  const listing = await listDefinitions(oneShot.client, { signal: oneShot.signal, relist: true });
+  const context = {
+    protocolVersion: listing.protocolVersion,
+    clients: request.clients,
+    relisted: listing.relisted,
+  };
   const all: CheckFinding[] = [
     ...runCheckRules(listing.definitions, context),
     ...(request.pin === undefined ? [] : comparePin(request.pin.lock, listing.definitions)),
@@ -39,7 +43,7 @@ export async function runCheck(oneShot: OneShot, request: CheckRequest): Promise
 
 /** Writes the lock file of the server to `file` (replacing it) and says so on stdout. */
 export async function runPin(oneShot: OneShot, file: string): Promise<ExitCodeValue> {
-  const listing = await listDefinitions(oneShot.client, oneShot.signal);
+  const listing = await listDefinitions(oneShot.client, { signal: oneShot.signal });
   const lock = toLockFile(listing);
   writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
   const count = Object.keys(lock.definitions).length;

@@ -7,6 +7,7 @@ import { checkClientCompat } from './client-compat.ts';
 import { checkHiddenText } from './hidden-text.ts';
 import { checkHygiene } from './hygiene.ts';
 import { checkInstructionText } from './instruction-text.ts';
+import { checkListingChanged } from './listing-changed.ts';
 import { checkDuplicateNames, checkToolNames } from './names.ts';
 import { checkPromptArguments } from './prompt-arguments.ts';
 import { checkSchemas } from './schemas.ts';
@@ -24,6 +25,7 @@ export function runCheckRules(definitions: readonly Definition[], context: Check
     ...checkClientCompat(definitions, context),
     ...checkHiddenText(definitions),
     ...checkInstructionText(definitions),
+    ...checkListingChanged(definitions, context),
     ...checkHygiene(definitions),
   ];
 }
