@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FIXTURES, runCli } from './support/cli-process.ts';
+import { startOurHttpServer } from './support/http-servers.ts';
 
 const SERVER = join(FIXTURES, 'check', 'check-server.mjs');
 const DIR = mkdtempSync(join(tmpdir(), 'mcpwire-pin-'));
@@ -84,5 +85,27 @@ describe('mcpwire pin and check --pin', () => {
     const result = await runCli(['check', '--pin', join(DIR, 'missing.json'), ...server('clean')]);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /missing\.json/);
+  });
+
+  test('over Streamable HTTP, both eras: pin the github server, then check --pin passes', async () => {
+    await using server = await startOurHttpServer(['github']);
+    const httpLock = join(DIR, 'github-lock.json');
+    const pinned = await runCli(['pin', server.url, '-o', httpLock]);
+    assert.equal(pinned.code, 0, pinned.stderr);
+    assert.match(pinned.stdout, /^Pinned \d+ definitions of mcpwire-github /);
+    for (const era of ['modern', 'legacy']) {
+      const result = await runCli(['check', server.url, '--era', era, '--pin', httpLock, '--format', 'json']);
+      const report = JSON.parse(result.stdout) as {
+        protocolVersion: string;
+        findings: Array<{ rule: string }>;
+      };
+      assert.equal(result.code, 0, `${era}: ${result.stdout}${result.stderr}`);
+      assert.equal(report.protocolVersion, era === 'modern' ? '2026-07-28' : '2025-11-25');
+      // The same definitions in either era: nothing added, removed or changed.
+      assert.deepEqual(
+        report.findings.filter((finding) => finding.rule.startsWith('pin/')),
+        [],
+      );
+    }
   });
 });
