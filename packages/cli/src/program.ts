@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { authServerCommand } from './commands/auth-server.ts';
 import { callCommand } from './commands/call.ts';
+import { checkCommand } from './commands/check.ts';
 import { completeCommand } from './commands/complete.ts';
 import { connectCommand } from './commands/connect.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -11,6 +12,7 @@ import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
 import { lintCommand } from './commands/lint.ts';
 import { listCommand } from './commands/list.ts';
+import { pinCommand } from './commands/pin.ts';
 import { readCommand } from './commands/read.ts';
 import { replayCommand } from './commands/replay.ts';
 import { reportCommand } from './commands/report.ts';
@@ -31,6 +33,8 @@ export const TARGET_COMMANDS: ReadonlySet<string> = new Set([
   'complete',
   'connect',
   'doctor',
+  'check',
+  'pin',
 ]);
 
 /** The root command with every subcommand. Parse with `parseAsync(argv, { from: 'user' })`. */
@@ -48,6 +52,8 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(completeCommand(context))
     .addCommand(connectCommand(context))
     .addCommand(doctorCommand(context))
+    .addCommand(checkCommand(context))
+    .addCommand(pinCommand(context))
     .addCommand(tapCommand())
     .addCommand(authServerCommand())
     .addCommand(lintCommand())

@@ -17,6 +17,8 @@ const COMMANDS = [
   'complete',
   'connect',
   'doctor',
+  'check',
+  'pin',
   'tap',
   'auth-server',
   'lint',

@@ -39,6 +39,10 @@ export function tapCommand(): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--no-lint', 'do not check the traffic as it passes')
+    .option(
+      '--pin <file>',
+      'warn (stderr, or --log) when a definition the host lists differs from this lock file (written by "mcpwire pin"): added, changed, or gone from a full listing; also after list_changed',
+    )
     .option('--http <url>', 'proxy Streamable HTTP to this server URL instead of running a stdio server')
     .option(
       '--port <port>',

@@ -35,7 +35,7 @@ export async function runStdioTap(command: readonly string[], options: TapWireOp
   // Opened even with nothing to record or lint: a bad --redact path or --log file fails early (exit 2).
   const observer = await startObserver(command.join(' '), options);
   // With nothing to record into or lint, the copies would only be parsed to be dropped.
-  const observing = options.lint || options.record !== undefined;
+  const observing = options.lint || options.record !== undefined || options.pin !== undefined;
   const child = spawn(file, args, { stdio: observing ? ['pipe', 'pipe', 'pipe'] : 'inherit' });
   try {
     await spawned(child);

@@ -18,6 +18,8 @@ export interface TapWireOptions {
   redact?: string[];
   /** Check the traffic as it passes and report each finding as one line. */
   lint: boolean;
+  /** A lock file of `mcpwire pin`: each listed definition that differs from it is reported. */
+  pin?: string;
 }
 
 /** An open tap recording. */
@@ -47,6 +49,7 @@ export async function openTapRecording(
   if (options.record !== undefined) sinks.push(await openFileSink(options.record));
   if (options.lint)
     sinks.push(await openLintSink(diagnose, { file: options.record, hasColour: log === undefined }));
+  if (options.pin !== undefined) sinks.push(await openPin(options.pin, diagnose, log === undefined));
   const recorder = new WireRecorder(
     { recorder: 'mcpwire tap', ...recorded },
     { sinks, redactor, ...(clock === undefined ? {} : { clock }) },
@@ -78,6 +81,18 @@ async function openLintSink(
         : formatFinding({ ...placeless, line }, where.file, options);
     diagnose(`mcpwire tap: ${text}`);
   });
+}
+
+/** The --pin check: each finding as one line, as `mcpwire check` prints it. */
+async function openPin(
+  file: string,
+  diagnose: (line: string) => void,
+  hasColour: boolean,
+): Promise<WireSink> {
+  const { openPinSink } = await import('../../check/pin-sink.ts');
+  const { formatCheckFinding } = await import('../../check/check-output.ts');
+  const colours = hasColour ? coloursFor(process.stderr) : undefined;
+  return openPinSink(file, (finding) => diagnose(`mcpwire tap: ${formatCheckFinding(finding, colours)}`));
 }
 
 async function openLog(file: string): Promise<WriteStream> {
