@@ -11,6 +11,7 @@ import {
   createCachingValidator,
   dialectOf,
   DIALECT_DRAFT_07,
+  TOO_DEEP_TO_VALIDATE,
   unresolvedRefFailure,
   VALID,
   type SyncValidate,
@@ -55,8 +56,10 @@ function compileNow(schema: JsonSchema): SyncValidate {
   };
 }
 
-/** What cfworker threw while validating (only an unresolved `$ref`, in its version 4), as a failure. */
+/** What cfworker threw while validating (an unresolved `$ref`, or a RangeError on a deep value), as a failure. */
 function failureOf(error: unknown): SyncValidate {
+  // Stack exhaustion on a deep value under a recursive schema: the value's fault, not the schema's.
+  if (error instanceof RangeError) return TOO_DEEP_TO_VALIDATE;
   const reason = error instanceof Error ? error.message : String(error);
   const ref = /^Unresolved \$ref "(.*?)"/.exec(reason)?.[1];
   return ref === undefined ? alwaysFail(`invalid JSON Schema: ${reason}`) : unresolvedRefFailure(ref);
