@@ -38,11 +38,18 @@ function compileNow(schema: JsonSchema): SyncValidate {
   const dialect = dialectOf(schema);
   if (typeof dialect === 'function') return dialect;
   // No short-circuit: every failure is reported, as Ajv's `allErrors` does.
-  const validator = new Validator(
-    schema as Schema | boolean,
-    dialect === DIALECT_DRAFT_07 ? '7' : '2020-12',
-    false,
-  );
+  let validator: Validator;
+  try {
+    validator = new Validator(
+      schema as Schema | boolean,
+      dialect === DIALECT_DRAFT_07 ? '7' : '2020-12',
+      false,
+    );
+  } catch (error) {
+    // cfworker dereferences eagerly: a key that is not well-formed UTF-16 (a lone surrogate) makes its
+    // encodeURI throw a URIError here, which `Validate` must not pass on (it never throws).
+    return failureOf(error);
+  }
   return (value) => {
     let outcome: ReturnType<Validator['validate']>;
     try {
