@@ -78,4 +78,21 @@ describe('a client sending 100,000-deep values to walkers of our server', { conc
     assert.match(answer.error.message, /taskIds must be an array of task id strings, got an object/);
     await answersPing(server.url);
   });
+
+  test('a 2026-07-28 request with a deep logLevel in _meta: -32602', async () => {
+    await using server = await startEverythingHttp();
+    const meta = ENVELOPE.replace(
+      '"_meta":{',
+      `"_meta":{"io.modelcontextprotocol/logLevel":${deepJson(DEPTH)},`,
+    );
+    const answer = await post(
+      server.url,
+      'tools/list',
+      undefined,
+      `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{${meta}}}`,
+    );
+    assert.equal(answer?.error?.code, -32602, JSON.stringify(answer).slice(0, 500));
+    assert.match(answer.error.message, /logLevel/);
+    await answersPing(server.url);
+  });
 });
