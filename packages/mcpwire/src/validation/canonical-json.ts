@@ -44,13 +44,27 @@ function arrayTasks(array: readonly unknown[]): Task[] {
 
 function objectTasks(object: Record<string, unknown>): Task[] {
   const tasks: Task[] = ['{'];
-  for (const key of Object.keys(object).sort()) {
+  for (const key of sortedKeys(object)) {
     const member = toJsonValue(object[key], key);
     if (isOmitted(member)) continue;
     tasks.push(`${tasks.length > 1 ? ',' : ''}${JSON.stringify(key)}:`, { value: member });
   }
   tasks.push('}');
   return tasks;
+}
+
+/**
+ * The keys sorted, in the order an object built from them in that order lists them: integer-like keys
+ * first in numeric order, then the rest sorted (what the sorted copy JSON.stringify used to see gave).
+ */
+function sortedKeys(object: Record<string, unknown>): string[] {
+  return Object.keys(
+    Object.fromEntries(
+      Object.keys(object)
+        .sort()
+        .map((key) => [key, true]),
+    ),
+  );
 }
 
 /** `value` as JSON.stringify sees it: after `toJSON`, boxed primitives unboxed. */
