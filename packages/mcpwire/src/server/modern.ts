@@ -81,7 +81,8 @@ export async function serveModern(
   if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
     throw new RpcError(
       ErrorCode.InvalidParams,
-      `Invalid params: unknown "${MetaKey.logLevel}" ${JSON.stringify(logLevel)}`,
+      // Only a string is shown: JSON.stringify of a peer's object may recurse past the stack (issue 21).
+      `Invalid params: unknown "${MetaKey.logLevel}" ${typeof logLevel === 'string' ? JSON.stringify(logLevel.slice(0, 100)) : Array.isArray(logLevel) ? '(an array)' : `(${typeof logLevel})`}`,
     );
   }
   const result = await runRounds(host, spec, request, envelope, stream);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
+import { toCanonicalJson } from '../validation/canonical-json.ts';
 import { RequestStateSealer } from './request-state.ts';
 
 const isInvalidParams = (error: unknown): boolean => error instanceof RpcError && error.code === -32602;
@@ -44,4 +45,14 @@ test('keys rotate: the first signs, every key verifies', async () => {
   const fresh = await after.seal('b', {});
   await assert.rejects(before.open('b', fresh), isInvalidParams);
   assert.throws(() => new RequestStateSealer({ keys: [] }), TypeError);
+});
+
+test('answers nested 100,000 deep (a peer chose them) are sealed and open again (issue 21)', async () => {
+  let deep: unknown = 1;
+  for (let level = 0; level < 50_000; level += 1) deep = { a: [deep] };
+  const sealer = RequestStateSealer.random();
+  const token = await sealer.seal('tools/call#abc', { deep });
+  const payload = await sealer.open('tools/call#abc', token);
+  // assert.deepEqual recurses too: compare the canonical texts.
+  assert.equal(toCanonicalJson(payload.answers), toCanonicalJson({ deep }));
 });

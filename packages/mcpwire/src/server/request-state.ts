@@ -3,6 +3,7 @@
 
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
+import { toCanonicalJson } from '../validation/canonical-json.ts';
 
 /** What a sealed state carries between rounds. */
 export interface StatePayload {
@@ -67,7 +68,8 @@ export class RequestStateSealer {
   async seal(binding: string, answers: JsonObject, asked?: readonly string[]): Promise<string> {
     const payload: StatePayload = { binding, answers, exp: Date.now() + this.ttlMs };
     if (asked !== undefined) payload.asked = [...asked];
-    const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
+    // The answers are the client's: serialized without recursion, since they may nest 100,000 deep (issue 21).
+    const body = toBase64Url(encoder.encode(toCanonicalJson(payload)));
     const [signer] = await this.#importedKeys();
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', signer!, encoder.encode(body)));
     return `${body}.${toBase64Url(mac)}`;

@@ -24,3 +24,15 @@ test('cycles throw rather than loop', () => {
   cyclic['self'] = cyclic;
   assert.throws(() => toCanonicalJson(cyclic), TypeError);
 });
+
+test('values nested 100,000 deep serialize exactly, without recursion (issue 21)', () => {
+  const depth = 100_000;
+  let array: unknown = [];
+  let object: unknown = { z: 1 };
+  for (let level = 1; level < depth; level += 1) {
+    array = [array];
+    object = { z: 1, a: object };
+  }
+  assert.equal(toCanonicalJson(array), '['.repeat(depth) + ']'.repeat(depth));
+  assert.equal(toCanonicalJson(object), '{"a":'.repeat(depth - 1) + '{"z":1}' + ',"z":1}'.repeat(depth - 1));
+});

@@ -169,18 +169,28 @@ function encodeSegment(key: string): string {
   return encodeURI(key.replaceAll('~', '~0').replaceAll('/', '~1')).replaceAll('#', '%23');
 }
 
+/** How many `$ref`s one keyword location may pass through before it is given up (a cycle ends there). */
+const MAX_REF_HOPS = 64;
+
 /**
  * The schema object at `path` under `root`, following local `$ref`s (`#/...` pointers, `#anchor`s) as cfworker's
- * keyword locations do; undefined where the path leaves what can be followed here.
+ * keyword locations do; undefined where the path leaves what can be followed here. Iterative: a `$ref` to a
+ * pointer continues with that pointer's segments, at most MAX_REF_HOPS times.
  */
 function schemaAt(root: unknown, path: readonly string[]): SchemaObject | undefined {
   let node: unknown = root;
-  for (const segment of path) {
+  // The segments still to follow, the next one last, so a `$ref`'s pointer is pushed in front of the rest.
+  const pending = [...path].reverse();
+  let hops = 0;
+  for (let segment = pending.pop(); segment !== undefined; segment = pending.pop()) {
     if (typeof node !== 'object' || node === null) return undefined;
     const next: unknown = (node as SchemaObject)[segment];
     if (segment === '$ref' && typeof next === 'string') {
-      if (next === '#' || next.startsWith('#/')) node = schemaAt(root, decodeLocation(next));
-      else if (/^#[A-Za-z_][\w.-]*$/.test(next)) node = findAnchor(root, next.slice(1));
+      if ((hops += 1) > MAX_REF_HOPS) return undefined;
+      if (next === '#' || next.startsWith('#/')) {
+        node = root;
+        pending.push(...decodeLocation(next).reverse());
+      } else if (/^#[A-Za-z_][\w.-]*$/.test(next)) node = findAnchor(root, next.slice(1));
       else return undefined;
     } else node = next;
   }
@@ -189,12 +199,14 @@ function schemaAt(root: unknown, path: readonly string[]): SchemaObject | undefi
     : undefined;
 }
 
-function findAnchor(node: unknown, anchor: string): unknown {
-  if (typeof node !== 'object' || node === null) return undefined;
-  if ((node as SchemaObject)['$anchor'] === anchor) return node;
-  for (const child of Object.values(node)) {
-    const found = findAnchor(child, anchor);
-    if (found !== undefined) return found;
+/** The first object (depth first, in document order) whose `$anchor` is `anchor`, found with an explicit stack. */
+function findAnchor(root: unknown, anchor: string): unknown {
+  const stack: unknown[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (typeof node !== 'object' || node === null) continue;
+    if ((node as SchemaObject)['$anchor'] === anchor) return node;
+    const children = Object.values(node);
+    for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index]);
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import {
   createCachingValidator,
   dialectOf,
   DIALECT_DRAFT_07,
+  TOO_DEEP_TO_VALIDATE,
   unresolvedRefFailure,
   VALID,
   type SyncValidate,
@@ -37,11 +38,18 @@ function compileNow(schema: JsonSchema): SyncValidate {
   const dialect = dialectOf(schema);
   if (typeof dialect === 'function') return dialect;
   // No short-circuit: every failure is reported, as Ajv's `allErrors` does.
-  const validator = new Validator(
-    schema as Schema | boolean,
-    dialect === DIALECT_DRAFT_07 ? '7' : '2020-12',
-    false,
-  );
+  let validator: Validator;
+  try {
+    validator = new Validator(
+      schema as Schema | boolean,
+      dialect === DIALECT_DRAFT_07 ? '7' : '2020-12',
+      false,
+    );
+  } catch (error) {
+    // cfworker dereferences eagerly: a key that is not well-formed UTF-16 (a lone surrogate) makes its
+    // encodeURI throw a URIError here, which `Validate` must not pass on (it never throws).
+    return failureOf(error);
+  }
   return (value) => {
     let outcome: ReturnType<Validator['validate']>;
     try {
@@ -55,8 +63,10 @@ function compileNow(schema: JsonSchema): SyncValidate {
   };
 }
 
-/** What cfworker threw while validating (only an unresolved `$ref`, in its version 4), as a failure. */
+/** What cfworker threw while validating (an unresolved `$ref`, or a RangeError on a deep value), as a failure. */
 function failureOf(error: unknown): SyncValidate {
+  // Stack exhaustion on a deep value under a recursive schema: the value's fault, not the schema's.
+  if (error instanceof RangeError) return TOO_DEEP_TO_VALIDATE;
   const reason = error instanceof Error ? error.message : String(error);
   const ref = /^Unresolved \$ref "(.*?)"/.exec(reason)?.[1];
   return ref === undefined ? alwaysFail(`invalid JSON Schema: ${reason}`) : unresolvedRefFailure(ref);

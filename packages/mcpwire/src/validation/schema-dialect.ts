@@ -1,6 +1,7 @@
 // What every JSON Schema validator here checks before compiling, and how it caches: the dialects
 // (SCHEMA-1, SCHEMA-2), schemas that can never be used, and one `Validate` per schema content.
 
+import { isDeeperThan } from '../jsonrpc/json-depth.ts';
 import { toCanonicalJson } from './canonical-json.ts';
 import { formatErrorLine } from './error-line.ts';
 import type { JsonSchema, SyncJsonSchemaValidator, ValidateResult } from './json-schema-validator.ts';
@@ -51,6 +52,18 @@ function dialectOfUri(uri: unknown): Dialect | undefined {
   return bare === DIALECT_2020_12 || bare === DIALECT_DRAFT_07 ? bare : undefined;
 }
 
+/**
+ * The deepest nesting of objects and arrays a schema may have (the schema itself is level 1): the
+ * validators compile and dereference recursively, and a schema may come from a peer (a server's
+ * `outputSchema`, issue 21). Ajv runs out of stack near 1,100 levels; real schemas stay far below 256.
+ */
+export const MAX_SCHEMA_DEPTH = 256;
+
+/** The one failure for a value the validator ran out of stack on (it recursed as deep as the value). */
+export const TOO_DEEP_TO_VALIDATE = alwaysFail(
+  'nested too deeply to validate (the schema recurses as deep as the value, and the value is deeper than the validator can follow)',
+);
+
 /** The failure for a `$ref` that points outside the schema: nothing is ever fetched (S26-SCHEMA-2). */
 export function unresolvedRefFailure(ref: string): SyncValidate {
   return alwaysFail(
@@ -84,12 +97,31 @@ export function createCachingValidator(
       const key = contentKey(schema);
       let validate = key === undefined ? undefined : byContent.get(key);
       if (validate === undefined) {
-        validate = lazily(() => compileNow(schema));
+        validate = lazily(() => compileBounded(schema, compileNow));
         if (key !== undefined) byContent.set(key, validate);
       }
       if (isObject) byIdentity.set(schema, validate);
       return validate;
     },
+  };
+}
+
+/**
+ * `compileNow(schema)`, or a failure naming MAX_SCHEMA_DEPTH for a schema nested deeper; the returned
+ * check answers a RangeError of the validator (a value nested deeper than the stack, under a recursive
+ * schema) with TOO_DEEP_TO_VALIDATE rather than throwing it.
+ */
+function compileBounded(schema: JsonSchema, compileNow: (schema: JsonSchema) => SyncValidate): SyncValidate {
+  if (isDeeperThan(schema, MAX_SCHEMA_DEPTH))
+    return alwaysFail(`invalid JSON Schema: nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  const validate = compileNow(schema);
+  return (value) => {
+    try {
+      return validate(value);
+    } catch (error) {
+      if (error instanceof RangeError) return TOO_DEEP_TO_VALIDATE(value);
+      throw error;
+    }
   };
 }
 

@@ -29,7 +29,7 @@ export function taskListenFeed(runner: TaskRunner): ListenFeed {
       if (!Array.isArray(value) || !value.every((id) => typeof id === 'string'))
         throw new RpcError(
           ErrorCode.InvalidParams,
-          `Invalid params for "subscriptions/listen": notifications.taskIds must be an array of task id strings, got ${JSON.stringify(value)}`,
+          `Invalid params for "subscriptions/listen": notifications.taskIds must be an array of task id strings, got ${describeFilter(value)}`,
         );
       // A stateless-era request has no session: its requestor is its principal, if any.
       const owner = { owner: request.auth?.principal };
@@ -71,4 +71,16 @@ export function taskListenFeed(runner: TaskRunner): ListenFeed {
 function toTaskNotification(record: TaskRecord): JsonObject {
   const { resultType: _resultType, ...task } = toDetailedTask(record);
   return task as unknown as JsonObject;
+}
+
+/**
+ * What a malformed `taskIds` filter was, for the -32602 message. Never JSON.stringify of the whole
+ * value: a peer's value may nest deeper than that recursion survives, or run to megabytes (issue 21).
+ */
+function describeFilter(value: unknown): string {
+  if (Array.isArray(value)) return 'an array with an item that is not a string';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? typeof value;
+  return text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }

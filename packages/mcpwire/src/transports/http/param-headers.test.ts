@@ -55,3 +55,13 @@ test('each argument present must be mirrored exactly; absent or null ones expect
     'empty string, empty header',
   );
 });
+
+test('a properties chain 100,000 deep is searched to the depth cap, not recursed (issue 21)', () => {
+  let schema: Record<string, unknown> = { type: 'string', 'x-mcp-header': 'TooDeep' };
+  for (let level = 0; level < 100_000; level += 1) schema = { type: 'object', properties: { a: schema } };
+  schema = { type: 'object', properties: { top: { type: 'string', 'x-mcp-header': 'Top' }, deep: schema } };
+  assert.deepEqual(
+    findHeaderParams(schema).map((param) => [param.path.join('.'), param.header]),
+    [['top', 'Top']],
+  );
+});

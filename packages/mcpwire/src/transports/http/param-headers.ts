@@ -15,22 +15,33 @@ export interface HeaderParam {
 }
 
 /**
- * The `x-mcp-header` annotations of an inputSchema reachable through `properties` chains only
- * (S26-HDR-2). Validity of the annotations is the client's concern (S26-HDR-3); the server checks
- * whatever its own tools declare.
+ * How many levels of `properties` the `x-mcp-header` walks descend (server and client alike): an
+ * annotation below that is not looked for (issue 21: a schema from a peer may nest 100,000 deep).
  */
-export function findHeaderParams(schema: unknown, path: readonly string[] = []): HeaderParam[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const node = schema as JsonObject;
+export const MAX_HEADER_SCHEMA_DEPTH = 64;
+
+/**
+ * The `x-mcp-header` annotations of an inputSchema reachable through `properties` chains only
+ * (S26-HDR-2), at most MAX_HEADER_SCHEMA_DEPTH levels down, in document order. Walks with an explicit
+ * stack. Validity of the annotations is the client's concern (S26-HDR-3); the server checks whatever
+ * its own tools declare.
+ */
+export function findHeaderParams(schema: unknown): HeaderParam[] {
   const found: HeaderParam[] = [];
-  const header = node['x-mcp-header'];
-  if (path.length > 0 && typeof header === 'string' && header !== '') {
-    found.push({ path, header, type: typeof node.type === 'string' ? node.type : undefined });
-  }
-  const properties = node.properties;
-  if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
-    for (const [key, child] of Object.entries(properties))
-      found.push(...findHeaderParams(child, [...path, key]));
+  const stack: Array<{ node: unknown; path: readonly string[] }> = [{ node: schema, path: [] }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, path } = top;
+    if (typeof node !== 'object' || node === null) continue;
+    const { 'x-mcp-header': header, type, properties } = node as JsonObject;
+    if (path.length > 0 && typeof header === 'string' && header !== '')
+      found.push({ path, header, type: typeof type === 'string' ? type : undefined });
+    if (path.length >= MAX_HEADER_SCHEMA_DEPTH) continue;
+    if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) continue;
+    const children = Object.entries(properties);
+    for (let index = children.length - 1; index >= 0; index -= 1) {
+      const [key, child] = children[index]!;
+      stack.push({ node: child, path: [...path, key] });
+    }
   }
   return found;
 }

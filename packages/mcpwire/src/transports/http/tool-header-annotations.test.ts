@@ -116,3 +116,29 @@ describe('ToolHeaderRegistry', () => {
     assert.deepEqual(registry.filterToolsList({ other: 1 }), { other: 1 });
   });
 });
+
+describe('deep input schemas (issue 21)', () => {
+  /** `depth` levels of `properties`, then `leaf`. */
+  function chain(depth: number, leaf: JsonObject): JsonObject {
+    let node = leaf;
+    for (let level = 0; level < depth; level += 1) node = schema({ a: node });
+    return node;
+  }
+
+  it('walks a 100,000-deep schema to the cap without recursion and treats the rest as opaque', () => {
+    const deep = chain(100_000, { type: 'object', 'x-mcp-header': 'Invalid' });
+    assert.deepEqual(readHeaderAnnotations(schema({ deep, r: { type: 'string', 'x-mcp-header': 'R' } })), {
+      ok: true,
+      annotations: [{ path: ['r'], header: 'R' }],
+    });
+    const nearTop = chain(3, { type: 'object', 'x-mcp-header': 'Invalid' });
+    assert.match(reasonOf(schema({ deep, nearTop })) ?? '', /must be on a string/);
+  });
+
+  it('walks 100,000 nested subschemas of other keywords (items, anyOf) without recursion', () => {
+    let node: JsonObject = { type: 'string' };
+    for (let level = 0; level < 100_000; level += 1)
+      node = level % 2 === 0 ? { items: node } : { anyOf: [node, { type: 'null' }] };
+    assert.deepEqual(readHeaderAnnotations(node), { ok: true, annotations: [] });
+  });
+});

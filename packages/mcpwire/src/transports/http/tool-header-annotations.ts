@@ -4,6 +4,7 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { InvalidToolHeaderError } from './http-errors.ts';
 import { encodeHeaderValue, McpHeader, toHeaderValue } from './mcp-headers.ts';
+import { MAX_HEADER_SCHEMA_DEPTH } from './param-headers.ts';
 
 /** One valid annotation: the argument at `path` (a chain of `properties` keys) goes into `Mcp-Param-<header>`. */
 export interface HeaderAnnotation {
@@ -43,12 +44,13 @@ const SCHEMA_SLOTS = [
 /**
  * Checks every `x-mcp-header` in an input schema (S26-HDR-2): a non-empty RFC 9110 token, unique
  * case-insensitively, on a `string`, `integer` or `boolean` property reached from the root through
- * `properties` only. Values (`default`, `const`, `enum`, ...) are data, not schemas, and are not searched.
+ * `properties` only. Values (`default`, `const`, `enum`, ...) are data, not schemas, and are not searched;
+ * subschemas more than MAX_HEADER_SCHEMA_DEPTH levels down are not searched either (issue 21).
  */
 export function readHeaderAnnotations(inputSchema: unknown): AnnotationCheck {
   const annotations: HeaderAnnotation[] = [];
   const problems: string[] = [];
-  walk(inputSchema, { path: [], where: 'the input schema', isDirect: true }, annotations, problems);
+  walk(inputSchema, annotations, problems);
   const seen = new Map<string, string>();
   for (const { header, path } of annotations) {
     const earlier = seen.get(header.toLowerCase());
@@ -65,39 +67,54 @@ interface Place {
   where: string;
   /** True while every step from the root was a `properties` key. */
   isDirect: boolean;
+  /** Subschema levels from the root. */
+  depth: number;
 }
 
-function walk(schema: unknown, place: Place, out: HeaderAnnotation[], problems: string[]): void {
-  if (!isObject(schema)) return;
-  if (ANNOTATION in schema) {
-    const problem = checkAnnotation(schema, place);
-    if (problem === undefined) out.push({ path: place.path, header: schema[ANNOTATION] as string });
-    else problems.push(problem);
+/** Visits every subschema in document order with an explicit stack, down to MAX_HEADER_SCHEMA_DEPTH. */
+function walk(inputSchema: unknown, out: HeaderAnnotation[], problems: string[]): void {
+  const root: Place = { path: [], where: 'the input schema', isDirect: true, depth: 0 };
+  const stack: Array<[unknown, Place]> = [[inputSchema, root]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [schema, place] = top;
+    if (!isObject(schema)) continue;
+    if (ANNOTATION in schema) {
+      const problem = checkAnnotation(schema, place);
+      if (problem === undefined) out.push({ path: place.path, header: schema[ANNOTATION] as string });
+      else problems.push(problem);
+    }
+    if (place.depth >= MAX_HEADER_SCHEMA_DEPTH) continue;
+    const children = subschemas(schema, place);
+    for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index]!);
   }
+}
+
+/** The subschemas directly under `schema`, each with its place, in document order. */
+function subschemas(schema: Record<string, unknown>, place: Place): Array<[unknown, Place]> {
+  const children: Array<[unknown, Place]> = [];
   const properties = schema.properties;
   if (isObject(properties)) {
     for (const [name, sub] of Object.entries(properties)) {
       const path = [...place.path, name];
-      walk(sub, { path, where: `property "${path.join('.')}"`, isDirect: place.isDirect }, out, problems);
+      const where = `property "${path.join('.')}"`;
+      children.push([sub, { path, where, isDirect: place.isDirect, depth: place.depth + 1 }]);
     }
   }
   for (const keyword of SCHEMA_MAPS) {
     const map = schema[keyword];
     if (!isObject(map)) continue;
-    for (const [name, sub] of Object.entries(map))
-      walk(sub, nested(place, `${keyword}/${name}`), out, problems);
+    for (const [name, sub] of Object.entries(map)) children.push([sub, nested(place, `${keyword}/${name}`)]);
   }
   for (const keyword of SCHEMA_SLOTS) {
     const slot = schema[keyword];
-    const subs = Array.isArray(slot) ? slot : [slot];
-    subs.forEach((sub, i) =>
-      walk(sub, nested(place, Array.isArray(slot) ? `${keyword}/${i}` : keyword), out, problems),
-    );
+    if (Array.isArray(slot)) slot.forEach((sub, i) => children.push([sub, nested(place, `${keyword}/${i}`)]));
+    else if (isObject(slot)) children.push([slot, nested(place, keyword)]);
   }
+  return children;
 }
 
 function nested(place: Place, step: string): Place {
-  return { path: place.path, where: `${place.where} under ${step}`, isDirect: false };
+  return { path: place.path, where: `${place.where} under ${step}`, isDirect: false, depth: place.depth + 1 };
 }
 
 function checkAnnotation(schema: Record<string, unknown>, place: Place): string | undefined {
