@@ -49,6 +49,7 @@ test('connect: an invalid answer is refused with its reason and asked again; the
     /Server received: accept \{"email":"ada@example\.com","nick":"ada","age":36,"birthday":"1990-02-28","site":"https:\/\/example\.com\/ada","at":"2026-12-06T10:00:00Z"\}/,
     from,
   );
+  await session.waitFor(/◆ {2}What next\?/, from);
   session.write(Keys.ctrlD);
   assert.equal((await session.exited).exitCode, 0, session.text);
 });

@@ -4,10 +4,11 @@
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
 import { toTerminalText } from '../terminal-text.ts';
+import { checkNumber, checkString, type CheckedField } from './field-checks.ts';
 import { toCappedJson } from '../wire/json-depth.ts';
 
 /** The part of a property schema the prompts read. */
-interface FieldSchema {
+interface FieldSchema extends CheckedField {
   type?: string | string[];
   title?: string;
   description?: string;
@@ -77,7 +78,7 @@ async function promptForField(name: string, field: FieldSchema, isRequired: bool
     message,
     ...(field.default === undefined ? {} : { initialValue: toText(field.default) }),
     placeholder: placeholderOf(type, isRequired),
-    validate: (value) => checkText(value ?? '', type, isRequired),
+    validate: (value) => checkText(value ?? '', field, isRequired),
   });
   if (isCancel(answer)) return CANCELLED;
   return answer === '' || answer === undefined ? undefined : fromText(answer, type);
@@ -109,11 +110,16 @@ function placeholderOf(type: string, isRequired: boolean): string {
   return isRequired ? what : `${what}, or empty to leave out`;
 }
 
-function checkText(value: string, type: string, isRequired: boolean): string | undefined {
+/** Why `value` cannot be the answer to `field` (shown, and the field asked again), or undefined. */
+function checkText(value: string, field: FieldSchema, isRequired: boolean): string | undefined {
   if (value === '') return isRequired ? 'Required' : undefined;
-  return fromText(value, type) === INVALID
-    ? `Expected ${type === 'object' || type === 'array' ? `a JSON ${type}` : `a ${type}`}`
-    : undefined;
+  const type = typeOf(field);
+  const typed = fromText(value, type);
+  if (typed === INVALID)
+    return `Expected ${type === 'object' || type === 'array' ? `a JSON ${type}` : `a ${type}`}`;
+  // The field's own words go through toTerminalText; these reasons are ours, built from numbers.
+  if (typeof typed === 'number') return checkNumber(typed, field);
+  return typeof typed === 'string' ? checkString(typed, field) : undefined;
 }
 
 const INVALID = Symbol('invalid');
