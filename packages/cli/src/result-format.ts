@@ -91,14 +91,21 @@ export function formatCallResult(result: CallToolResult, colours: Colours): stri
   return joinLines(blocks);
 }
 
-/** Each text content as it is; each blob described (its bytes are in `--json`). */
-export function formatReadResult(result: ReadResourceResult, colours: Colours): string {
+/**
+ * Each text content as it is; each blob described, never its bytes, ending with `blobHint` (how to
+ * get them; default `use --json to get it`).
+ */
+export function formatReadResult(
+  result: ReadResourceResult,
+  colours: Colours,
+  blobHint = 'use --json to get it',
+): string {
   return joinLines(
     result.contents.map((item) =>
       'text' in item
         ? content(item.text)
         : colours.dim(
-            `[blob ${line(item.mimeType ?? 'application/octet-stream')}, ${base64Bytes(item.blob)} bytes: use --json to get it]`,
+            `[blob ${line(item.mimeType ?? 'application/octet-stream')}, ${base64Bytes(item.blob)} bytes: ${blobHint}]`,
           ),
     ),
   );

@@ -20,6 +20,12 @@ export interface FieldSchema {
   properties?: Record<string, FieldSchema>;
   required?: string[];
   $ref?: string;
+  /** Read by connect's answer checks (`connect/field-checks.ts`). */
+  format?: unknown;
+  minLength?: unknown;
+  maxLength?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
 }
 
 /** Objects nested deeper than this show as `object` (arrays as `array`, unions as `...`). */

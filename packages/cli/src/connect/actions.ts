@@ -17,6 +17,7 @@ import {
 import type { CallActivity } from './call-activity.ts';
 import { toTerminalText } from '../terminal-text.ts';
 import { pick } from './pick.ts';
+import { askPromptArguments } from './prompt-arguments.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';
 
 /** What every action works with. */
@@ -84,7 +85,7 @@ export async function readResource({ client, colours }: ActionContext): Promise<
   log.success(`${toTerminalText(uri)}:\n${formatReadResult(result, colours).trimEnd()}`);
 }
 
-/** Picks a prompt, asks for its arguments and shows its messages. */
+/** Picks a prompt, asks for its arguments (with the server's completions) and shows its messages. */
 export async function getPrompt({ client, colours }: ActionContext): Promise<void> {
   const prompts = await client.listAllPrompts();
   const name = await pick(
@@ -98,15 +99,8 @@ export async function getPrompt({ client, colours }: ActionContext): Promise<voi
   );
   if (name === undefined) return;
   const prompt = prompts.find((candidate) => candidate.name === name)!;
-  const args: Record<string, string> = {};
-  for (const argument of prompt.arguments ?? []) {
-    const value = await askText(toTerminalText(argument.name), {
-      isRequired: argument.required === true,
-      hint: argument.description === undefined ? undefined : firstLine(argument.description),
-    });
-    if (value === undefined) return;
-    if (value !== '') args[argument.name] = value;
-  }
+  const args = await askPromptArguments(client, prompt);
+  if (args === undefined) return;
   const result = await client.getPrompt({ name, arguments: args });
   log.success(`${toTerminalText(name)}:\n${formatPromptResult(result, colours).trimEnd()}`);
 }

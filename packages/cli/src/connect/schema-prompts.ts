@@ -5,6 +5,7 @@
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
 import { choicesOf, typeOf, type FieldSchema } from '../schema-shape.ts';
 import { toTerminalText } from '../terminal-text.ts';
+import { checkNumber, checkString } from './field-checks.ts';
 import { toCappedJson } from '../wire/json-depth.ts';
 
 /** What the person chose when they cancelled (Ctrl-C or Escape) instead of answering. */
@@ -65,7 +66,7 @@ async function promptForField(name: string, field: FieldSchema, isRequired: bool
     message,
     ...(field.default === undefined ? {} : { initialValue: toText(field.default) }),
     placeholder: placeholderOf(type, isRequired),
-    validate: (value) => checkText(value ?? '', type, isRequired),
+    validate: (value) => checkText(value ?? '', field, isRequired),
   });
   if (isCancel(answer)) return CANCELLED;
   return answer === '' || answer === undefined ? undefined : fromText(answer, type);
@@ -86,11 +87,16 @@ function placeholderOf(type: string, isRequired: boolean): string {
   return isRequired ? what : `${what}, or empty to leave out`;
 }
 
-function checkText(value: string, type: string, isRequired: boolean): string | undefined {
+/** Why `value` cannot be the answer to `field` (shown, and the field asked again), or undefined. */
+function checkText(value: string, field: FieldSchema, isRequired: boolean): string | undefined {
   if (value === '') return isRequired ? 'Required' : undefined;
-  return fromText(value, type) === INVALID
-    ? `Expected ${type === 'object' || type === 'array' ? `a JSON ${type}` : `a ${type}`}`
-    : undefined;
+  const type = typeOf(field);
+  const typed = fromText(value, type);
+  if (typed === INVALID)
+    return `Expected ${type === 'object' || type === 'array' ? `a JSON ${type}` : `a ${type}`}`;
+  // The field's own words go through toTerminalText; these reasons are ours, built from numbers.
+  if (typeof typed === 'number') return checkNumber(typed, field);
+  return typeof typed === 'string' ? checkString(typed, field) : undefined;
 }
 
 const INVALID = Symbol('invalid');

@@ -1,6 +1,9 @@
 // Answers to the server's requests during `mcpwire connect`, from the person at the terminal:
-// elicitation (a form from requestedSchema, or a URL to open) and sampling (they write the reply).
+// elicitation (a form from requestedSchema, or a URL to open) and sampling (they write the reply);
+// roots/list answered with the folder connect runs in.
 
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { confirm, isCancel, log, text } from '@clack/prompts';
 import { RpcError, type ClientHandlers } from 'mcpwire/client';
 import type { ElicitResult } from 'mcpwire';
@@ -13,9 +16,17 @@ import { CANCELLED, promptForObject } from './schema-prompts.ts';
 /** The SAMP-11 code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
 
-/** Handlers that put each server request to the person, with `activity` moved out of the way. */
+/**
+ * Handlers that put each server request to the person, with `activity` moved out of the way; and
+ * `roots/list` answered with the current folder, the one root connect declares (ROOT-1).
+ */
 export function createInteractiveHandlers(activity: CallActivity, colours: Colours): ClientHandlers {
+  // The folder connect was started in, and nothing more: connect never changes it, so it never
+  // sends notifications/roots/list_changed.
+  const cwd = process.cwd();
+  const roots = [{ uri: pathToFileURL(cwd).href, name: basename(cwd) || cwd }];
   return {
+    roots: () => roots,
     elicitation: (params) =>
       activity.aside(async (): Promise<ElicitResult> => {
         if (params.mode === 'url') {

@@ -51,7 +51,7 @@ export interface ServerCoreOptions {
   requestState?: RequestStateKeys;
   /** Caching hints for stateless-era results (S26-CACHE); see `cache-hints.ts` for the defaults. */
   cache?: CacheDefaults;
-  /** Local diagnostics: bad input, handler crashes, failed sends. Default: stderr. */
+  /** Local diagnostics: bad input, handler crashes (a tool's thrown error too), failed sends. Default: stderr. */
   onError?: (error: Error) => void;
   /**
    * Extensions to serve (S26-EXT; disabled unless listed, S26-EXT-4), e.g. `skills(...)` of
@@ -102,7 +102,7 @@ export class ServerCore implements RequestServer {
   constructor(info: Implementation, options: ServerCoreOptions = {}, features?: ServerFeatures) {
     this.info = info;
     this.options = options;
-    this.tools = new Tools(options.validator);
+    this.tools = new Tools(options.validator, { report: (error) => this.reportError(error) });
     this.resources = features?.resources;
     this.prompts = features?.prompts;
     this.pageSize = options.pageSize ?? 100;

@@ -63,10 +63,15 @@ export class Tools {
   readonly registry = new Registry<ToolDefinition, ToolHandler>('tool');
   #validator: JsonSchemaValidator | undefined;
   #wire = new WeakMap<ToolDefinition, Tool>();
+  readonly #report: (error: Error) => void;
 
-  /** Without a validator, only tools whose schemas are Standard Schemas (or absent) can be registered. */
-  constructor(validator?: JsonSchemaValidator) {
+  /**
+   * Without a validator, only tools whose schemas are Standard Schemas (or absent) can be registered.
+   * `report` gets what a handler throws (the server's local error hook); default: nothing.
+   */
+  constructor(validator?: JsonSchemaValidator, { report }: { report?: (error: Error) => void } = {}) {
     this.#validator = validator;
+    this.#report = report ?? (() => {});
   }
 
   /**
@@ -130,7 +135,10 @@ export class Tools {
       returned = await handler(checked.value as Record<string, unknown>, ctx);
     } catch (error) {
       if (error instanceof RpcError || ctx.isCancelled) throw error;
-      return errorResult(error instanceof Error ? error.message : String(error));
+      const message = error instanceof Error ? error.message : String(error);
+      // The client sees the message only; the operator gets the original, stack and cause (STYLE: errors).
+      this.#report(new Error(`Tool "${name}" failed: ${message}`, { cause: error }));
+      return errorResult(message);
     }
     const result = toResult(returned);
     if (definition.outputSchema && !result.isError)
