@@ -5,7 +5,7 @@ import type { Frame } from '../../jsonrpc/codec.ts';
 import type { JsonRpcRequest, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
-import { clientKeyOf, type ClientKeyHook } from './client-key.ts';
+import { clientKeyOf, type ClientKeyHook } from './per-client-key.ts';
 import { HttpSession } from './http-session.ts';
 import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';

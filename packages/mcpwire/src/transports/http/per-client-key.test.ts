@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientKeyOf, toAddressKey } from './client-key.ts';
+import { clientKeyOf, toAddressKey } from './per-client-key.ts';
 import { viewOfRequest, type HttpRequestView } from './exchange.ts';
 
 const request = (remoteAddress?: string): HttpRequestView => {

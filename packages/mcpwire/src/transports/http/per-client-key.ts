@@ -1,5 +1,6 @@
-// Which client a handshake-era `initialize` comes from, for the per-client session cap: the
-// authenticated principal, else the `clientKey` hook's answer, else the peer's address.
+// Which client a handshake-era `initialize` comes from, for the per-client session cap (the
+// `client-*` modules are the HTTP client, not this): the authenticated principal, else the
+// `clientKey` hook's answer, else the peer's address.
 
 import type { HttpRequestView } from './exchange.ts';
 import type { HttpHandlerOptions, Principal } from './options.ts';
