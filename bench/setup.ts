@@ -2,7 +2,8 @@
 // repository's HEAD, with the user's (warm) npm cache, timed per step, and node_modules' size; beside it,
 // for reference, the official SDK's set-up: `npm install @modelcontextprotocol/sdk` in an empty folder.
 // Medians are printed beside the README's claim and written to bench/results/setup-latest.json.
-// Env: BENCH_ROUNDS=<n> (default 3). Only committed work is measured (the clone is of HEAD).
+// Env: BENCH_ROUNDS=<n> (default 3); BENCH_SETUP_REF=<commit> measures that commit instead of HEAD (a
+// before/after comparison). Only committed work is measured.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,16 +22,38 @@ const env = Object.fromEntries(
   ),
 ) as Record<string, string>;
 
-/** Runs `command` to completion in `cwd`; returns its wall time in seconds, throws with its output if it failed. */
-function timed(command: string, args: readonly string[], cwd: string): number {
+/**
+ * CPU seconds (user + system) of this process's finished children, from /proc/self/stat (Linux; clock
+ * ticks of 1/100 s); `undefined` elsewhere. Unlike wall time it hardly moves with other load.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A finished command's wall time and its (and its descendants') CPU time, in seconds. */
+interface Timing {
+  wall: number;
+  cpu: number | undefined;
+}
+
+/** Runs `command` to completion in `cwd` and times it; throws with its output if it failed. */
+function timed(command: string, args: readonly string[], cwd: string): Timing {
+  const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const seconds = (performance.now() - started) / 1000;
+  const wall = (performance.now() - started) / 1000;
+  const cpuAfter = childrenCpuSeconds();
   if (result.status !== 0)
     throw new Error(
       `${command} ${args.join(' ')} in ${cwd} exited ${result.status ?? result.signal}:\n${result.stdout}${result.stderr}`,
     );
-  return seconds;
+  return { wall, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
 }
 
 /** Disk usage of `dir` in MB as `du -sh` counts it (1024 x 1024 bytes). */
@@ -50,17 +73,17 @@ function officialSdkVersion(): string {
 }
 
 interface Round {
-  install: number;
-  demo: number;
-  total: number;
+  install: Timing;
+  demo: Timing;
   nodeModulesMB: number;
-  sdkInstall: number;
+  sdkInstall: Timing;
   sdkNodeModulesMB: number;
 }
 
 function measureRound(index: number, sdkVersion: string): Round {
   const clone = join(work, `clone-${index}`);
   timed('git', ['clone', '--quiet', root, clone], work);
+  timed('git', ['checkout', '--quiet', commit], clone);
   const install = timed('npm', ['install'], clone);
   const demo = timed('npm', ['run', 'demo'], clone);
   const nodeModulesMB = diskMB(join(clone, 'node_modules'));
@@ -71,7 +94,7 @@ function measureRound(index: number, sdkVersion: string): Round {
   const sdkInstall = timed('npm', ['install', `@modelcontextprotocol/sdk@${sdkVersion}`], empty);
   const sdkNodeModulesMB = diskMB(join(empty, 'node_modules'));
   rmSync(empty, { recursive: true, force: true });
-  return { install, demo, total: install + demo, nodeModulesMB, sdkInstall, sdkNodeModulesMB };
+  return { install, demo, nodeModulesMB, sdkInstall, sdkNodeModulesMB };
 }
 
 /** The README's set-up numbers: "`npm install && npm run demo` takes about <s> s and leaves <MB> MB". */
@@ -81,10 +104,13 @@ function readmeClaim(): { seconds: number; megabytes: number } | undefined {
   return match ? { seconds: Number(match[1]), megabytes: Number(match[2]) } : undefined;
 }
 
-const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+const ref = process.env['BENCH_SETUP_REF'] ?? 'HEAD';
+const commit = spawnSync('git', ['rev-parse', '--verify', ref], {
   cwd: root,
   encoding: 'utf8',
 }).stdout.trim();
+if (commit === '') throw new Error(`BENCH_SETUP_REF=${ref} names no commit`);
+const head = commit.slice(0, 7);
 const sdkVersion = officialSdkVersion();
 const loadBefore = loadavg()[0]!;
 const measured: Round[] = [];
@@ -98,48 +124,66 @@ try {
 }
 const loadAfter = loadavg()[0]!;
 
-const medianOf = (key: keyof Round): number => median(measured.map((round) => round[key]))!;
+/** Each row of the table: a measured quantity per round. */
+const QUANTITIES: Record<string, (round: Round) => number | undefined> = {
+  installWall: (r) => r.install.wall,
+  installCpu: (r) => r.install.cpu,
+  demoWall: (r) => r.demo.wall,
+  demoCpu: (r) => r.demo.cpu,
+  totalWall: (r) => r.install.wall + r.demo.wall,
+  totalCpu: (r) =>
+    r.install.cpu === undefined || r.demo.cpu === undefined ? undefined : r.install.cpu + r.demo.cpu,
+  nodeModulesMB: (r) => r.nodeModulesMB,
+  sdkInstallWall: (r) => r.sdkInstall.wall,
+  sdkInstallCpu: (r) => r.sdkInstall.cpu,
+  sdkNodeModulesMB: (r) => r.sdkNodeModulesMB,
+};
+const valuesOf = (key: string): number[] =>
+  measured.map((round) => QUANTITIES[key]!(round)).filter((value) => value !== undefined);
+const medians = Object.fromEntries(Object.keys(QUANTITIES).map((key) => [key, median(valuesOf(key))]));
+
 const claim = readmeClaim();
-const seconds = (value: number): string => formatNumber(value, 1);
+const one = (value: number | undefined): string => formatNumber(value, 1);
+const row = (label: string, key: string, unit: string, says = ''): string[] => [
+  label,
+  `${one(medians[key])} ${unit}`,
+  valuesOf(key).map(one).join(', '),
+  says,
+];
 console.log(
-  `\nSet-up from a fresh clone of ${head}, warm npm cache, ${rounds} rounds (median; 1-minute load ${formatNumber(loadBefore, 1)} -> ${formatNumber(loadAfter, 1)})\n`,
+  `\nSet-up from a fresh clone of ${head}, warm npm cache, ${rounds} rounds (1-minute load average ${one(loadBefore)} -> ${one(loadAfter)}; CPU = user + system of the command and its children)\n`,
 );
 console.log(
   formatTable(
     ['step', 'median', 'runs', 'README says'],
     [
+      row('npm install: wall', 'installWall', 's'),
+      row('npm install: CPU', 'installCpu', 's'),
+      row('npm run demo (build + demo): wall', 'demoWall', 's'),
+      row('npm run demo (build + demo): CPU', 'demoCpu', 's'),
+      row(
+        'npm install && npm run demo: wall',
+        'totalWall',
+        's',
+        claim ? `about ${claim.seconds} s` : '(no claim)',
+      ),
+      row('npm install && npm run demo: CPU', 'totalCpu', 's'),
+      row('node_modules', 'nodeModulesMB', 'MB', claim ? `${claim.megabytes} MB` : '(no claim)'),
+      row(`official SDK alone (sdk@${sdkVersion}, empty folder): npm install wall`, 'sdkInstallWall', 's'),
+      row('official SDK alone: npm install CPU', 'sdkInstallCpu', 's'),
+      row('official SDK alone: node_modules', 'sdkNodeModulesMB', 'MB'),
       [
-        'npm install',
-        `${seconds(medianOf('install'))} s`,
-        measured.map((r) => seconds(r.install)).join(', '),
+        'our set-up / the SDK install (wall)',
+        formatRatio(medians['totalWall'], medians['sdkInstallWall']),
+        '',
         '',
       ],
       [
-        'npm run demo (build + demo)',
-        `${seconds(medianOf('demo'))} s`,
-        measured.map((r) => seconds(r.demo)).join(', '),
+        'our set-up / the SDK install (CPU)',
+        formatRatio(medians['totalCpu'], medians['sdkInstallCpu']),
+        '',
         '',
       ],
-      [
-        'npm install && npm run demo',
-        `${seconds(medianOf('total'))} s`,
-        measured.map((r) => seconds(r.total)).join(', '),
-        claim ? `about ${claim.seconds} s` : '(no claim found)',
-      ],
-      [
-        'node_modules',
-        `${formatNumber(medianOf('nodeModulesMB'))} MB`,
-        measured.map((r) => formatNumber(r.nodeModulesMB)).join(', '),
-        claim ? `${claim.megabytes} MB` : '(no claim found)',
-      ],
-      [
-        `official SDK alone: npm install @modelcontextprotocol/sdk@${sdkVersion}`,
-        `${seconds(medianOf('sdkInstall'))} s`,
-        measured.map((r) => seconds(r.sdkInstall)).join(', '),
-        '',
-      ],
-      ['official SDK alone: node_modules', `${formatNumber(medianOf('sdkNodeModulesMB'))} MB`, '', ''],
-      ['our set-up / the SDK install', formatRatio(medianOf('total'), medianOf('sdkInstall')), '', ''],
     ],
   ),
 );
@@ -149,17 +193,10 @@ const report = {
   date: new Date().toISOString(),
   commit: head,
   method:
-    'git clone of HEAD into a temp folder; wall time of `npm install` then `npm run demo` with the user npm cache (warm), no npm_* or NODE_OPTIONS in the environment; node_modules size as du -sk / 1024; reference: `npm install @modelcontextprotocol/sdk@<root lockfile version>` in an empty folder',
+    'git clone of HEAD into a temp folder; `npm install` then `npm run demo` with the user npm cache (warm), no npm_* or NODE_OPTIONS in the environment; wall time, and CPU time (user + system of the command and its descendants, /proc/self/stat); node_modules size as du -sk / 1024; reference: `npm install @modelcontextprotocol/sdk@<root lockfile version>` in an empty folder',
   loadAverage: { before: loadBefore, after: loadAfter },
   readmeClaim: claim ?? null,
-  median: {
-    installSeconds: medianOf('install'),
-    demoSeconds: medianOf('demo'),
-    totalSeconds: medianOf('total'),
-    nodeModulesMB: medianOf('nodeModulesMB'),
-    sdkInstallSeconds: medianOf('sdkInstall'),
-    sdkNodeModulesMB: medianOf('sdkNodeModulesMB'),
-  },
+  median: medians,
   rounds: measured,
 };
 const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
