@@ -4,9 +4,10 @@
 // test/support/peers.ts, which resolves from that folder.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { loadPeer, peerBin } from './support/peers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 /** The packages only tests and benchmarks need, and the native runtime miniflare brings. */
@@ -83,4 +84,10 @@ test('tests and benchmarks load the peers only through test/support/peers.ts (ty
     return ROOT_RESOLVED.some((pattern) => pattern.test(text));
   });
   assert.deepEqual(offenders, []);
+});
+
+test('loadPeer gives the packages themselves under the test runner (tsx applies tsconfig paths to bare names)', () => {
+  assert.equal(typeof loadPeer('node-pty').spawn, 'function');
+  assert.equal(typeof loadPeer('miniflare').Miniflare, 'function');
+  assert.ok(existsSync(peerBin('bun')) && existsSync(peerBin('deno')));
 });
