@@ -2,7 +2,7 @@
 // install folder, test/peers, not in the root install (issue 22, item 13): tests and benchmarks load
 // them from there through this module. scripts/ensure-peers.mjs installs the folder before `npm test`.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -23,15 +23,20 @@ function missing(what: string): Error {
   );
 }
 
-/** Loads `name` from test/peers (both are CommonJS); throws naming the install command when it is absent. */
+/**
+ * Loads `name` from test/peers (both are CommonJS); throws naming the install command when it is absent.
+ * By the path of its `main`, never by bare name: the test runner's tsx applies the root tsconfig's
+ * `paths`, which point tsc at the peers' declaration files, to bare names in `require` too.
+ */
 export function loadPeer<Name extends keyof PeerModules>(name: Name): PeerModules[Name] {
-  let path: string;
+  const dir = join(PEERS_DIR, 'node_modules', name);
+  let manifest: { main?: string };
   try {
-    path = requireFromPeers.resolve(name);
+    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { main?: string };
   } catch {
     throw missing(name);
   }
-  return requireFromPeers(path) as PeerModules[Name];
+  return requireFromPeers(join(dir, manifest.main ?? 'index.js')) as PeerModules[Name];
 }
 
 /** The path of the executable `name` (`bun`, `deno`) that test/peers installed; throws when it is absent. */
