@@ -18,6 +18,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as prettier from 'prettier';
+import { peerPackageDir } from '../test/support/peers.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -27,7 +28,7 @@ const inspector = join(
   root,
   'test/conformance/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
 );
-const mcpCli = join(root, 'node_modules/@wong2/mcp-cli/src/cli.js');
+const mcpCli = join(peerPackageDir('@wong2/mcp-cli'), 'src/cli.js');
 const mcpwire = join(root, 'packages/cli/dist/main.js');
 const server = [node, mcpwire, 'serve', 'everything'];
 
@@ -139,7 +140,7 @@ function available(run: Run): string | undefined {
   if (!run.argv) return run.missing;
   if (run.client === 'inspector-cli' && !(existsSync(node22) && existsSync(inspector)))
     return 'not installed (npm ci --prefix test/conformance)';
-  if (run.client === 'mcp-cli' && !existsSync(mcpCli)) return 'not installed';
+  if (run.client === 'mcp-cli' && !existsSync(mcpCli)) return 'not installed (node scripts/ensure-peers.mjs)';
   return undefined;
 }
 

@@ -7,11 +7,10 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Miniflare } from 'miniflare';
+import type { Miniflare } from 'miniflare';
 import { freePort } from '../support/free-port.ts';
+import { loadPeer, peerBin } from '../support/peers.ts';
 import type { EdgeRuntime } from './edge-bundle.ts';
-
-const BIN = join(import.meta.dirname, '..', '..', 'node_modules', '.bin');
 
 /** A running server: its MCP endpoint, and how to stop it. */
 export interface RuntimeHost extends AsyncDisposable {
@@ -49,15 +48,16 @@ export async function startRuntime(
     BUN_INSTALL_CACHE_DIR: join(home, 'bun'),
     BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0',
   };
-  const argv: Record<Exclude<EdgeRuntime, 'workerd'>, [string, string[]]> = {
-    deno: [
-      join(BIN, 'deno'),
+  // Bun and Deno come from test/peers, looked up only for the runtime asked for.
+  const argv: Record<Exclude<EdgeRuntime, 'workerd'>, () => [string, string[]]> = {
+    deno: () => [
+      peerBin('deno'),
       ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env=PORT', bundleFile],
     ],
-    bun: [join(BIN, 'bun'), ['run', bundleFile]],
-    node: [process.execPath, [bundleFile]],
+    bun: () => [peerBin('bun'), ['run', bundleFile]],
+    node: () => [process.execPath, [bundleFile]],
   };
-  const [command, args] = argv[runtime];
+  const [command, args] = argv[runtime]();
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return waitForListening(runtime, child);
 }
@@ -70,6 +70,7 @@ async function startWorkerd(
 ): Promise<RuntimeHost> {
   // Miniflare names its scratch folder from os.tmpdir() in the constructor and removes it without waiting
   // on dispose: pointing TMPDIR at `home` for that synchronous call keeps it where the caller cleans up.
+  const { Miniflare } = loadPeer('miniflare');
   const tmpdir = process.env['TMPDIR'];
   process.env['TMPDIR'] = home;
   let mf: Miniflare;

@@ -3,8 +3,9 @@
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { spawn as spawnPty, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { SOURCE_CONDITIONS } from './node-options.ts';
+import { loadPeer } from './peers.ts';
 
 const TSX = import.meta.resolve('tsx');
 /** The repository root: a cwd for a child that needs no folder of its own. */
@@ -90,7 +91,7 @@ export class McpwirePty implements AsyncDisposable {
   readonly #waiters = new Set<() => void>();
 
   constructor(args: readonly string[], options: CliChildOptions) {
-    this.#pty = spawnPty(MCPWIRE_ARGV[0]!, [...MCPWIRE_ARGV.slice(1), ...args], {
+    this.#pty = loadPeer('node-pty').spawn(MCPWIRE_ARGV[0]!, [...MCPWIRE_ARGV.slice(1), ...args], {
       name: 'xterm-256color',
       cols: options.cols ?? 200,
       rows: 50,

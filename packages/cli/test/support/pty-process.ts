@@ -1,7 +1,8 @@
 // A process on a pseudo-terminal (node-pty): what `mcpwire connect` and a terminal-only message need.
 // Output is kept as written and also with escape sequences removed, for matching.
 
-import { spawn, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
+import { loadPeer } from '../../../../test/support/peers.ts';
 import { childEnv, ROOT } from './cli-process.ts';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -20,7 +21,7 @@ export class PtyProcess {
     argv: readonly string[],
     options: { cwd?: string; env?: Record<string, string | undefined> } = {},
   ) {
-    this.#pty = spawn(argv[0]!, [...argv.slice(1)], {
+    this.#pty = loadPeer('node-pty').spawn(argv[0]!, [...argv.slice(1)], {
       name: 'xterm-256color',
       cols: 120,
       rows: 40,
