@@ -32,7 +32,8 @@ export function toAddressKey(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!address.includes(':')) return address;
-  const bare = address.replace(/%.*$/, '');
+  const zone = address.indexOf('%');
+  const bare = zone === -1 ? address : address.slice(0, zone);
   const [head = '', tail] = bare.split('::', 2);
   const left = head === '' ? [] : head.split(':');
   let groups = left;
