@@ -141,7 +141,7 @@ describe('mcpwire report, opened in headless Chromium', { skip, timeout: 900_000
     ]);
     assert.deepEqual(
       runs.map((run) => run.code),
-      [0, 1, 0],
+      [0, 2, 0], // an unknown resource is exit 2 (the exit-code rule)
       runs.map((run) => run.stderr).join('\n'),
     );
   });
