@@ -290,6 +290,15 @@ const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : un
 if (before !== undefined && !existsSync(join(before, 'packages/cli/dist/main.js')))
   throw new Error(`BENCH_BEFORE: ${before}/packages/cli/dist/main.js is missing; run npm run build there`);
 
+/** Options newer than some older code, with their values: left out for `mcpwire-before`. */
+const NEWER_OPTIONS = ['--max-sessions-per-client'];
+
+function olderArgs(args: readonly string[]): string[] {
+  return args.filter(
+    (arg, index) => !NEWER_OPTIONS.includes(arg) && !NEWER_OPTIONS.includes(args[index - 1]!),
+  );
+}
+
 function withBefore(scenario: Scenario): Scenario {
   if (before === undefined) return scenario;
   const entries = scenario.entries.flatMap((entry) =>
@@ -300,7 +309,7 @@ function withBefore(scenario: Scenario): Scenario {
             ...entry,
             name: 'mcpwire-before',
             note: `the same, served from ${before}`,
-            args: entry.args.map((arg) =>
+            args: olderArgs(entry.args).map((arg) =>
               arg === 'packages/cli/dist/main.js' ? join(before, 'packages/cli/dist/main.js') : arg,
             ),
           },

@@ -42,6 +42,8 @@ export class HttpSession implements Channel {
   protocolVersion: string | undefined;
   /** When traffic last touched the session (`Date.now()`), for idle expiry. */
   lastActiveAt = Date.now();
+  /** The registry's count of touches when traffic last touched it: who is evicted first (no ties). */
+  touchOrder = 0;
   // An idle session is small: what only some sessions need is made on first use (and maps of
   // in-flight work are dropped when empty).
   #settings: HttpSessionSettings;

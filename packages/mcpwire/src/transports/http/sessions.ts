@@ -31,7 +31,8 @@ export interface SessionRefusal {
  * longest-idle of all. An evicted session is closed as an expired one is: its streams end and its
  * id then gets 404, so its client initialises again. Sessions with a request in flight are never
  * evicted (their work would be lost mid-way); when every candidate has one, `create` refuses.
- * Both maps iterate least recently touched first: `touch` moves a session to the end.
+ * `touch` only stamps a session (every request does it); finding the longest-idle is a scan, paid
+ * only by an `initialize` at a cap.
  */
 export class SessionRegistry implements SessionOwner {
   #sessions = new Map<string, HttpSession>();
@@ -39,6 +40,7 @@ export class SessionRegistry implements SessionOwner {
   #limits: SessionLimits;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
+  #touches = 0;
 
   constructor(limits: SessionLimits, settings: HttpSessionSettings) {
     this.#limits = limits;
@@ -74,11 +76,14 @@ export class SessionRegistry implements SessionOwner {
     if (this.#sessions.size >= maxSessions && !evictOne(this.#sessions.values())) {
       return { cap: 'maxSessions', limit: maxSessions };
     }
-    const session = new HttpSession(owner, this.#settings, this);
+    // One key string per client, shared by its sessions (an idle session stays small).
+    const clientKey = own?.values().next().value?.clientKey ?? owner.clientKey;
+    const session = new HttpSession({ principal: owner.principal, clientKey }, this.#settings, this);
+    session.touchOrder = ++this.#touches;
     this.#sessions.set(session.id, session);
-    if (owner.clientKey !== undefined) {
-      const sessions = this.#byClient.get(owner.clientKey) ?? new Set();
-      this.#byClient.set(owner.clientKey, sessions.add(session));
+    if (clientKey !== undefined) {
+      const sessions = this.#byClient.get(clientKey) ?? new Set();
+      this.#byClient.set(clientKey, sessions.add(session));
     }
     if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
     server.connect(session);
@@ -94,10 +99,7 @@ export class SessionRegistry implements SessionOwner {
   /** Restarts the session's idle time (any traffic counts) and makes it the last to be evicted. */
   touch(session: HttpSession): void {
     session.lastActiveAt = Date.now();
-    if (!this.#sessions.delete(session.id)) return; // closed meanwhile
-    this.#sessions.set(session.id, session);
-    const own = session.clientKey === undefined ? undefined : this.#byClient.get(session.clientKey);
-    if (own?.delete(session)) own.add(session);
+    session.touchOrder = ++this.#touches;
   }
 
   /** Closes every session. */
@@ -136,14 +138,16 @@ export class SessionRegistry implements SessionOwner {
 
 const NONE: ReadonlySet<HttpSession> = new Set();
 
-/** Closes the first session of `candidates` (least recently touched first) with no request in flight. */
+/** Closes the least recently touched session of `candidates` with no request in flight, if any. */
 function evictOne(candidates: Iterable<HttpSession>): boolean {
+  let idlest: HttpSession | undefined;
   for (const session of candidates) {
     if (session.hasRequestsInFlight) continue;
-    void session.close(); // synchronous: it is forgotten before close resolves
-    return true;
+    if (idlest === undefined || session.touchOrder < idlest.touchOrder) idlest = session;
   }
-  return false;
+  if (idlest === undefined) return false;
+  void idlest.close(); // synchronous: it is forgotten before close resolves
+  return true;
 }
 
 /** The idle sweep's period: 1/60 of the idle timeout, within setInterval's range (a larger delay would become 1 ms). */
