@@ -42,12 +42,18 @@ export interface DriverContext {
 const PROTOCOL_VERSION = { legacy: '2025-11-25', modern: '2026-07-28' } as const;
 /** Requests that hang this long fail as timeouts; far above any operation of the mix. */
 const REQUEST_TIMEOUT_MS = 15_000;
-/** The share of stdio lives that end with a SIGKILL of the server at a random moment. */
+/**
+ * The share of stdio lives that end with a SIGKILL of the server at a random moment. A driver's first
+ * stdio life always does: a short soak on a loaded machine may have only a few lives per driver, and
+ * with chance alone it could inject no kill at all (seen once in CI: 0 kills in 25 s).
+ */
 const KILL_SHARE = 0.6;
 
 /** A driver: `run` resolves once `stop` aborted and its last life has drained and closed. */
 export class SoakDriver {
   readonly name: string;
+  /** Whether a kill was scheduled yet (the first stdio life always gets one). */
+  #hasKilled = false;
   readonly #spec: DriverSpec;
   readonly #context: DriverContext;
 
@@ -88,8 +94,10 @@ export class SoakDriver {
     const [low, high] = this.#context.lifeMs;
     const lifeMs = low + random() * (high - low);
     const timers = [setTimeout(() => end.abort(), lifeMs)];
-    if (pid !== undefined && random() < KILL_SHARE)
+    if (pid !== undefined && (!this.#hasKilled || random() < KILL_SHARE)) {
+      this.#hasKilled = true;
       timers.push(setTimeout(() => this.#kill(pid), random() * lifeMs));
+    }
     const onStop = (): void => end.abort();
     stop.addEventListener('abort', onStop);
     client.on('close', () => end.abort());
