@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { OFFICIAL_EVERYTHING, runCli } from './support/cli-process.ts';
 import { startOfficialHttpServer, type HttpServer } from './support/http-servers.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 
 function scratch(name: string): string {
   return join(mkdtempSync(join(tmpdir(), 'mcpwire-era-probe-')), name);

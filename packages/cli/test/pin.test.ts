@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { FIXTURES, runCli } from './support/cli-process.ts';
 import { startOurHttpServer } from './support/http-servers.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 
 const SERVER = join(FIXTURES, 'check', 'check-server.mjs');
 const DIR = mkdtempSync(join(tmpdir(), 'mcpwire-pin-'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseTranscript, type MessageEntry } from '../src/wire/transcript.ts';
 import { OUR_EVERYTHING } from './support/cli-process.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 
 const PINGS = 5_000;
 

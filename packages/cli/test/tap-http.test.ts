@@ -15,7 +15,7 @@ import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { parseTranscript, type EventEntry, type MessageEntry } from '../src/wire/transcript.ts';
 import { runCli } from './support/cli-process.ts';
 import { startOurHttpServer } from './support/http-servers.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 
 /** A tap in front of `upstream`; resolves once it has said where it listens. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { FIXTURES } from './support/cli-process.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 
 const NOISY = [process.execPath, join(FIXTURES, 'tap-noisy-server.mjs')];
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';

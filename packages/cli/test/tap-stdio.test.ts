@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseTranscript, type EventEntry, type MessageEntry } from '../src/wire/transcript.ts';
 import { childEnv, FIXTURES, MCPWIRE, OUR_EVERYTHING, ROOT } from './support/cli-process.ts';
-import { TapProcess } from './support/tap-process.ts';
+import { TapProcess } from '../../../test/support/tap-process.ts';
 
 const NODE = process.execPath;
 

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { RawServerProcess } from '../../support/raw-server-process.ts';
-import { readEntries, startEverythingHttp, TapChild } from '../support/cli-child.ts';
+import { readEntries, startEverythingHttp } from '../support/cli-child.ts';
+import { TapProcess } from '../../support/tap-process.ts';
 
 const deepJson = (depth: number, leaf: string): string =>
   '{"a":['.repeat(depth / 2) + leaf + ']}'.repeat(depth / 2);
@@ -48,7 +49,7 @@ describe('a client sending deeply nested JSON', { concurrency: 2 }, () => {
   test('the HTTP tap forwards a 50,000-deep POST, records it cut, and answers the next request', async () => {
     await using server = await startEverythingHttp();
     const record = join(mkdtempSync(join(tmpdir(), 'mcpwire-deep-http-')), 'tap.jsonl');
-    await using tap = new TapChild(['--no-lint', '--http', server.url, '--port', '0', '--record', record]);
+    await using tap = new TapProcess(['--no-lint', '--http', server.url, '--port', '0', '--record', record]);
     const [, url] = await tap.waitForStderr(/^mcpwire tap: forwarding (http:\/\/127\.0\.0\.1:\d+\S*) to /m);
     const client = new RawHttpClient(url!);
     await client.initialize();

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runCli, startEverythingHttp, TapChild } from '../support/cli-child.ts';
+import { runCli, startEverythingHttp } from '../support/cli-child.ts';
+import { TapProcess } from '../../support/tap-process.ts';
 
 const SECRET = 'hunter2-do-not-record';
 
@@ -23,7 +24,7 @@ describe('secrets in recordings', { concurrency: 2 }, () => {
   test('the HTTP tap records neither X-GitHub-Token, PRIVATE-TOKEN nor a github_token argument; the transcript and its HAR are 0600', async () => {
     await using server = await startEverythingHttp();
     const record = scratch('tap.jsonl');
-    await using tap = new TapChild(['--no-lint', '--http', server.url, '--port', '0', '--record', record]);
+    await using tap = new TapProcess(['--no-lint', '--http', server.url, '--port', '0', '--record', record]);
     const [, url] = await tap.waitForStderr(/^mcpwire tap: forwarding (http:\/\/127\.0\.0\.1:\d+\S*) to /m);
     const headers: Record<string, string> = {
       'content-type': 'application/json',

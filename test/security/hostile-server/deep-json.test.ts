@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { readEntries, runCli, TapChild } from '../support/cli-child.ts';
+import { readEntries, runCli } from '../support/cli-child.ts';
+import { TapProcess } from '../../support/tap-process.ts';
 
 const SERVER = [process.execPath, join(import.meta.dirname, 'fixtures', 'deep-json-server.mjs')];
 
@@ -72,7 +73,7 @@ describe('a server sending deeply nested JSON', { concurrency: 2 }, () => {
 
   test('the stdio tap forwards the hostile line byte for byte, records it and the next request is answered', async () => {
     const record = scratch('tap.jsonl');
-    await using tap = new TapChild(['--record', record, '--', ...SERVER]);
+    await using tap = new TapProcess(['--record', record, '--', ...SERVER]);
     tap.child.stdin.write(
       '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"host","version":"1"}}}\n' +
         '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +

@@ -13,7 +13,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { TapProcess } from '../../support/tap-process.ts';
+import { TapProcess } from '../../../../../test/support/tap-process.ts';
 import { freePort } from '../../../../../test/support/free-port.ts';
 
 /** A server on 127.0.0.1 that answers 200 and keeps what it was asked; dispose to close it. */

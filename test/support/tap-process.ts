@@ -1,12 +1,13 @@
 // `mcpwire tap ...` from source as a child process with every stream a pipe, as a host starts it:
-// the bytes it writes on stdout kept exactly, stderr as text, and a way to wait for either.
+// the bytes it writes on stdout kept exactly, stderr as text, and a way to wait for either. Used by the
+// repository's tests and the CLI package's alike.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { MCPWIRE, ROOT, childEnv } from './cli-process.ts';
+import { cliChildEnv, MCPWIRE_ARGV, ROOT_DIR } from './cli-child.ts';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** One running tap. Dispose to kill it (if still running) and await its exit. */
+/** One running tap, started from the repository root. Dispose to kill it (if still running) and await its exit. */
 export class TapProcess implements AsyncDisposable {
   readonly child: ChildProcessWithoutNullStreams;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -14,11 +15,11 @@ export class TapProcess implements AsyncDisposable {
   #stderr = '';
   readonly #waiters = new Set<() => void>();
 
-  /** `env` is added to the environment the tests' children get. */
-  constructor(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'tap', ...args], {
-      cwd: ROOT,
-      env: { ...childEnv(), ...env },
+  /** `env` is added to the environment the tests' children get (undefined removes a variable). */
+  constructor(args: readonly string[], env: Record<string, string | undefined> = {}) {
+    this.child = spawn(MCPWIRE_ARGV[0]!, [...MCPWIRE_ARGV.slice(1), 'tap', ...args], {
+      cwd: ROOT_DIR,
+      env: cliChildEnv(env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) =>
@@ -33,6 +34,7 @@ export class TapProcess implements AsyncDisposable {
       this.#stderr += chunk;
       this.#notify();
     });
+    this.child.once('close', () => this.#notify());
   }
 
   /** Every byte written on stdout so far, exactly. */
@@ -45,22 +47,25 @@ export class TapProcess implements AsyncDisposable {
     return this.#stderr;
   }
 
-  /** Resolves once `test` holds (checked after every output); rejects, showing the output, on time-out. */
+  /**
+   * Resolves once `test` holds (checked after every output); rejects, showing the output, when the tap
+   * exits first or on time-out.
+   */
   waitUntil(what: string, test: () => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
     return new Promise((resolve, reject) => {
+      const fail = (why: string): void =>
+        reject(new Error(`${why}\nstdout: ${this.stdout.toString()}\nstderr: ${this.#stderr}`));
       const check = (): void => {
-        if (!test()) return;
+        const isDone = test();
+        if (!isDone && this.child.exitCode === null && this.child.signalCode === null) return;
         this.#waiters.delete(check);
         clearTimeout(timer);
-        resolve();
+        if (isDone) resolve();
+        else fail(`the tap exited before ${what}`);
       };
       const timer = setTimeout(() => {
         this.#waiters.delete(check);
-        reject(
-          new Error(
-            `no ${what} within ${timeoutMs} ms\nstdout: ${this.stdout.toString()}\nstderr: ${this.#stderr}`,
-          ),
-        );
+        fail(`no ${what} within ${timeoutMs} ms`);
       }, timeoutMs);
       this.#waiters.add(check);
       check();
@@ -69,7 +74,7 @@ export class TapProcess implements AsyncDisposable {
 
   /** Resolves with the first match of `pattern` on stderr. */
   async waitForStderr(pattern: RegExp): Promise<RegExpExecArray> {
-    await this.waitUntil(`match of ${pattern} on stderr`, () => pattern.test(this.#stderr));
+    await this.waitUntil(`a match of ${pattern} on stderr`, () => pattern.test(this.#stderr));
     return pattern.exec(this.#stderr)!;
   }
 
