@@ -11,7 +11,7 @@ import type { Channel, Transport } from '../transports/channel.ts';
 import { createRawServer, type RawAnswer, type RawServer } from '../../test/support/raw-server.ts';
 import { Client } from './client.ts';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from './client-options.ts';
-import { createEraCache } from './era-probe.ts';
+import { createEraCache, type EraKeyed } from './era-probe.ts';
 import { ConnectClosedError, ConnectTimeoutError } from './errors.ts';
 
 const info = { name: 'establish-test', version: '1.0.0' };
@@ -26,7 +26,7 @@ const legacyInit = (params: JsonObject): JsonObject => ({
 });
 
 /** A Transport whose every `connect` starts a new raw server (a new process, over stdio). */
-function countingTransport(answer: RawAnswer): Transport & { servers: RawServer[] } {
+function countingTransport(answer: RawAnswer): Transport & EraKeyed & { servers: RawServer[] } {
   const servers: RawServer[] = [];
   const connect = () => {
     const server = createRawServer(answer);

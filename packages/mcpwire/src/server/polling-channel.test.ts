@@ -23,7 +23,7 @@ async function callPollMe(client: Channel, id: RequestId): Promise<string> {
   client.open({
     handleFrame(frame: Frame) {
       if (frame.type !== 'message') return;
-      const message = frame.message as JsonObject & { id?: RequestId };
+      const message = frame.message as unknown as JsonObject & { id?: RequestId };
       if (message.id !== undefined) answers.get(message.id)?.(message);
     },
     handleClose() {},
