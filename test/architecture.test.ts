@@ -238,3 +238,92 @@ test('fails: the library importing the development authorization server, or it r
     /a file of package mcpwire/,
   );
 });
+
+test('fails: an HTTP word in the transport contract, camelCase or in a comment (issue 23)', () => {
+  const contract = `${SRC}/transports/channel.ts`;
+  assertViolation(
+    { [contract]: 'export interface Channel {\n  closeStream?(id: number): boolean;\n}\n' },
+    contract,
+    'contract',
+    /line 2: "Stream"/,
+  );
+  assertViolation(
+    { [contract]: '/** Facts, e.g. a session id over HTTP. */\nexport interface ChannelInfo {}\n' },
+    contract,
+    'contract',
+    /line 1: "HTTP"/,
+  );
+  assertViolation(
+    { [contract]: '// The Mcp-Session-Id of a session\nexport {};\n' },
+    contract,
+    'contract',
+    /line 1: "Mcp-S"/,
+  );
+  // JSON-RPC's own words are the contract's: requests, responses, messages, a session.
+  assert.deepEqual(
+    checkTree(
+      treeOf({ [contract]: '/** Sends a request; resolves with its response (a session). */\nexport {};\n' }),
+    ),
+    [],
+  );
+});
+
+test('fails: SSE or an HTTP status code in library code outside transports/http/ and auth/ (issue 23)', () => {
+  assertViolation(
+    { [`${SRC}/server/x.ts`]: 'export const ctx = { closeSseStream: () => false };\n' },
+    `${SRC}/server/x.ts`,
+    'http',
+    /names SSE \("closeSseStream"\)/,
+  );
+  assertViolation(
+    { [`${SRC}/client/x.ts`]: "export const accept = 'application/json, text/event-stream';\n" },
+    `${SRC}/client/x.ts`,
+    'http',
+    /names SSE in/,
+  );
+  assertViolation(
+    {
+      [`${SRC}/client/x.ts`]:
+        'export const isEra = (error: { status: number }): boolean => [400].includes(error.status);\n',
+    },
+    `${SRC}/client/x.ts`,
+    'http',
+    /line 1: HTTP status 400/,
+  );
+  assertViolation(
+    {
+      [`${SRC}/server/x.ts`]:
+        'export const isGone = (response: { status: number }) => response.status === 404;\n',
+    },
+    `${SRC}/server/x.ts`,
+    'http',
+    /HTTP status 404/,
+  );
+  assertViolation(
+    { [`${SRC}/protocol/x.ts`]: 'export const reply = { status: 503 as const };\n' },
+    `${SRC}/protocol/x.ts`,
+    'http',
+    /HTTP status 503/,
+  );
+  assertViolation(
+    { [`${SRC}/client/x.ts`]: 'export const detail = (s: string) => `HTTP 405 ${s}`;\n' },
+    `${SRC}/client/x.ts`,
+    'http',
+    /an HTTP status in "HTTP 405 "/,
+  );
+});
+
+test('passes: unrelated numbers, comments citing HTTP, and HTTP code in its places (issue 23)', () => {
+  const found = checkTree(
+    treeOf({
+      // Comments may say what a transport does; numbers that are not statuses are numbers.
+      [`${SRC}/validation/x.ts`]:
+        '// the spec answers these with HTTP 400 over SSE\nexport const size = (cacheSize?: number) => cacheSize ?? 500;\nexport const limits = { maxResources: 512, code: -32602 };\n',
+      [`${SRC}/transports/http/x.ts`]:
+        "export const sse = (status: number) => status === 404 ? 'text/event-stream' : 'HTTP 405';\n",
+      [`${SRC}/auth/x.ts`]:
+        'export const refused = (response: { status: number }) => response.status === 401;\n',
+    }),
+  );
+  assert.deepEqual(found, []);
+});

@@ -4,6 +4,7 @@
 
 import { join, posix } from 'node:path';
 import ts from 'typescript';
+import { CONTRACT, contractWords, HTTP_PLACES, httpWordsInCode } from './http-words.ts';
 
 /** A workspace package as the rules see it: its folder, name, declared dependencies and exports. */
 export interface PackageInfo {
@@ -176,7 +177,9 @@ function splitBare(specifier: string): { name: string; subpath: string } {
  * Checks every file of `tree` against the rules; returns one line per violation, `<file>: <rule>: <what>`.
  * Rules: `layer` (the layering table), `node` (node:* outside its places), `package` (another package
  * reached other than through its exports, or one the package does not declare), `pure` (a pure layer that
- * does not compile without Node types), `name` (a banned file name), `cycle` (an import cycle).
+ * does not compile without Node types), `name` (a banned file name), `cycle` (an import cycle),
+ * `contract` (an HTTP word in the transport contract) and `http` (SSE or an HTTP status code named by
+ * library code outside the HTTP places; see ./http-words.ts).
  */
 export function checkTree(tree: Tree): string[] {
   const violations: string[] = [];
@@ -188,6 +191,7 @@ export function checkTree(tree: Tree): string[] {
     const layer = layerOf(path);
     if (layer !== undefined && !isTest && BANNED_NAMES.test(path.slice(LIBRARY_SRC.length)))
       violations.push(`${path}: name: no file or folder may be named shared, common, utils or helpers`);
+    if (layer !== undefined && !isTest) violations.push(...checkHttpWords(path, text));
     const edges: string[] = [];
     for (const { specifier, kind } of importsOf(path, text)) {
       const how = kind === 'import' ? 'imports' : `${kind} import of`;
@@ -224,6 +228,19 @@ export function checkTree(tree: Tree): string[] {
   }
   violations.push(...findCycles(graph), ...checkPureLayers(tree));
   return violations;
+}
+
+/** The `contract` and `http` rules for one library source file. */
+function checkHttpWords(path: string, text: string): string[] {
+  const rel = path.slice(LIBRARY_SRC.length);
+  const found: string[] = [];
+  if (rel === CONTRACT)
+    for (const word of contractWords(text))
+      found.push(`${path}: contract: the transport contract names HTTP (${word})`);
+  if (!HTTP_PLACES.some((place) => rel.startsWith(place)))
+    for (const hit of httpWordsInCode(path, text))
+      found.push(`${path}: http: ${hit}; SSE and HTTP status codes belong in ${HTTP_PLACES.join(' or ')}`);
+  return found;
 }
 
 function checkBare(

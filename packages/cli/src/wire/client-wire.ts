@@ -3,16 +3,17 @@
 // response headers), the messages in its body or SSE events, and how its stream ended.
 
 import type { Channel, ChannelReceiver, Frame, Message, Transport } from 'mcpwire';
+import type { EraKeyed } from 'mcpwire/client';
 import { SseParserStream, type FetchLike } from 'mcpwire/http';
 import type { WireRecorder } from './recorder.ts';
 import { MAX_KEPT_TEXT } from './transcript.ts';
 
-/** A stdio transport observed: messages and the process's life. */
+/** A stdio transport observed: messages and the process's life; its era cache key is kept. */
 export function observeStdioTransport(
-  transport: Transport,
+  transport: Transport & Partial<EraKeyed>,
   recorder: WireRecorder,
   spawned: { command: string; args: readonly string[] },
-): Transport {
+): Transport & Partial<EraKeyed> {
   return {
     ...(transport.key === undefined ? {} : { key: transport.key }),
     async connect() {

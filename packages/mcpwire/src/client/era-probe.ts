@@ -21,7 +21,8 @@ export type DiscoverCall = (version: string) => Promise<JsonObject>;
 
 /**
  * Classifies a server from its answers to `server/discover`. Never keyed to one error code: any
- * error other than -32022 means a handshake-era server, and so does silence (a timeout; whether
+ * error other than -32022 means a handshake-era server, a transport's refusal of the request
+ * (`isRefusal`, see `Channel.send`) too, and so does silence (a timeout; whether
  * silence may stand as a verdict is the caller's choice). -32022 with a mutual stateless version
  * is retried once at that version; with only handshake-era versions the server is dual-era but
  * refuses the stateless side. A closed connection, a cancellation or a network failure is no
@@ -39,11 +40,9 @@ export async function probeEra(
     } catch (error) {
       if (error instanceof RequestTimeoutError)
         return { era: 'legacy', reason: 'silence', detail: error.message };
-      // HTTP (2026 checklist section 3.3): 400, 404 and 405 without a modern body mean a handshake-era
-      // server; 401/403 are authorization and 5xx an outage, never an era verdict.
-      const { status } = (error ?? {}) as { status?: unknown };
-      if (typeof status === 'number' && ![400, 404, 405].includes(status)) throw error;
-      if (typeof status === 'number') return { era: 'legacy', reason: 'error', detail: `HTTP ${status}` };
+      // The transport's refusal (`Channel.send`; over HTTP a 400, 404 or 405 without a JSON-RPC
+      // answer, 2026 checklist section 3.3) means a handshake-era server, like an error response.
+      if (isRefusal(error)) return { era: 'legacy', reason: 'error', detail: refusalDetail(error) };
       if (!(error instanceof RpcError)) throw error;
       if (error.code !== ModernErrorCode.UnsupportedProtocolVersion)
         return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
@@ -85,9 +84,34 @@ export function classifyDiscover(result: JsonObject, version: string): EraVerdic
   return { era: 'modern', version: mutual, discover: result };
 }
 
+/** The transport contract's refusal: an error with `isRefusal` true (see `Channel.send`). */
+function isRefusal(error: unknown): error is Error & { isRefusal: true } {
+  return error instanceof Error && (error as { isRefusal?: unknown }).isRefusal === true;
+}
+
+/** A refusal in a few words: the transport's message, first line, at most 200 characters. */
+function refusalDetail(error: Error): string {
+  return `refused: ${error.message.split('\n')[0]!.slice(0, 200)}`;
+}
+
 function readSupported(data: unknown): string[] {
   const supported = (data as { supported?: unknown } | undefined)?.supported;
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/**
+ * What a Transport may offer the era probe beside the contract: `key`, a stable identity of the
+ * server configuration it reaches (the stdio command line, the HTTP endpoint), under which verdicts
+ * are remembered. A transport without it is probed on every connect (era "auto").
+ */
+export interface EraKeyed {
+  readonly key: string;
+}
+
+/** The transport's `EraKeyed.key`, or undefined when it has none (or is no transport). */
+export function eraKeyOf(transport: object | undefined): string | undefined {
+  const key = (transport as Partial<EraKeyed> | undefined)?.key;
+  return typeof key === 'string' ? key : undefined;
 }
 
 /** Remembered verdicts, keyed by server configuration (2026 checklist section 3.1). */

@@ -7,11 +7,11 @@ import { test, type TestContext } from 'node:test';
 import { ConnectionClosedError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
-import type { Transport } from '../transports/channel.ts';
+import type { Channel, Transport } from '../transports/channel.ts';
 import { createRawServer, type RawAnswer, type RawServer } from '../../test/support/raw-server.ts';
 import { Client } from './client.ts';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from './client-options.ts';
-import { createEraCache } from './era-probe.ts';
+import { createEraCache, type EraKeyed } from './era-probe.ts';
 import { ConnectClosedError, ConnectTimeoutError } from './errors.ts';
 
 const info = { name: 'establish-test', version: '1.0.0' };
@@ -26,7 +26,7 @@ const legacyInit = (params: JsonObject): JsonObject => ({
 });
 
 /** A Transport whose every `connect` starts a new raw server (a new process, over stdio). */
-function countingTransport(answer: RawAnswer): Transport & { servers: RawServer[] } {
+function countingTransport(answer: RawAnswer): Transport & EraKeyed & { servers: RawServer[] } {
   const servers: RawServer[] = [];
   const connect = () => {
     const server = createRawServer(answer);
@@ -192,6 +192,28 @@ test('era "modern" meeting silence fails with ConnectTimeoutError naming server/
   assert.equal(error.step, 'server/discover');
   assert.match(error.message, /^server\/discover: no answer within 300 ms; .*era "auto" or "legacy"/);
   assert.deepEqual(server.received, ['server/discover', 'notifications/cancelled']);
+});
+
+test('silence on a request/response channel (info.isRequestResponse) is an outage: ConnectTimeoutError, no initialize (issue 23)', async (t) => {
+  useFakeClock(t);
+  const server = createRawServer(never);
+  // What the client needs to know of a transport, without knowing which one it is.
+  const channel: Channel = {
+    open: (receiver) => server.channel.open(receiver),
+    send: (message, options) => server.channel.send(message, options),
+    close: () => server.channel.close(),
+    info: { isRequestResponse: true },
+  };
+  const client = new Client(info, { probeTimeoutMs: 300, eraCache: false });
+  const { outcome } = startConnect(client, { connect: () => Promise.resolve(channel) });
+  await settle();
+  t.mock.timers.tick(300);
+  await settle();
+  const { error } = outcome;
+  assert.ok(error instanceof ConnectTimeoutError, String(error));
+  assert.equal(error.step, 'server/discover');
+  assert.match(error.message, /silence is an outage/);
+  assert.equal(server.received.includes('initialize'), false, String(server.received));
 });
 
 test('era "modern" waits for discover as long as initialize would, not the probe\'s 4 s: a slow start is no verdict', async (t) => {

@@ -7,7 +7,7 @@ import { ProtocolStateError } from '../protocol/capabilities.ts';
 import type { Session } from '../protocol/session.ts';
 import type { InitializeResult } from '../protocol/types/index.ts';
 import type { Channel, Transport } from '../transports/channel.ts';
-import { classifyDiscover, probeEra, type EraCache, type EraVerdict } from './era-probe.ts';
+import { classifyDiscover, eraKeyOf, probeEra, type EraCache, type EraVerdict } from './era-probe.ts';
 import { ConnectClosedError, ConnectTimeoutError, type ConnectStep } from './errors.ts';
 
 /** Which era to speak: find out (`auto`), or insist. */
@@ -43,10 +43,11 @@ export type Established =
  * Connects `target` and settles the era on that one connection: a Transport's `connect` is called
  * exactly once, so a stdio server is spawned once. After the probe, an error answer or silence
  * means a handshake-era server and `initialize` follows on the same connection (a server that
- * ignored the probe is not confused by it). Silence is no verdict over Streamable HTTP, where it
- * is an outage (ConnectTimeoutError); a connection that closes during the probe is a
- * ConnectClosedError. A verdict is remembered once the connection is established in its era. The
- * caller closes the session on any rejection.
+ * ignored the probe is not confused by it). Silence is no verdict where the channel answers every
+ * request (`isRequestResponse`, Streamable HTTP): there it is an outage (ConnectTimeoutError); a
+ * connection that closes during the probe is a
+ * ConnectClosedError. A verdict is remembered, under the transport's `EraKeyed.key`, once the
+ * connection is established in its era. The caller closes the session on any rejection.
  */
 export async function establish(
   target: Transport | Channel,
@@ -55,7 +56,7 @@ export async function establish(
   const transport = isTransport(target) ? target : undefined;
   const channel = transport ? await transport.connect() : (target as Channel);
   const session = options.open(channel);
-  const key = transport?.key;
+  const key = eraKeyOf(transport);
   const remembered = key === undefined ? undefined : options.cache?.get(key);
   const shouldProbe = options.era === 'modern' || (options.era === 'auto' && remembered?.era !== 'legacy');
   const remember = (verdict: { era: 'modern' | 'legacy'; version?: string }): void => {
@@ -169,7 +170,7 @@ export function toConnectError(step: ConnectStep, error: unknown, timeoutMs: num
 /**
  * Sends the probe on a session that speaks the stateless era until the verdict says otherwise.
  * Silence after `probeTimeoutMs` is the verdict "handshake era", but where silence can be a slow
- * start (not HTTP, era "auto") the first discover stays open as a LateProbe for `lateAnswerMs`.
+ * start (a channel that is not request/response, era "auto") the first discover stays open as a LateProbe for `lateAnswerMs`.
  */
 async function probe(
   session: Session,
@@ -180,7 +181,7 @@ async function probe(
   session.protocolVersion = options.modernVersion;
   session.setState('operating');
   const timeoutMs = options.probeTimeoutMs;
-  const mayAnswerLate = options.era === 'auto' && channel.info?.kind !== 'http';
+  const mayAnswerLate = options.era === 'auto' && channel.info?.isRequestResponse !== true;
   let late: LateProbe | undefined;
   const discover = (version: string): Promise<JsonObject> => {
     if (!mayAnswerLate || late !== undefined) return options.discover(session, { version, timeoutMs });
@@ -245,8 +246,9 @@ function refuseLegacyVerdict(
       `The server does not speak the stateless era (2026-07-28): ${verdict.detail}. Connect with era "auto" or "legacy" to use the handshake.`,
     );
   }
-  // 2026-07-28 checklist section 3.3: a handshake-era Streamable HTTP server answers 400; silence is an outage.
-  if (isSilence && channel.info?.kind === 'http') {
+  // 2026-07-28 checklist section 3.3: a handshake-era Streamable HTTP server answers the probe (400);
+  // where every request is answered, silence is an outage.
+  if (isSilence && channel.info?.isRequestResponse === true) {
     const hint =
       'over Streamable HTTP silence is an outage, not a handshake-era server; a longer timeout waits longer';
     throw new ConnectTimeoutError('server/discover', options.probeTimeoutMs, { hint });

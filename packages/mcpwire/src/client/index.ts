@@ -29,5 +29,11 @@ export {
 export { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 export type { Channel, Transport } from '../transports/channel.ts';
 export { Subscription, type SubscriptionFilter } from './subscription.ts';
-export { createEraCache, defaultEraCache, type EraCache, type EraVerdict } from './era-probe.ts';
+export {
+  createEraCache,
+  defaultEraCache,
+  type EraCache,
+  type EraKeyed,
+  type EraVerdict,
+} from './era-probe.ts';
 export type { EraChoice } from './establish.ts';

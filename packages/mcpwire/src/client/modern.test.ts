@@ -188,16 +188,24 @@ test('era "modern" refuses a handshake-era server with a clear error', async () 
   await assert.rejects(client.connect(channel), /does not speak the stateless era/);
 });
 
-test('over HTTP, 401/403/5xx during the probe are errors, not era verdicts; 404 means legacy', async () => {
+test('a transport refusal (isRefusal) during the probe means legacy; any other transport failure is no verdict (issue 23)', async () => {
   const { probeEra } = await import('./era-probe.ts');
-  const httpError = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
-  for (const status of [401, 403, 500, 503]) {
+  // The client reads the contract's refusal, not HTTP statuses: the HTTP transport decides (HttpError.isRefusal).
+  const refused = Object.assign(new Error('POST http://127.0.0.1/mcp answered 400 Bad Request'), {
+    isRefusal: true,
+  });
+  const verdict = await probeEra(() => Promise.reject(refused));
+  assert.equal(verdict.era, 'legacy');
+  assert.match(verdict.era === 'legacy' ? verdict.detail : '', /answered 400/);
+  for (const failure of [
+    Object.assign(new Error('answered 401'), { isRefusal: false, status: 401 }),
+    Object.assign(new Error('answered 503'), { status: 503 }),
+    // A status alone is no refusal: only the transport says what refuses.
+    Object.assign(new Error('answered 404'), { status: 404 }),
+  ]) {
     await assert.rejects(
-      probeEra(() => Promise.reject(httpError(status))),
-      (error: unknown) => (error as { status?: number }).status === status,
+      probeEra(() => Promise.reject(failure)),
+      (error: unknown) => error === failure,
     );
-  }
-  for (const status of [400, 404, 405]) {
-    assert.equal((await probeEra(() => Promise.reject(httpError(status)))).era, 'legacy');
   }
 });

@@ -58,14 +58,15 @@ export interface RequestContext {
   /** Lists the client's roots. Rejects if the client lacks the capability. */
   readonly listRoots: (options?: InputOptions) => Promise<ListRootsResult>;
   /**
-   * Asks the transport to close the SSE connection carrying this request's messages without ending
-   * the stream (Streamable HTTP polling, 2025-11-25, SEP-1699): the client reconnects with GET and
-   * Last-Event-ID and receives the rest, including the result, so a long-running handler need not
-   * hold a connection open. Later progress, logs and the result are kept for that replay. Returns
-   * false, doing nothing, where the client could not resume: other transports, revisions before
-   * 2025-11-25, a client that accepts JSON only, and the stateless era.
+   * Asks the transport to drop the connection carrying this request's messages while the request
+   * stays resumable (polling, 2025-11-25, SEP-1699): over Streamable HTTP the server closes the
+   * request's event stream connection, and the client reconnects with GET and Last-Event-ID and
+   * receives the rest, including the result, so a long-running handler need not hold a connection
+   * open. Later progress, logs and the result are kept for that replay. Returns false, doing
+   * nothing, where the client could not resume: other transports, revisions before 2025-11-25, a
+   * client that accepts JSON only, and the stateless era. (Named `closeSseStream` before issue 23.)
    */
-  readonly closeSseStream: () => boolean;
+  readonly disconnectForPolling: () => boolean;
 }
 
 /** Options for one input request. */

@@ -1,4 +1,4 @@
-// createRequestContext's closeSseStream: it asks the transport through the output, and is a no-op
+// createRequestContext's disconnectForPolling: it asks the transport through the output, and is a no-op
 // where the transport cannot poll or the request is cancelled.
 
 import assert from 'node:assert/strict';
@@ -26,28 +26,31 @@ function facts(signal: AbortSignal): ContextFacts {
   };
 }
 
-function output(closeStream?: () => boolean): ContextOutput {
+function output(disconnectForPolling?: () => boolean): ContextOutput {
   return {
     notify: () => Promise.resolve(),
     isLogEnabled: () => true,
     broker,
-    ...(closeStream ? { closeStream } : {}),
+    ...(disconnectForPolling ? { disconnectForPolling } : {}),
   };
 }
 
-describe('RequestContext.closeSseStream', () => {
+describe('RequestContext.disconnectForPolling', () => {
   test('asks the transport and reports its answer', () => {
     let calls = 0;
     const ctx = createRequestContext(
       facts(new AbortController().signal),
       output(() => ++calls > 0),
     );
-    assert.equal(ctx.closeSseStream(), true);
+    assert.equal(ctx.disconnectForPolling(), true);
     assert.equal(calls, 1);
   });
 
   test('is false without a transport that can poll', () => {
-    assert.equal(createRequestContext(facts(new AbortController().signal), output()).closeSseStream(), false);
+    assert.equal(
+      createRequestContext(facts(new AbortController().signal), output()).disconnectForPolling(),
+      false,
+    );
   });
 
   test('is false, asking nothing, once the request is cancelled', () => {
@@ -58,7 +61,7 @@ describe('RequestContext.closeSseStream', () => {
       facts(controller.signal),
       output(() => ++calls > 0),
     );
-    assert.equal(ctx.closeSseStream(), false);
+    assert.equal(ctx.disconnectForPolling(), false);
     assert.equal(calls, 0);
   });
 });

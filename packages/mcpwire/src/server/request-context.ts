@@ -24,8 +24,8 @@ export interface ContextOutput {
   /** Whether a log message at `level` should be sent (the client's chosen level, per era). */
   isLogEnabled(level: LoggingLevel): boolean;
   broker: InputBroker;
-  /** Closes the request's SSE connection, keeping its stream (see `RequestContext.closeSseStream`). */
-  closeStream?: () => boolean;
+  /** Drops the request's connection, keeping it resumable (see `RequestContext.disconnectForPolling`). */
+  disconnectForPolling?: () => boolean;
 }
 
 /**
@@ -59,7 +59,7 @@ class Context implements RequestContext {
   #elicit: RequestContext['elicit'] | undefined;
   #sample: RequestContext['sample'] | undefined;
   #listRoots: RequestContext['listRoots'] | undefined;
-  #closeSseStream: RequestContext['closeSseStream'] | undefined;
+  #disconnectForPolling: RequestContext['disconnectForPolling'] | undefined;
 
   constructor(facts: ContextFacts, output: ContextOutput) {
     this.era = facts.era;
@@ -126,8 +126,8 @@ class Context implements RequestContext {
       this.#output.broker.request('roots/list', undefined, options) as never);
   }
 
-  get closeSseStream(): RequestContext['closeSseStream'] {
-    return (this.#closeSseStream ??= () =>
-      this.isCancelled ? false : (this.#output.closeStream?.() ?? false));
+  get disconnectForPolling(): RequestContext['disconnectForPolling'] {
+    return (this.#disconnectForPolling ??= () =>
+      this.isCancelled ? false : (this.#output.disconnectForPolling?.() ?? false));
   }
 }

@@ -138,7 +138,7 @@ export class ServerCore implements RequestServer {
     return this.tools.add(definition, handler);
   }
 
-  /** The wire `inputSchema` of a registered tool (transports use it to check `Mcp-Param-*` headers). */
+  /** The wire `inputSchema` of a registered tool, or undefined (the HTTP handlers' `ToolSchemaSource`). */
   toolInputSchema(name: string): object | undefined {
     return this.tools.inputSchemaOf(name);
   }

@@ -15,6 +15,7 @@ import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
+import { disconnectForPolling } from './polling-channel.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
 import { answerInitialize, requestedLevel } from './handshake.ts';
 import { isLevelEnabled } from './logging.ts';
@@ -240,7 +241,7 @@ export class ServerSession {
     return this.#logLevel;
   }
 
-  /** The connection's channel (for closing a request's SSE stream). */
+  /** The connection's channel (for `disconnectForPolling`). */
   get channel(): Channel {
     return this.#channel;
   }
@@ -339,7 +340,7 @@ class LegacyOutput implements ContextOutput, RequestOrigin {
     }));
   }
 
-  closeStream(): boolean {
-    return this.#owner.channel.info?.closeStream?.(this.#request.id) ?? false;
+  disconnectForPolling(): boolean {
+    return disconnectForPolling(this.#owner.channel, this.#request.id);
   }
 }

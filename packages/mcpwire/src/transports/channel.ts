@@ -23,40 +23,38 @@ export interface ChannelReceiver {
  * One live connection to a peer. `open` starts delivery and is called once; frames that arrive
  * before it are buffered. `send` writes one message (or a batch, where the revision allows it)
  * and resolves once the transport has accepted it; it rejects with ConnectionClosedError after close.
+ * Where the peer refuses a request as such, without a JSON-RPC answer (it does not take that kind of
+ * request there), `send` rejects with an error whose `isRefusal` is true; a client reads it as it would
+ * an error response. Any other rejection is a failure of the transport, which says nothing of the peer.
  * `close` is idempotent and resolves when the connection is released.
  */
 export interface Channel {
   open(receiver: ChannelReceiver): void;
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   close(): Promise<void>;
-  /** Transport facts for the session (e.g. a session id over HTTP, the child's pid over stdio). */
+  /** Facts for the session (e.g. a session id, the child's pid), and the principal. */
   readonly info?: ChannelInfo;
 }
 
 /** Facts a transport may know about its connection. */
 export interface ChannelInfo {
-  readonly kind: 'memory' | 'stdio' | 'http' | 'sse';
   readonly sessionId?: string;
   readonly pid?: number;
   /**
-   * Closes the connection that carries the messages related to `relatedRequestId` without ending
-   * their stream, so the client resumes it later (Streamable HTTP polling, SEP-1699): a request
-   * still waiting for its response gets a resumable stream, opened with a priming event if nothing
-   * was sent for it yet. Returns false, doing nothing, where that cannot be resumed (revisions
-   * before 2025-11-25, a client that accepts JSON only, a request already answered). Only
-   * transports with resumable streams provide it; it lives here so wrappers that pass `info`
-   * through keep it.
+   * True where every request sent meets an answer of its own, the peer's response or a failure of
+   * the transport (a request/response transport): there a request left unanswered is an outage,
+   * never a peer that ignored it. Absent or false where a peer may stay silent (a byte pipe).
    */
-  readonly closeStream?: (relatedRequestId: RequestId) => boolean;
+  readonly isRequestResponse?: boolean;
   /**
-   * Who sent the inbound request `requestId`, as the transport authenticated it (HTTP with an
-   * `authenticate` hook or `auth` layer); undefined when unauthenticated. Asked while the request is
-   * in flight; the server hands it to the request's handler as `ctx.auth`.
+   * Who sent the inbound request `requestId`, as the transport authenticated it; undefined when
+   * unauthenticated. Asked while the request is in flight; the server hands it to the request's
+   * handler as `ctx.auth`.
    */
   readonly principalOf?: (requestId: RequestId) => Principal | undefined;
   /**
    * Set by a transport that keeps no handshake-era sessions (createSessionlessHandler): this
-   * channel carries one POST of a client that negotiated `protocolVersion` earlier, perhaps with
+   * channel carries one request of a client that negotiated `protocolVersion` earlier, perhaps with
    * another process; `servingRequests` hands it to `RequestServer.serveRequest` as `via.protocolVersion`.
    */
   readonly negotiated?: { readonly protocolVersion: string };
@@ -65,19 +63,15 @@ export interface ChannelInfo {
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */
 export interface Transport {
   connect(): Promise<Channel>;
-  /** A stable identity of the server configuration, for caches of per-server facts (the era verdict). */
-  readonly key?: string;
 }
 
 /**
  * What a transport needs of a server: it serves channels (mcpwire's `Server` does). `close` lets a
- * transport release the server when its connection ends; `toolInputSchema` lets an HTTP transport
- * check `Mcp-Param-*` headers without a `tools/list` round.
+ * transport release the server when its connection ends.
  */
 export interface ChannelServer {
   connect(channel: Channel): unknown;
   close?(): Promise<void>;
-  toolInputSchema?(name: string): object | undefined;
 }
 
 /**
@@ -88,20 +82,19 @@ export interface ChannelServer {
 export interface RequestServer {
   serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse>;
   close?(): Promise<void>;
-  toolInputSchema?(name: string): object | undefined;
 }
 
 /** How one request of a {@link RequestServer} arrived, and where what belongs to it goes. */
 export interface RequestVia {
   /**
-   * The handshake-era revision the client negotiated before (its MCP-Protocol-Version header);
+   * The handshake-era revision the client negotiated before (as its request names it);
    * undefined for `initialize`. A stateless-era request names its own revision.
    */
   readonly protocolVersion: string | undefined;
   /** Aborted when the request is cancelled (its client went away); made on first use. */
   readonly signal: AbortSignal;
   readonly isCancelled: boolean;
-  /** Sends a notification about the request (progress, a log message) on its stream. */
+  /** Sends a notification about the request (progress, a log message) with its response. */
   notify(method: string, params: JsonObject, options?: SendOptions): Promise<void>;
   /** Who sent the request `requestId` (this one), as the transport authenticated it. */
   principalOf(requestId: RequestId): Principal | undefined;

@@ -6,7 +6,7 @@ import type { Message } from '../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from './channel.ts';
 
 class MemoryChannel implements Channel {
-  readonly info: ChannelInfo = { kind: 'memory' };
+  readonly info: ChannelInfo = {};
   other: MemoryChannel | undefined;
   #receiver: ChannelReceiver | undefined;
   #backlog: Frame[] = [];

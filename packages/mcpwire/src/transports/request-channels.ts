@@ -12,7 +12,6 @@ import type { Channel, ChannelReceiver, ChannelServer, RequestServer, RequestVia
 export function servingRequests(server: RequestServer): ChannelServer {
   return {
     connect: (channel: Channel) => channel.open(new RequestReceiver(server, channel)),
-    ...(server.toolInputSchema ? { toolInputSchema: (name: string) => server.toolInputSchema!(name) } : {}),
   };
 }
 

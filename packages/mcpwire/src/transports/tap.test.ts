@@ -81,8 +81,8 @@ test('passes close through in both directions and reads info from the wrapped ch
   const closes: Array<Error | undefined> = [];
   tapped.open({ handleFrame() {}, handleClose: (error) => closes.push(error) });
   assert.equal(tapped.info, undefined);
-  fake.info = { kind: 'http', sessionId: 'abc' };
-  assert.deepEqual(tapped.info, { kind: 'http', sessionId: 'abc' });
+  fake.info = { isRequestResponse: true, sessionId: 'abc' };
+  assert.deepEqual(tapped.info, { isRequestResponse: true, sessionId: 'abc' });
   const failure = new Error('gone');
   fake.end(failure);
   assert.deepEqual(closes, [failure]);

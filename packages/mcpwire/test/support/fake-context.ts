@@ -23,7 +23,7 @@ export function fakeContext(method: string, era: Era = 'legacy'): RequestContext
     elicit: refuse,
     sample: refuse,
     listRoots: refuse,
-    closeSseStream: () => false,
+    disconnectForPolling: () => false,
   };
 }
 

@@ -57,7 +57,7 @@ function registerStreamingTools(server: Server): void {
     return String(ctx.meta.progressToken ?? 'no progressToken');
   });
   server.tool({ name: 'test_reconnection' }, async (_args, ctx) => {
-    ctx.closeSseStream();
+    ctx.disconnectForPolling();
     // The result must follow the closed connection, to be found by the client's GET (SEP-1699).
     await delay(STEP_MS, undefined, { signal: ctx.signal });
     return 'Reconnection test completed successfully.';

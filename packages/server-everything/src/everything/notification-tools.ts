@@ -20,7 +20,7 @@ export function registerNotificationTools(server: Server): void {
     async (_args, ctx) => {
       // SEP-1699: over Streamable HTTP at 2025-11-25 the client gets the priming event, then the
       // connection closes; it reconnects with Last-Event-ID and finds the result there.
-      ctx.closeSseStream();
+      ctx.disconnectForPolling();
       await delay(100, undefined, { signal: ctx.signal });
       return 'Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.';
     },

@@ -110,8 +110,8 @@ export class TaskRequestContext implements RequestContext {
   readonly listRoots: RequestContext['listRoots'] = (options = {}) =>
     this.#input('roots/list', undefined, options) as never;
 
-  /** A task has no SSE stream of its own to close. */
-  readonly closeSseStream: RequestContext['closeSseStream'] = () => false;
+  /** A task has no connection of its own to drop. */
+  readonly disconnectForPolling: RequestContext['disconnectForPolling'] = () => false;
 
   #input(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject> {
     const key = options.key ?? `input-${this.#count}`;

@@ -78,11 +78,17 @@ export class StreamableHttpClientChannel implements Channel {
     });
   }
 
-  /** `http` with the session id once assigned; `sse` after falling back to HTTP+SSE. */
+  /**
+   * The session id once assigned. Request/response while Streamable HTTP: every POST of a request is
+   * answered, a handshake-era server's refusal included (2026-07-28 checklist section 3.3), so a
+   * request left unanswered is an outage; not after falling back to HTTP+SSE, whose POSTs get 202.
+   */
   get info(): ChannelInfo {
-    const kind = this.#legacy === undefined ? 'http' : 'sse';
+    const facts: { isRequestResponse?: true; sessionId?: string } =
+      this.#legacy === undefined ? { isRequestResponse: true } : {};
     const sessionId = this.#session.id;
-    return sessionId === undefined ? { kind } : { kind, sessionId };
+    if (sessionId !== undefined) facts.sessionId = sessionId;
+    return facts;
   }
 
   open(receiver: ChannelReceiver): void {

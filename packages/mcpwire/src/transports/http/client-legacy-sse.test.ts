@@ -71,7 +71,7 @@ describe('HTTP+SSE (2024-11-05) client', () => {
     });
     assert.equal(transport.key, 'sse:http://localhost:8080/sse');
     const channel = await transport.connect();
-    assert.deepEqual(channel.info, { kind: 'sse' });
+    assert.deepEqual(channel.info, {}, 'no request/response: answers come on the stream');
     const log = new ChannelLog(channel);
     assert.equal(server.requests[0]!.headers.get('accept'), 'text/event-stream');
     await channel.send(INITIALIZE);
@@ -128,7 +128,7 @@ describe('HTTP+SSE (2024-11-05) client', () => {
       );
       assert.deepEqual(server.requests[2]!.body, INITIALIZE);
       assert.deepEqual(log.messages, [INITIALIZE_RESULT]);
-      assert.equal(channel.info.kind, 'sse');
+      assert.equal(channel.info.isRequestResponse, undefined, 'HTTP+SSE answers on its stream');
 
       await channel.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       await log.waitForFrames(2);
@@ -159,11 +159,15 @@ describe('HTTP+SSE (2024-11-05) client', () => {
     assert.deepEqual(log.messages, [modern]);
     await assert.rejects(
       (await transport.connect()).send(INITIALIZE),
-      (e: unknown) => e instanceof HttpError,
+      (e: unknown) => e instanceof HttpError && e.isRefusal === false,
     );
     const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
     const discover: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } };
-    await assert.rejects((await transport.connect()).send(discover), (e: unknown) => e instanceof HttpError);
+    // 404 to a stateless-era request is the contract's refusal (issue 23): the era probe reads it as legacy.
+    await assert.rejects(
+      (await transport.connect()).send(discover),
+      (e: unknown) => e instanceof HttpError && e.status === 404 && e.isRefusal === true,
+    );
     assert.equal(server.ofMethod('GET').length, 0);
   });
 
@@ -185,6 +189,6 @@ describe('HTTP+SSE (2024-11-05) client', () => {
     );
     await assert.rejects(channel.send({ ...INITIALIZE, id: 2 }), HttpError);
     assert.equal(server.ofMethod('GET').length, 1);
-    assert.equal(channel.info.kind, 'http');
+    assert.equal(channel.info.isRequestResponse, true, 'still Streamable HTTP');
   });
 });

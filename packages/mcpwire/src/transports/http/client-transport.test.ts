@@ -100,7 +100,7 @@ describe('StreamableHttpClientTransport', () => {
     assert.equal(init!.headers.get('mcp-session-id'), null);
     assert.equal(init!.headers.get('mcp-protocol-version'), null);
     assert.deepEqual(bodyOf(init!), INITIALIZE);
-    assert.deepEqual(channel.info, { kind: 'http', sessionId: 'abc' });
+    assert.deepEqual(channel.info, { isRequestResponse: true, sessionId: 'abc' });
 
     await channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await server.waitForRequests(3);

@@ -1,5 +1,5 @@
 // SSE polling asked for by the server (SEP-1699, HTTP-10) through the HTTP handler, in-process: a
-// handler's `ctx.closeSseStream()` closes its POST's connection after the priming event, the client
+// handler's `ctx.disconnectForPolling()` closes its POST's connection after the priming event, the client
 // resumes with GET and Last-Event-ID, and nothing is lost or repeated; older clients never see it.
 
 import assert from 'node:assert/strict';
@@ -50,15 +50,19 @@ function pollingServer() {
     { name: 'poll_me', description: 'Closes its SSE stream mid-call.', inputSchema: { type: 'object' } },
     async (_args, ctx) => {
       await ctx.sendProgress(1);
-      const isClosed = ctx.closeSseStream();
+      const isClosed = ctx.disconnectForPolling();
       await released;
       await ctx.sendProgress(2);
       return `closed: ${isClosed}`;
     },
   );
   server.tool(
-    { name: 'try_close', description: 'Reports what closeSseStream did.', inputSchema: { type: 'object' } },
-    (_args, ctx) => Promise.resolve(`closed: ${ctx.closeSseStream()}`),
+    {
+      name: 'try_close',
+      description: 'Reports what disconnectForPolling did.',
+      inputSchema: { type: 'object' },
+    },
+    (_args, ctx) => Promise.resolve(`closed: ${ctx.disconnectForPolling()}`),
   );
   return { handler: createHttpHandler(server, { keepAliveMs: 0 }), release };
 }
@@ -135,7 +139,7 @@ describe('handshake era: the server closes a request stream (SEP-1699)', () => {
 });
 
 describe('stateless era: no polling', () => {
-  test('closeSseStream does nothing and reports false', async () => {
+  test('disconnectForPolling does nothing and reports false', async () => {
     const { handler } = pollingServer();
     const response = await handler(modernPost('tools/call', { name: 'try_close', arguments: {} }));
     assert.equal(response.status, 200);

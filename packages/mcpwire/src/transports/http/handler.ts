@@ -6,7 +6,12 @@ import { InMemoryEventStore } from './event-store.ts';
 import { createEndpoint, type HttpHandler } from './endpoint.ts';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy-routes.ts';
 import type { ToolSchemaLookup } from './modern-route.ts';
-import { resolveOptions, type ChannelServer, type HttpHandlerOptions } from './options.ts';
+import {
+  resolveOptions,
+  type ChannelServer,
+  type HttpHandlerOptions,
+  type ToolSchemaSource,
+} from './options.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
@@ -18,7 +23,10 @@ export type { HttpHandler } from './endpoint.ts';
  * DELETE go to handshake-era sessions (405 when they name a stateless-era version). Never throws:
  * an unexpected failure is reported to `onError` and answered 500.
  */
-export function createHttpHandler(server: ChannelServer, options: HttpHandlerOptions = {}): HttpHandler {
+export function createHttpHandler(
+  server: ChannelServer & ToolSchemaSource,
+  options: HttpHandlerOptions = {},
+): HttpHandler {
   const config = resolveOptions(options);
   const sessions = new SessionRegistry(
     {

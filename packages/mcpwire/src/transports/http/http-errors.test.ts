@@ -9,7 +9,7 @@ import { freePort as closedPort } from '../../../../../test/support/free-port.ts
 import { settle, FakeHttpServer } from '../../../test/support/fake-http-server.ts';
 import { Client, ConnectTimeoutError } from '../../client/index.ts';
 import { StreamableHttpClientTransport } from './client-transport.ts';
-import { describeNetworkError, FetchFailedError } from './http-errors.ts';
+import { describeNetworkError, FetchFailedError, HttpError } from './http-errors.ts';
 import { Fetcher } from './http-fetcher.ts';
 
 /** What fetch rejects with for `url`, as a FetchFailedError from the Fetcher. */
@@ -91,6 +91,22 @@ describe('FetchFailedError', () => {
     cyclic.cause = cyclic;
     assert.equal(describeNetworkError(cyclic), 'loop');
     assert.equal(describeNetworkError('offline'), 'offline');
+  });
+});
+
+describe('HttpError.isRefusal', () => {
+  it('is the contract refusal for 400, 404 and 405; not for authorization or outages (issue 23)', () => {
+    const error = (status: number) =>
+      new HttpError({
+        requestMethod: 'POST',
+        url: 'http://127.0.0.1/mcp',
+        status,
+        body: '',
+        headers: new Headers(),
+      });
+    for (const status of [400, 404, 405]) assert.equal(error(status).isRefusal, true, String(status));
+    for (const status of [401, 403, 406, 500, 502, 503])
+      assert.equal(error(status).isRefusal, false, String(status));
   });
 });
 

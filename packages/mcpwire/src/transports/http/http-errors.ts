@@ -25,8 +25,10 @@ export interface HttpErrorDetails {
 /**
  * The server answered with a status this transport cannot turn into a message: 401/403
  * (authorization; read `headers.get('www-authenticate')`), 5xx, or a 4xx whose body is not a
- * JSON-RPC error for the request. `status` lets callers tell these apart; none is an era signal
- * except 400/404/405 without a recognised modern error (2026-07-28 checklist section 3.3).
+ * JSON-RPC error for the request. `status` lets callers tell these apart. `isRefusal` is the
+ * transport contract's refusal (see `Channel.send`): true for 400/404/405, the server refusing the
+ * request as such, which is how a handshake-era server answers a stateless-era probe (2026-07-28
+ * checklist section 3.3); false for authorization (401/403) and outages (5xx), never an era signal.
  */
 export class HttpError extends Error {
   readonly code = 'HTTP_ERROR';
@@ -57,7 +59,15 @@ export class HttpError extends Error {
     this.headers = details.headers;
     this.error = details.error;
   }
+
+  /** True when the server refused the request as such (400, 404, 405); see the class. */
+  get isRefusal(): boolean {
+    return REFUSAL_STATUSES.includes(this.status);
+  }
 }
+
+/** The statuses by which a server refuses a request it does not take (400, 404, 405). */
+const REFUSAL_STATUSES: readonly number[] = [400, 404, 405];
 
 /**
  * The request could not be made or its response not read (DNS, refused connection, reset, ...).

@@ -73,11 +73,21 @@ export class HttpSession implements Channel {
 
   get info(): ChannelInfo {
     return (this.#info ??= {
-      kind: 'http',
       sessionId: this.id,
-      closeStream: (relatedRequestId) => this.#exchanges?.get(relatedRequestId)?.poll() ?? false,
       principalOf: (requestId) => this.#senders?.get(requestId),
     });
+  }
+
+  /**
+   * Closes the SSE connection that carries the messages related to `relatedRequestId` without
+   * ending their stream, so the client resumes it later (polling, SEP-1699): a request still waiting
+   * for its response gets a resumable stream, opened with a priming event if nothing was sent for it
+   * yet. Returns false, doing nothing, where that cannot be resumed (revisions before 2025-11-25, a
+   * client that accepts JSON only, a request already answered). The server finds it by name (its
+   * `PollingChannel`, server/polling-channel.ts) as `ctx.disconnectForPolling()`.
+   */
+  disconnectForPolling(relatedRequestId: RequestId): boolean {
+    return this.#exchanges?.get(relatedRequestId)?.poll() ?? false;
   }
 
   /** True while a POST awaits its responses or a stream has a client attached. */

@@ -13,7 +13,14 @@ export {
   type HttpReply,
   type HttpRequestView,
 } from './exchange.ts';
-export type { AuthorizedRequest, ChannelServer, HttpAuth, HttpHandlerOptions, Principal } from './options.ts';
+export type {
+  AuthorizedRequest,
+  ChannelServer,
+  HttpAuth,
+  HttpHandlerOptions,
+  Principal,
+  ToolSchemaSource,
+} from './options.ts';
 export type { RequestServer, RequestVia } from '../channel.ts';
 export {
   InMemoryEventStore,

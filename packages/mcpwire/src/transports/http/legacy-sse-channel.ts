@@ -37,7 +37,7 @@ export class LegacySseChannel implements Channel {
   readonly #handleRelease: () => void;
 
   constructor(options: LegacySseChannelOptions) {
-    this.info = { kind: 'sse', sessionId: options.sessionId };
+    this.info = { sessionId: options.sessionId };
     this.#signal = options.signal;
     this.#handleRelease = options.handleRelease;
     this.#connection = new SseConnection({ keepAliveMs: options.keepAliveMs });

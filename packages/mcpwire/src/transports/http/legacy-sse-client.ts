@@ -144,7 +144,7 @@ export class LegacySseConnection {
 
 /** A channel over one 2024-11-05 connection. Closing it aborts the stream; the server sees the disconnect. */
 class SseClientChannel implements Channel {
-  readonly info: ChannelInfo = { kind: 'sse' };
+  readonly info: ChannelInfo = {};
   readonly #inbox: Inbox;
   readonly #connection: LegacySseConnection;
 

@@ -30,7 +30,7 @@ export function serveModernRequest(
 
 /** The request's channel. States: pending (nothing sent yet), streaming (SSE), done. */
 class ModernExchange implements Channel {
-  readonly info: ChannelInfo = { kind: 'http' };
+  readonly info: ChannelInfo = {};
   readonly response: Promise<HttpReply>;
   #message: JsonRpcRequest;
   #request: Pick<HttpRequestView, 'onGone'>;

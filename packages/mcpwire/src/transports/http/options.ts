@@ -5,6 +5,15 @@ import type { Principal } from '../../protocol/principal.ts';
 import type { ChannelServer } from '../channel.ts';
 
 export type { ChannelServer, Principal };
+
+/**
+ * What the HTTP handlers may also ask of the server they serve: a registered tool's wire
+ * `inputSchema`, to check a `tools/call`'s `Mcp-Param-*` headers (S26-HDR-5) without a `tools/list`
+ * round (mcpwire's `ServerCore` and `Server` have it). Undefined for a tool it does not know.
+ */
+export interface ToolSchemaSource {
+  toolInputSchema?(name: string): object | undefined;
+}
 import type { EventStore } from './event-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
 import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';

@@ -25,7 +25,6 @@ class SenderChannel implements Channel {
     this.#inner = inner;
     const { requestId, principal } = sender;
     this.info = {
-      kind: 'http',
       ...inner.info,
       principalOf: (id) => (id === requestId ? principal : inner.info?.principalOf?.(id)),
     };

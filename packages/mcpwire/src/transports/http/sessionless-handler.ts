@@ -8,7 +8,7 @@ import type { RequestServer } from '../channel.ts';
 import { servingRequests } from '../request-channels.ts';
 import { createEndpoint, notAllowed, requestsOf, type HttpHandler } from './endpoint.ts';
 import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
-import { resolveOptions, type HttpHandlerOptions } from './options.ts';
+import { resolveOptions, type HttpHandlerOptions, type ToolSchemaSource } from './options.ts';
 import { serveSessionlessPost } from './sessionless-post.ts';
 
 /** The options of createSessionlessHandler: those of createHttpHandler less the sessions' own. */
@@ -30,7 +30,7 @@ export type SessionlessHandlerOptions = Omit<
  * subscriptions, or resume its streams; a client that goes away cancels its request.
  */
 export function createSessionlessHandler(
-  server: RequestServer,
+  server: RequestServer & ToolSchemaSource,
   options: SessionlessHandlerOptions = {},
 ): HttpHandler {
   const config = resolveOptions(options);

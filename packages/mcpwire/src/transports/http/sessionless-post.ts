@@ -54,9 +54,7 @@ class PostChannel implements Channel {
     const { principal, protocolVersion } = post;
     const principalOf = () => principal;
     this.info =
-      protocolVersion === undefined
-        ? { kind: 'http', principalOf }
-        : { kind: 'http', principalOf, negotiated: { protocolVersion } };
+      protocolVersion === undefined ? { principalOf } : { principalOf, negotiated: { protocolVersion } };
     this.#frame = post.frame;
     if (post.requests.length > 0) {
       this.#exchange = new PostExchange(

@@ -45,7 +45,6 @@ function callOnce(server: ChannelServer, request: JsonRpcRequest): Promise<JsonO
     let receiver: ChannelReceiver | undefined;
     let isClosed = false;
     const channel: Channel = {
-      info: { kind: 'http' },
       open(next) {
         receiver = next;
         const frame: Frame = { type: 'message', message: request };

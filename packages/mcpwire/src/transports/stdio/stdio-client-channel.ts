@@ -51,7 +51,7 @@ export class StdioClientChannel implements Channel {
     this.#child = child;
     this.#timeoutMs = options.shutdownTimeoutMs;
     this.#ended = new Promise((resolve) => (this.#settleEnded = resolve));
-    this.info = child.pid === undefined ? { kind: 'stdio' } : { kind: 'stdio', pid: child.pid };
+    this.info = child.pid === undefined ? {} : { pid: child.pid };
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin" });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
     const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {

@@ -55,7 +55,7 @@ export function createStdioServerChannel(options: StdioServerChannelOptions = {}
 }
 
 class StdioServerChannel implements Channel {
-  readonly info: ChannelInfo = { kind: 'stdio' };
+  readonly info: ChannelInfo = {};
   readonly #inbox = new Inbox();
   readonly #stdin: Readable;
   readonly #splitter: NdjsonSplitter;

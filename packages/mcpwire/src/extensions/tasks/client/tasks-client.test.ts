@@ -70,7 +70,7 @@ function authenticatedAs(channel: Channel, principal: string): Channel {
     open: (receiver) => channel.open(receiver),
     send: (message, options) => channel.send(message, options),
     close: () => channel.close(),
-    info: { kind: 'memory', principalOf: () => ({ principal }) },
+    info: { principalOf: () => ({ principal }) },
   };
 }
 
