@@ -309,7 +309,10 @@ describe('mcpwire load over stdio', { concurrency: 3 }, () => {
     assert.equal(weight.code, 2, weight.stderr);
     assert.match(weight.stderr, /steps\[0\]\.weight/);
     const unknown = join(dir, 'unknown-tool.json');
-    writeFileSync(unknown, JSON.stringify({ steps: [{ call: 'echo' }, { call: 'no_such_tool' }] }));
+    writeFileSync(
+      unknown,
+      JSON.stringify({ steps: [{ call: 'echo', arguments: { message: 'x' } }, { call: 'no_such_tool' }] }),
+    );
     const tool = await runCli(['load', ...env, '--scenario', unknown, '--requests', '5', ...stdioServer()]);
     assert.equal(tool.code, 2, tool.stderr);
     assert.match(tool.stderr, /unknown tool "no_such_tool"/);
