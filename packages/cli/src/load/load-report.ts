@@ -53,7 +53,7 @@ export function formatLoadReport(report: LoadReport): string {
     `  ${mode} over ${config.connections} connection${config.connections === 1 ? '' : 's'}`,
     '',
     `  requests    ${count(totals.requests)} in ${(totals.durationMs / 1000).toFixed(2)} s (and ${count(totals.warmupRequests)} warm-up)`,
-    `  throughput  ${report.rps.toFixed(1)} requests/s`,
+    `  throughput  ${report.rps.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} requests/s`,
     `  errors      ${count(report.errors.total)} (${(report.errors.rate * 100).toFixed(2)}%)`,
     `  latency ms  min ${formatMs(latency.min)}  mean ${formatMs(latency.mean)}  p50 ${formatMs(latency.p50)}  ` +
       `p90 ${formatMs(latency.p90)}  p99 ${formatMs(latency.p99)}  p99.9 ${formatMs(latency.p999)}  max ${formatMs(latency.max)}`,
