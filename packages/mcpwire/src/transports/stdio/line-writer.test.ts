@@ -27,7 +27,7 @@ describe('LineWriter', () => {
     assert.deepEqual(written, ['a\n', 'b\n']);
   });
 
-  it('hands the lines written in one tick to the stream together, in order (one writev, one syscall)', async () => {
+  it('with isCoalescing, hands the lines written in one tick to the stream together, in order (one writev)', async () => {
     const batches: string[][] = [];
     const stream = new Writable({
       decodeStrings: false,
@@ -40,7 +40,7 @@ describe('LineWriter', () => {
         callback();
       },
     });
-    const writer = new LineWriter(stream, { name: 'test' });
+    const writer = new LineWriter(stream, { name: 'test', isCoalescing: true });
     const first = [writer.write('a\n'), writer.write('b\n'), writer.write('c\n')];
     await Promise.all(first);
     await Promise.all([writer.write('d\n'), writer.write('e\n')]);
