@@ -12,6 +12,7 @@ import { doctorCommand } from './commands/doctor.ts';
 import { getCommand } from './commands/get.ts';
 import { lintCommand } from './commands/lint.ts';
 import { listCommand } from './commands/list.ts';
+import { loadCommand } from './commands/load.ts';
 import { pinCommand } from './commands/pin.ts';
 import { readCommand } from './commands/read.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -35,6 +36,7 @@ export const TARGET_COMMANDS: ReadonlySet<string> = new Set([
   'doctor',
   'check',
   'pin',
+  'load',
 ]);
 
 /** The root command with every subcommand. Parse with `parseAsync(argv, { from: 'user' })`. */
@@ -54,6 +56,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(doctorCommand(context))
     .addCommand(checkCommand(context))
     .addCommand(pinCommand(context))
+    .addCommand(loadCommand(context))
     .addCommand(tapCommand())
     .addCommand(authServerCommand())
     .addCommand(lintCommand())

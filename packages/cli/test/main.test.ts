@@ -19,6 +19,7 @@ const COMMANDS = [
   'doctor',
   'check',
   'pin',
+  'load',
   'tap',
   'auth-server',
   'lint',

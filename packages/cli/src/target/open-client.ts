@@ -57,6 +57,8 @@ export interface OpenClient extends AsyncDisposable {
   client: Client;
   /** The server's stderr as far as it was kept (stdio targets, not verbose), for failure messages. */
   stderrTail(): string;
+  /** The process id of the server started over stdio; undefined for a URL. */
+  readonly pid: number | undefined;
 }
 
 /** Connects to `target`; rejects with a CliError (exit 3, or 130 when `signal` aborted it). */
@@ -78,11 +80,13 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     target.kind === 'http' && options.auth !== undefined
       ? await createAuthFetch(target, options.auth, recorder)
       : undefined;
+  let pid: number | undefined;
   const transport = createTransport(target, {
     stderr,
     recorder,
     authFetch: authFetch?.fetch,
     maxMessageBytes: options.maxMessageBytes,
+    onPid: (spawned) => (pid = spawned),
   });
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
@@ -117,6 +121,7 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
   return {
     client,
     stderrTail: () => tail,
+    pid,
     [Symbol.asyncDispose]: async () => {
       await client.close().catch(() => {});
       await authFetch?.[Symbol.asyncDispose]();
@@ -143,11 +148,12 @@ function createTransport(
     recorder: WireRecorder | undefined;
     authFetch: FetchLike | undefined;
     maxMessageBytes: number | undefined;
+    onPid: (pid: number | undefined) => void;
   },
 ): Transport {
   const { stderr, recorder, authFetch, maxMessageBytes } = wiring;
   if (target.kind === 'stdio') {
-    const transport = new StdioClientTransport({
+    const spawning = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: target.env,
@@ -155,6 +161,15 @@ function createTransport(
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       stderr,
     });
+    // The channel knows its process: kept for `load`, which reads the server's CPU and memory.
+    const transport: Transport = {
+      key: spawning.key,
+      connect: async () => {
+        const channel = await spawning.connect();
+        wiring.onPid(channel.info?.pid);
+        return channel;
+      },
+    };
     return recorder === undefined ? transport : observeStdioTransport(transport, recorder, target);
   }
   const options = {

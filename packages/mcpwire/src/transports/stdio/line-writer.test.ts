@@ -27,6 +27,29 @@ describe('LineWriter', () => {
     assert.deepEqual(written, ['a\n', 'b\n']);
   });
 
+  it('with isCoalescing, hands the lines written in one tick to the stream together, in order (one writev)', async () => {
+    const batches: string[][] = [];
+    const stream = new Writable({
+      decodeStrings: false,
+      write: (chunk: string, _encoding, callback) => {
+        batches.push([chunk]);
+        callback();
+      },
+      writev: (chunks, callback) => {
+        batches.push(chunks.map(({ chunk }) => chunk as string));
+        callback();
+      },
+    });
+    const writer = new LineWriter(stream, { name: 'test', isCoalescing: true });
+    const first = [writer.write('a\n'), writer.write('b\n'), writer.write('c\n')];
+    await Promise.all(first);
+    await Promise.all([writer.write('d\n'), writer.write('e\n')]);
+    assert.deepEqual(batches, [
+      ['a\n', 'b\n', 'c\n'],
+      ['d\n', 'e\n'],
+    ]);
+  });
+
   it('rejects a write to a destroyed stream and reports the failure once', async () => {
     const stream = sink((_chunk, callback) => callback());
     const failures: ConnectionClosedError[] = [];

@@ -15,6 +15,11 @@ export interface LineWriterOptions {
   write?: WriteFunction | undefined;
   /** Called once, on the first failure of the stream itself (not after `fail`). */
   handleFailure?: ((error: ConnectionClosedError) => void) | undefined;
+  /**
+   * Hand the lines written in one tick to the stream together (cork, and uncork when the tick
+   * ends: one writev). For a stream of our own, such as a child's stdin; default false.
+   */
+  isCoalescing?: boolean | undefined;
 }
 
 interface QueuedLine {
@@ -24,7 +29,8 @@ interface QueuedLine {
 }
 
 /**
- * Serialises writes in call order. Each `write` resolves once the stream has flushed that text
+ * Serialises writes in call order (with `isCoalescing`, those of one tick reach the stream
+ * together: N pipelined lines, one syscall). Each `write` resolves once the stream has flushed that text
  * (its write callback). While the stream's buffer is full (`write()` returned false), later texts
  * wait in a queue and are handed over on 'drain'. The writer listens for 'error' on the stream
  * until `release`, so an EPIPE never becomes an uncaught exception.
@@ -42,12 +48,19 @@ export class LineWriter {
   #hasStreamFailed = false;
   #isReleased = false;
   #idleWaiters: Array<() => void> = [];
+  readonly #isCoalescing: boolean;
+  #isCorked = false;
+  readonly #uncork = (): void => {
+    this.#isCorked = false;
+    this.#stream.uncork();
+  };
 
   constructor(stream: Writable, options: LineWriterOptions) {
     this.#stream = stream;
     this.#name = options.name;
     this.#write = options.write ?? ((chunk, callback) => stream.write(chunk, callback));
     this.#handleFailure = options.handleFailure;
+    this.#isCoalescing = options.isCoalescing === true;
     stream.on('error', this.#onError);
     stream.on('drain', this.#onDrain);
     stream.on('close', this.#onClose);
@@ -109,6 +122,13 @@ export class LineWriter {
 
   #start(line: QueuedLine): void {
     this.#inFlight++;
+    // The lines of one tick (a pipelining client's requests) go to the stream together: corked
+    // until the tick ends, then one writev, one syscall, not one each.
+    if (this.#isCoalescing && !this.#isCorked) {
+      this.#isCorked = true;
+      this.#stream.cork();
+      process.nextTick(this.#uncork);
+    }
     const isBelowHighWaterMark = this.#write(line.text, (error) => {
       this.#inFlight--;
       if (error) {

@@ -52,7 +52,8 @@ export class StdioClientChannel implements Channel {
     this.#timeoutMs = options.shutdownTimeoutMs;
     this.#ended = new Promise((resolve) => (this.#settleEnded = resolve));
     this.info = child.pid === undefined ? {} : { pid: child.pid };
-    this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin" });
+    // Coalescing: a client pipelining N requests in one tick writes them with one syscall.
+    this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin", isCoalescing: true });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
     const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
       maxMessageBytes: options.maxMessageBytes,

@@ -1,0 +1,303 @@
+// One run of `mcpwire load`: the closed loop (N workers, one request in flight each) or the open
+// model (sends on a fixed timetable, latency measured from each send's scheduled time, so a slow
+// server cannot slow the arrivals and hide its queue: no coordinated omission), a warm-up first.
+
+import { performance } from 'node:perf_hooks';
+import type { Client } from 'mcpwire/client';
+import type { LoadStep } from './load-steps.ts';
+import { LoadTally } from './load-tally.ts';
+import type { LoadRandom } from './random.ts';
+
+/** When the measured part ends: after this many requests, or this long after the warm-up. */
+export type LoadStop = { requests: number } | { durationMs: number };
+/** The warm-up: this many requests, or this long; never measured. */
+export type LoadWarmup = { requests: number } | { ms: number };
+
+/** What a run does. */
+export interface LoadPlan {
+  steps: readonly LoadStep[];
+  /** The connections; worker (or send) `k` uses `clients[k % clients.length]`. */
+  clients: readonly Client[];
+  random: LoadRandom;
+  /** Closed loop: the workers. Open model: the most requests in flight. */
+  concurrency: number;
+  stop: LoadStop;
+  warmup: LoadWarmup;
+  /** Requests per second: the open model. Absent: the closed loop. */
+  rate?: number;
+  /** Called once, when the first measured request is sent (the CPU counters start there). */
+  onMeasureStart?: () => void;
+}
+
+/** The open model's timetable: what was scheduled, sent, sent late (the cap was reached), dropped. */
+export interface LoadSchedule {
+  scheduled: number;
+  sent: number;
+  late: number;
+  dropped: number;
+}
+
+/**
+ * Runs `plan` once. `run` resolves when every request sent has settled; `stop` (Ctrl-C) ends it
+ * early: nothing more is sent. The counters may be read while it runs (the progress line).
+ */
+export class LoadRun {
+  readonly tally: LoadTally;
+  /** Warm-up requests that settled. */
+  warmupRequests = 0;
+  readonly #plan: LoadPlan;
+  readonly #cumulative: Float64Array;
+  readonly #totalWeight: number;
+  #isStopped = false;
+  #isMeasuring = false;
+  #measureStart = NaN;
+  #lastEnd = NaN;
+  #started = 0;
+  #warmupStarted = 0;
+  #measuredStarted = 0;
+  #warmupEnd = Infinity;
+  readonly #closed = new Set<Client>();
+  readonly #open: OpenState | undefined;
+
+  constructor(plan: LoadPlan) {
+    this.#plan = plan;
+    this.tally = new LoadTally(plan.steps.length);
+    this.#cumulative = new Float64Array(plan.steps.length);
+    let sum = 0;
+    plan.steps.forEach((step, index) => (this.#cumulative[index] = sum += step.weight));
+    this.#totalWeight = sum;
+    this.#open = plan.rate === undefined ? undefined : new OpenState(plan.rate);
+  }
+
+  /** Milliseconds from the first measured send to the last measured answer (0 before). */
+  get elapsedMs(): number {
+    return Number.isNaN(this.#lastEnd) ? 0 : this.#lastEnd - this.#measureStart;
+  }
+
+  /** Milliseconds since measuring started, for the progress line. */
+  get measuringMs(): number {
+    return this.#isMeasuring ? performance.now() - this.#measureStart : 0;
+  }
+
+  /** True once measuring has started. */
+  get isMeasuring(): boolean {
+    return this.#isMeasuring;
+  }
+
+  /** The connections that closed during the run. */
+  get closedConnections(): number {
+    return this.#closed.size;
+  }
+
+  /** The open model's timetable; undefined for the closed loop. */
+  get schedule(): LoadSchedule | undefined {
+    if (this.#open === undefined) return undefined;
+    const { scheduled, sent, late, dropped } = this.#open;
+    return { scheduled, sent, late, dropped };
+  }
+
+  /** Sends nothing more; `run` resolves once what is in flight settles. Idempotent. */
+  stop(): void {
+    this.#isStopped = true;
+    this.#open?.wake();
+  }
+
+  /** Runs the plan to its end (or `stop`). */
+  async run(): Promise<void> {
+    if ('ms' in this.#plan.warmup) this.#warmupEnd = performance.now() + this.#plan.warmup.ms;
+    if (this.#open !== undefined) return this.#open.run(this);
+    const workers: Array<Promise<void>> = [];
+    for (let worker = 0; worker < this.#plan.concurrency; worker++) workers.push(this.#worker(worker));
+    await Promise.all(workers);
+  }
+
+  /** One closed-loop worker: one request in flight, the next sent as soon as it settles. */
+  async #worker(worker: number): Promise<void> {
+    const client = this.#plan.clients[worker % this.#plan.clients.length]!;
+    for (;;) {
+      const start = performance.now();
+      const phase = this.#claim(start);
+      if (phase === DONE) return;
+      const isOpen = await this.send(client, this.#started++, worker, phase === MEASURED, start);
+      if (!isOpen) return;
+    }
+  }
+
+  /**
+   * Whether the request about to start at `now` is warm-up, measured, or not to be sent (the run
+   * is over); the measured part starts with the first request after the warm-up.
+   */
+  #claim(now: number): Phase {
+    if (this.#isStopped) return DONE;
+    if (!this.#isMeasuring) {
+      const { warmup } = this.#plan;
+      if ('requests' in warmup ? this.#warmupStarted < warmup.requests : now < this.#warmupEnd) {
+        this.#warmupStarted++;
+        return WARMUP;
+      }
+      this.#startMeasuring(now);
+    }
+    const { stop } = this.#plan;
+    if (
+      'requests' in stop
+        ? this.#measuredStarted >= stop.requests
+        : now - this.#measureStart >= stop.durationMs
+    )
+      return DONE;
+    this.#measuredStarted++;
+    return MEASURED;
+  }
+
+  #startMeasuring(now: number): void {
+    this.#isMeasuring = true;
+    this.#measureStart = now;
+    this.#plan.onMeasureStart?.();
+  }
+
+  /**
+   * Sends request `i` (of worker `worker`, on `client`), its latency measured from `from`, and
+   * counts it when `isMeasured`. Resolves false when the request failed because `client`'s
+   * connection is gone (that worker stops: every request on it would fail at once).
+   */
+  async send(client: Client, i: number, worker: number, isMeasured: boolean, from: number): Promise<boolean> {
+    const index = this.#pick();
+    let failure: string | undefined;
+    let error: unknown;
+    let hasFailed = false;
+    try {
+      failure = await this.#plan.steps[index]!.send(client, i, worker);
+    } catch (caught) {
+      hasFailed = true;
+      error = caught;
+    }
+    const end = performance.now();
+    if (!isMeasured) this.warmupRequests++;
+    else {
+      this.#lastEnd = end;
+      if (hasFailed) this.tally.recordFailure(index, end - from, error);
+      else if (failure !== undefined) this.tally.recordToolError(index, end - from, failure);
+      else this.tally.recordOk(index, end - from);
+    }
+    if (!hasFailed || client.isConnected) return true;
+    this.#closed.add(client);
+    if (this.#closed.size === this.#plan.clients.length) this.stop();
+    return false;
+  }
+
+  /** The step of the next request: weighted at random, or the only one. */
+  #pick(): number {
+    const count = this.#cumulative.length;
+    if (count === 1) return 0;
+    const target = this.#plan.random.next() * this.#totalWeight;
+    for (let index = 0; index < count - 1; index++) if (target < this.#cumulative[index]!) return index;
+    return count - 1;
+  }
+
+  /** For the open model: the plan, and whether it is stopped. */
+  get plan(): LoadPlan {
+    return this.#plan;
+  }
+
+  get isStopped(): boolean {
+    return this.#isStopped;
+  }
+
+  /** For the open model: marks the start of measuring at `now`. */
+  markMeasuring(now: number): void {
+    if (!this.#isMeasuring) this.#startMeasuring(now);
+  }
+}
+
+type Phase = 0 | 1 | 2;
+const DONE: Phase = 0;
+const WARMUP: Phase = 1;
+const MEASURED: Phase = 2;
+
+/**
+ * The open model's timetable: send `k` is due at start + k/rate; sends due while `concurrency`
+ * requests are in flight wait for a free one (counted late, their latency still measured from the
+ * due time); with --duration, sends still waiting when the measured time is over are dropped.
+ */
+class OpenState {
+  scheduled = 0;
+  sent = 0;
+  late = 0;
+  dropped = 0;
+  readonly #intervalMs: number;
+  #run!: LoadRun;
+  #next = 0;
+  #total = 0;
+  #warmupSlots = 0;
+  #start = 0;
+  #windowEnd = Infinity;
+  #inFlight = 0;
+  #isCapped = false;
+  #timer: NodeJS.Timeout | undefined;
+  #finish: () => void = () => {};
+  readonly #pump = (): void => this.#dispatch();
+
+  constructor(rate: number) {
+    this.#intervalMs = 1000 / rate;
+  }
+
+  run(run: LoadRun): Promise<void> {
+    this.#run = run;
+    const { warmup, stop, rate } = run.plan;
+    this.#warmupSlots = 'requests' in warmup ? warmup.requests : Math.ceil((warmup.ms * rate!) / 1000);
+    const measured = 'requests' in stop ? stop.requests : Math.ceil((stop.durationMs * rate!) / 1000);
+    this.scheduled = measured;
+    this.#total = this.#warmupSlots + measured;
+    this.#start = performance.now();
+    if ('durationMs' in stop) this.#windowEnd = this.#start + this.#total * this.#intervalMs;
+    return new Promise((resolve) => {
+      this.#finish = resolve;
+      this.#dispatch();
+    });
+  }
+
+  /** Runs the dispatcher now (after `stop`). */
+  wake(): void {
+    if (this.#run !== undefined) this.#dispatch();
+  }
+
+  #dispatch(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const now = performance.now();
+    if (this.#run.isStopped || now >= this.#windowEnd) this.#endSchedule();
+    const { concurrency, clients } = this.#run.plan;
+    while (this.#next < this.#total && this.#inFlight < concurrency) {
+      const due = this.#start + this.#next * this.#intervalMs;
+      if (due > now) break;
+      const k = this.#next++;
+      const isMeasured = k >= this.#warmupSlots;
+      if (isMeasured) {
+        this.#run.markMeasuring(due);
+        this.sent++;
+        if (this.#isCapped) this.late++;
+      }
+      this.#inFlight++;
+      void this.#sendOne(clients[k % clients.length]!, k, isMeasured, due);
+    }
+    const hasDue = this.#next < this.#total && this.#start + this.#next * this.#intervalMs <= now;
+    this.#isCapped = hasDue;
+    if (this.#next < this.#total && !hasDue)
+      this.#timer = setTimeout(this.#pump, Math.max(0, this.#start + this.#next * this.#intervalMs - now));
+    else if (this.#next < this.#total && this.#windowEnd !== Infinity)
+      // Capped: wake at the end of the window at the latest, to drop what is still waiting.
+      this.#timer = setTimeout(this.#pump, Math.max(0, this.#windowEnd - now));
+    if (this.#next >= this.#total && this.#inFlight === 0) this.#finish();
+  }
+
+  /** No more sends: what was measured and not sent is dropped. */
+  #endSchedule(): void {
+    this.dropped += Math.max(0, this.#total - Math.max(this.#next, this.#warmupSlots));
+    this.#next = this.#total;
+  }
+
+  async #sendOne(client: Client, k: number, isMeasured: boolean, due: number): Promise<void> {
+    await this.#run.send(client, k, k % this.#run.plan.concurrency, isMeasured, due);
+    this.#inFlight--;
+    this.#dispatch();
+  }
+}
