@@ -16,6 +16,7 @@ import {
 import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
 import type { Transport } from 'mcpwire';
+import type { EraKeyed } from 'mcpwire/client';
 import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
@@ -162,7 +163,7 @@ function createTransport(
       stderr,
     });
     // The channel knows its process: kept for `load`, which reads the server's CPU and memory.
-    const transport: Transport = {
+    const transport: Transport & EraKeyed = {
       key: spawning.key,
       connect: async () => {
         const channel = await spawning.connect();
