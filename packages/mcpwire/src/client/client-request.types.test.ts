@@ -8,6 +8,7 @@ import type { ListToolsResult } from '../protocol/types/index.ts';
 import { Server } from '../server/server.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { Client } from './client.ts';
+import type { ServerRequestMethod } from './server-requests.ts';
 
 /** Never called: what the compiler must refuse, each line marked with why. */
 async function misuses(client: Client): Promise<void> {
@@ -20,10 +21,19 @@ async function misuses(client: Client): Promise<void> {
   void listed;
   // @ts-expect-error -- roots/list is a server->client request: a client does not send it.
   await client.request('roots/list', {});
+  // @ts-expect-error -- tools/call's params are not optional (its row requires `name`).
+  await client.request('tools/call');
 }
+
+// The server->client requests a client answers come from the rows (sender: server, kind: request).
+const answered: ServerRequestMethod[] = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+// @ts-expect-error -- tools/call is a client->server request: not one a client answers.
+const notAnswered: ServerRequestMethod = 'tools/call';
 
 test('request() on a core method is typed from its row and reaches the server', async () => {
   void misuses;
+  void notAnswered;
+  assert.equal(answered.length, 3);
   const server = new Server({ name: 'srv', version: '1' });
   server.tool({ name: 'shout', inputSchema: { type: 'object' } }, (args) => String(args.text).toUpperCase());
   const [clientEnd, serverEnd] = createMemoryPair();
@@ -35,7 +45,7 @@ test('request() on a core method is typed from its row and reaches the server', 
     // `content` is a ContentBlock[] here, not `unknown`: no cast before indexing it.
     const [first] = result.content;
     assert.deepEqual(first, { type: 'text', text: 'HI' });
-    const { tools } = await client.request('tools/list', {});
+    const { tools } = await client.request('tools/list');
     assert.deepEqual(
       tools.map((tool) => tool.name),
       ['shout'],

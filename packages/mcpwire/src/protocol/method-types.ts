@@ -19,6 +19,14 @@ export type InboundRequestMethod<Receiver extends 'client' | 'server'> = {
     : never;
 }[Method];
 
+/**
+ * The core requests only `sender` sends (its row's sender is exactly that side): for `'server'`,
+ * sampling, elicitation and roots, the requests a client answers with its own handlers.
+ */
+export type RequestMethodOnlySentBy<S extends 'client' | 'server'> = {
+  [M in Method]: (typeof METHODS)[M] extends { kind: 'request'; sender: S } ? M : never;
+}[Method];
+
 /** The core requests a side sends (it, or either side, may send them). */
 export type OutboundRequestMethod<Sender extends 'client' | 'server'> = InboundRequestMethod<
   Sender extends 'client' ? 'server' : 'client'

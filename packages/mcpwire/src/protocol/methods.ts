@@ -48,6 +48,7 @@ import type {
   TaskStatusNotificationParams,
   UnsubscribeRequestParams,
 } from './types/index.ts';
+import type { JsonObject } from '../jsonrpc/message.ts';
 import { describeMethod, type CapabilityGate, type MethodSpec } from './method-spec.ts';
 
 export { checkParams } from './method-params.ts';
@@ -283,7 +284,8 @@ export const METHODS = {
     params: { taskId: 'string' },
     nameParam: 'taskId',
   }),
-  'tasks/update': describeMethod<GetTaskRequestParams, EmptyResult>()({
+  // S26-TASK-10: the answers go back keyed as the task's `inputRequests` asked for them.
+  'tasks/update': describeMethod<GetTaskRequestParams & { inputResponses: JsonObject }, EmptyResult>()({
     kind: 'request',
     sender: 'client',
     gate: TASKS_EXTENSION,
