@@ -57,8 +57,9 @@ export interface MethodSpec {
    */
   nameParam?: string;
   /**
-   * May be sent before initialization has finished: `initialize` and `ping` by the client (LIFE-5), log
-   * and progress notifications by the server too (LIFE-6). Everything else waits for the handshake.
+   * May be sent before initialization has finished: `initialize` and `ping` (LIFE-5), log and
+   * progress notifications (LIFE-6), and the cancellation of an early request (LIFE-15). Everything
+   * else waits for the handshake. `mcpwire check`'s linter reads it.
    */
   isAllowedBeforeInit?: boolean;
   /**
@@ -67,6 +68,12 @@ export interface MethodSpec {
    * that era reports none: the method is gone there, or its gate is another side's business).
    */
   gateRequirement?: { readonly legacy: string; readonly modern?: string };
+  /**
+   * For a request that may be task-augmented (2025-11-25, `params.task`): the requirement broken when
+   * its receiver did not declare `tasks.requests.<method's segments>` (TASK-3 for tools/call, a MUST;
+   * TASK-2 for the others, a SHOULD).
+   */
+  taskRequirement?: string;
 }
 
 /**

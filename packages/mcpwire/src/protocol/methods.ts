@@ -123,6 +123,7 @@ export const METHODS = {
     params: { name: 'string', arguments: 'object?' },
     hasInputRounds: true,
     nameParam: 'name',
+    taskRequirement: 'TASK-3',
   }),
   'resources/list': describeMethod<PaginatedRequestParams, ListResourcesResult>()({
     kind: 'request',
@@ -226,6 +227,7 @@ export const METHODS = {
     since: FIRST,
     until: LEGACY_LAST,
     params: { messages: 'array', maxTokens: 'number' },
+    taskRequirement: 'TASK-2',
   }),
   'elicitation/create': describeMethod<ElicitRequestParams, ElicitResult>()({
     kind: 'request',
@@ -235,6 +237,7 @@ export const METHODS = {
     since: '2025-06-18',
     until: LEGACY_LAST,
     params: { message: 'string' },
+    taskRequirement: 'TASK-2',
   }),
   'roots/list': describeMethod<RequestParams, ListRootsResult>()({
     kind: 'request',
@@ -299,11 +302,13 @@ export const METHODS = {
     since: FIRST,
     until: LEGACY_LAST,
   }),
+  // A request sent early (a ping) may time out early, and its sender then cancels it (LIFE-15).
   'notifications/cancelled': describeMethod<CancelledNotificationParams, never>()({
     kind: 'notification',
     sender: 'both',
     since: FIRST,
     params: { requestId: 'id?', reason: 'string?' },
+    isAllowedBeforeInit: true,
   }),
   'notifications/progress': describeMethod<ProgressNotificationParams, never>()({
     kind: 'notification',

@@ -35,14 +35,20 @@ function gatesOf(rows: Readonly<Record<string, MethodSpec>>): Readonly<Record<st
 }
 
 /**
- * The capability a task-augmented request (`params.task`, 2025-11-25) needs of its receiver: a
- * client MUST NOT add a task to tools/call without it (TASK-3); for the others it SHOULD NOT (TASK-2).
+ * The capability a task-augmented request (`params.task`, 2025-11-25) needs of its receiver:
+ * `tasks.requests.<method's segments>`, for the rows with a `taskRequirement` (a client MUST NOT add
+ * a task to tools/call without it, TASK-3; for the others it SHOULD NOT, TASK-2).
  */
-export const TASK_GATES: Readonly<Record<string, { path: readonly string[]; requirement: string }>> = {
-  'tools/call': { path: ['tasks', 'requests', 'tools', 'call'], requirement: 'TASK-3' },
-  'sampling/createMessage': {
-    path: ['tasks', 'requests', 'sampling', 'createMessage'],
-    requirement: 'TASK-2',
-  },
-  'elicitation/create': { path: ['tasks', 'requests', 'elicitation', 'create'], requirement: 'TASK-2' },
-};
+export const TASK_GATES: Readonly<Record<string, { path: readonly string[]; requirement: string }>> =
+  taskGatesOf(METHODS);
+
+function taskGatesOf(
+  rows: Readonly<Record<string, MethodSpec>>,
+): Readonly<Record<string, { path: readonly string[]; requirement: string }>> {
+  const gates = Object.create(null) as Record<string, { path: readonly string[]; requirement: string }>;
+  for (const [method, { taskRequirement }] of Object.entries(rows)) {
+    if (taskRequirement !== undefined)
+      gates[method] = { path: ['tasks', 'requests', ...method.split('/')], requirement: taskRequirement };
+  }
+  return gates;
+}
