@@ -20,11 +20,16 @@ export { CapabilityNotNegotiatedError, ProtocolStateError } from './protocol/cap
 export { defineExtension, extensionGate, type Extension } from './protocol/extension.ts';
 export {
   describeMethod,
+  type CapabilityGate,
   type DescribedParams,
   type DescribedResult,
   type MethodDescription,
-} from './protocol/method-table.ts';
-export type { CapabilityGate, MethodSpec, ParamRule, Sender } from './protocol/methods.ts';
+  type MethodSpec,
+  type ParamRule,
+  type Sender,
+} from './protocol/method-spec.ts';
+export { METHODS, isGateRequired, type Method } from './protocol/methods.ts';
+export type { ParamsOf, ResultOf } from './protocol/method-types.ts';
 export type { Channel, ChannelInfo, ChannelReceiver, Transport } from './transports/channel.ts';
 export { createMemoryPair } from './transports/memory.ts';
 export { tapChannel, type ChannelObserver } from './transports/tap.ts';

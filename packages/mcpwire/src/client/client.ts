@@ -5,6 +5,8 @@ import { ConnectionClosedError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { hasCapability, ProtocolStateError } from '../protocol/capabilities.ts';
 import { MethodTable } from '../protocol/method-table.ts';
+import type { OutboundRequestMethod, ParamsOf, ResultOf } from '../protocol/method-types.ts';
+import type { Method } from '../protocol/methods.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
 import type { InboundRequest, RequestOptions, Session } from '../protocol/session.ts';
 import type {
@@ -47,6 +49,15 @@ import { collectList, readPage } from './pagination.ts';
 import { checkRoots, ServerRequests, type ClientRequestContext } from './server-requests.ts';
 import { Subscriptions, type Subscription, type SubscriptionFilter } from './subscription.ts';
 import { ToolOutputSchemas } from './tool-output.ts';
+
+/** The core requests a client sends (its row's sender is the client, or either side). */
+export type ClientMethod = OutboundRequestMethod<'client'>;
+
+/** `request()`'s arguments after the method: params may be left out where the row's are all optional. */
+type RequestArgs<M extends ClientMethod> =
+  Record<never, never> extends ParamsOf<M>
+    ? [params?: ParamsOf<M> | undefined, options?: RequestOptions | undefined]
+    : [params: ParamsOf<M>, options?: RequestOptions | undefined];
 
 /**
  * An MCP client for one server at a time. Calls made before `connect` resolves reject with
@@ -195,16 +206,22 @@ export class Client {
   }
 
   /**
-   * Sends any request the server declared, e.g. an extension's method (`skills/list`), through the
-   * middleware chain in the connection's era; resolves with its result. Prefer the typed calls
-   * (`listTools`, ...) and an extension's own client (`SkillsClient`) where there is one.
+   * Sends a request through the middleware chain in the connection's era; resolves with its result.
+   * A core method (`tools/call`, ...) takes the params its row in the method table describes and
+   * resolves with the row's result type; a core method a client never sends (`roots/list`) does not
+   * compile. Any other method (an extension's, `skills/list`) takes an object and resolves with `R`
+   * (default: a JSON object). Results are the server's, not validated here (the typed calls that
+   * check, such as `callTool`'s output schema, say so). Prefer the typed calls (`listTools`, ...) and
+   * an extension's own client (`SkillsClient`) where there is one.
    */
-  request<R extends object = JsonObject>(
-    method: string,
+  request<M extends ClientMethod>(method: M, ...args: RequestArgs<M>): Promise<ResultOf<M>>;
+  request<R extends object = JsonObject, M extends string = string>(
+    method: M extends Method ? never : M,
     params?: object,
     options?: RequestOptions,
-  ): Promise<R> {
-    return this.#call<R>(method, params, options);
+  ): Promise<R>;
+  request(method: string, params?: object, options?: RequestOptions): Promise<JsonObject> {
+    return this.#connection.request(method, params, options);
   }
 
   /**
@@ -232,13 +249,13 @@ export class Client {
 
   /** `ping`: resolves when the server answers (PING-1). */
   ping(params?: RequestParams, options?: RequestOptions): Promise<EmptyResult> {
-    return this.#call('ping', params, options);
+    return this.request('ping', params, options);
   }
 
   /** `tools/list`, one page. Remembers the tools' output schemas for `callTool`. */
   async listTools(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListToolsResult> {
     const generation = this.#outputSchemas.generation;
-    const result = await this.#call<ListToolsResult>('tools/list', params, options);
+    const result = await this.request('tools/list', params, options);
     const page = readPage<Tool>(result, { method: 'tools/list', key: 'tools' });
     const isWholeList = params?.cursor === undefined && page.nextCursor === undefined;
     this.#outputSchemas.remember(page.items, { generation, isWholeList });
@@ -268,7 +285,7 @@ export class Client {
     const lookup = isChecked
       ? this.#outputSchemas.ensureKnown(params.name, () => this.listAllTools(listOptions))
       : undefined;
-    const result = await this.#call<CallToolResult>('tools/call', params, options);
+    const result = await this.request('tools/call', params, options);
     // A stateless-era server may answer with a task instead (S26-TASK-2): nothing to check either.
     if (!isChecked || (result.resultType !== undefined && result.resultType !== 'complete')) return result;
     await lookup;
@@ -278,7 +295,7 @@ export class Client {
 
   /** `resources/list`, one page. */
   listResources(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListResourcesResult> {
-    return this.#call('resources/list', params, options);
+    return this.request('resources/list', params, options);
   }
 
   /** Every resource, following `nextCursor`. */
@@ -292,7 +309,7 @@ export class Client {
     params?: PaginatedRequestParams,
     options?: RequestOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return this.#call('resources/templates/list', params, options);
+    return this.request('resources/templates/list', params, options);
   }
 
   /** Every resource template, following `nextCursor`. */
@@ -304,22 +321,22 @@ export class Client {
 
   /** `resources/read`. */
   readResource(params: ReadResourceRequestParams, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.#call('resources/read', params, options);
+    return this.request('resources/read', params, options);
   }
 
   /** `resources/subscribe`: the server then sends `resourceUpdated` events for `uri` (RES-5). */
   subscribeResource(params: SubscribeRequestParams, options?: RequestOptions): Promise<EmptyResult> {
-    return this.#call('resources/subscribe', params, options);
+    return this.request('resources/subscribe', params, options);
   }
 
   /** `resources/unsubscribe`. */
   unsubscribeResource(params: UnsubscribeRequestParams, options?: RequestOptions): Promise<EmptyResult> {
-    return this.#call('resources/unsubscribe', params, options);
+    return this.request('resources/unsubscribe', params, options);
   }
 
   /** `prompts/list`, one page. */
   listPrompts(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListPromptsResult> {
-    return this.#call('prompts/list', params, options);
+    return this.request('prompts/list', params, options);
   }
 
   /** Every prompt, following `nextCursor`. */
@@ -330,12 +347,12 @@ export class Client {
 
   /** `prompts/get`. Argument values are strings (PROMPT-2). */
   getPrompt(params: GetPromptRequestParams, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.#call('prompts/get', params, options);
+    return this.request('prompts/get', params, options);
   }
 
   /** `completion/complete`: suggestions for a prompt or resource-template argument. */
   complete(params: CompleteRequestParams, options?: RequestOptions): Promise<CompleteResult> {
-    return this.#call('completion/complete', params, options);
+    return this.request('completion/complete', params, options);
   }
 
   /**
@@ -348,7 +365,7 @@ export class Client {
       link.logLevel = params.level;
       return Promise.resolve({});
     }
-    return this.#call('logging/setLevel', params, options);
+    return this.request('logging/setLevel', params, options);
   }
 
   /**
@@ -366,14 +383,6 @@ export class Client {
 
   #capabilities(version: string): ClientCapabilities {
     return capabilitiesFromOptions(this.#options, this.#roots !== undefined, version);
-  }
-
-  async #call<R>(
-    method: string,
-    params: object | undefined,
-    options: RequestOptions | undefined,
-  ): Promise<R> {
-    return (await this.#connection.request(method, params, options)) as unknown as R;
   }
 
   #handleServerRequest(session: Session, request: InboundRequest): Promise<JsonObject> {

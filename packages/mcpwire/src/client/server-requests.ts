@@ -4,13 +4,14 @@
 import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
+import type { ParamsOf, RequestMethodOnlySentBy, ResultOf } from '../protocol/method-types.ts';
 import { hasFeature } from '../protocol/revisions.ts';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
-  ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitResult,
+  ListRootsResult,
   Root,
 } from '../protocol/types/index.ts';
 import { applyElicitationDefaults } from '../validation/index.ts';
@@ -62,15 +63,28 @@ export interface ServerRequestSources {
 /** Unanswered URL elicitations kept for ELIC-11; the oldest is forgotten beyond this many. */
 const MAX_OPEN_URL_ELICITATIONS = 1000;
 
-type InboundMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
-type InboundHandler = (
+/**
+ * The server->client requests a client answers, derived from the method table (rows whose sender is
+ * the server and kind is request): sampling, elicitation and roots, all of the handshake era.
+ */
+export type ServerRequestMethod = RequestMethodOnlySentBy<'server'>;
+
+/** The answer to server request `M`: the params its row describes in, its row's result out. */
+type InboundHandler<M extends ServerRequestMethod> = (
+  router: ServerRequests,
+  params: ParamsOf<M>,
+  ctx: ClientRequestContext,
+) => Promise<ResultOf<M>>;
+
+/** The same, as the dispatch in `handle` calls it: params the session checked against the row. */
+type CheckedInboundHandler = (
   router: ServerRequests,
   params: JsonObject,
   ctx: ClientRequestContext,
 ) => Promise<JsonObject>;
 
-/** The server->client requests of the handshake era and who answers them. The table is exhaustive. */
-const INBOUND_METHODS: Record<InboundMethod, InboundHandler> = {
+/** Who answers each server request. Exhaustive: a server->client row without an entry does not compile. */
+const INBOUND_METHODS: { readonly [M in ServerRequestMethod]: InboundHandler<M> } = {
   'sampling/createMessage': (router, params, ctx) => router.handleSampling(params, ctx),
   'elicitation/create': (router, params, ctx) => router.handleElicitation(params, ctx),
   'roots/list': (router, _params, ctx) => router.handleRootsList(ctx),
@@ -92,8 +106,11 @@ export class ServerRequests {
   /** Answers one server request; rejects with RpcError -32601 for a method the client does not serve. */
   handle(request: { method: string; params: JsonObject }, ctx: ClientRequestContext): Promise<JsonObject> {
     const { method, params } = request;
-    const row = Object.hasOwn(INBOUND_METHODS, method) ? INBOUND_METHODS[method as InboundMethod] : undefined;
-    if (!row) return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+    if (!Object.hasOwn(INBOUND_METHODS, method))
+      return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`));
+    // The one untyped step: the session checked `params` against the row of `method` before this
+    // (inbound-check.ts), and that row's params type is the one its handler takes.
+    const row = INBOUND_METHODS[method as ServerRequestMethod] as CheckedInboundHandler;
     return row(this, params, ctx);
   }
 
@@ -111,7 +128,10 @@ export class ServerRequests {
   }
 
   /** `sampling/createMessage`. */
-  async handleSampling(params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+  async handleSampling(
+    params: CreateMessageRequestParams,
+    ctx: ClientRequestContext,
+  ): Promise<CreateMessageResult> {
     const handler = this.#sources.handlers.sampling;
     if (!handler) throw noHandler('sampling/createMessage');
     // SAMP-3: a client that did not declare sampling.tools MUST answer tool-enabled requests with an error.
@@ -124,15 +144,16 @@ export class ServerRequests {
         'Invalid params for "sampling/createMessage": "tools"/"toolChoice" need the client capability "sampling.tools", which was not declared',
       );
     }
-    const result = await handler(params as unknown as CreateMessageRequestParams, ctx);
-    return toRevisionSamplingResult(result, ctx.protocolVersion) as unknown as JsonObject;
+    const result = await handler(params, ctx);
+    return toRevisionSamplingResult(result, ctx.protocolVersion);
   }
 
   /** `elicitation/create`. */
-  async handleElicitation(params: JsonObject, ctx: ClientRequestContext): Promise<JsonObject> {
+  async handleElicitation(params: ElicitRequestParams, ctx: ClientRequestContext): Promise<ElicitResult> {
     const handler = this.#sources.handlers.elicitation;
     if (!handler) throw noHandler('elicitation/create');
-    const mode = params.mode ?? 'form'; // ELIC-3: an absent mode is form.
+    // Checked here: the row checks `message` only, so `mode` is whatever the server sent.
+    const mode: unknown = params.mode ?? 'form'; // ELIC-3: an absent mode is form.
     if (mode !== 'form' && mode !== 'url') throw invalidElicitation(`unknown mode ${JSON.stringify(mode)}`);
     const declared = declaredElicitationModes(this.#sources.capabilities());
     if (!declared.includes(mode)) {
@@ -142,16 +163,17 @@ export class ServerRequests {
       );
     }
     checkElicitationShape(mode, params);
-    const result = await handler(params as unknown as ElicitRequestParams, ctx);
-    if (mode === 'url') {
-      if (result.action === 'accept') this.#rememberUrlElicitation(params.elicitationId as string);
-      return result as unknown as JsonObject;
+    const result = await handler(params, ctx);
+    // `params.mode` is "url" exactly when `mode` is: this narrows params to the URL variant.
+    if (params.mode === 'url') {
+      // checkElicitationShape made sure of a string elicitationId.
+      if (result.action === 'accept') this.#rememberUrlElicitation(params.elicitationId);
+      return result;
     }
-    if (result.action !== 'accept') return result as unknown as JsonObject;
+    if (result.action !== 'accept') return result;
     // SEP-1034 (ELIC-6): fields the user left empty take the schema's defaults. Revisions before
     // 2025-11-25 answer only strings, numbers and booleans, so list defaults are not filled there.
-    const schema = (params as unknown as ElicitRequestFormParams).requestedSchema;
-    const filled = applyElicitationDefaults(schema, result.content);
+    const filled = applyElicitationDefaults(params.requestedSchema, result.content);
     if (!hasFeature(ctx.protocolVersion, 'elicitationUrl')) {
       for (const [key, value] of Object.entries(filled))
         if (Array.isArray(value) && !Array.isArray(result.content?.[key])) delete filled[key];
@@ -160,7 +182,7 @@ export class ServerRequests {
   }
 
   /** `roots/list`. */
-  async handleRootsList(ctx: ClientRequestContext): Promise<JsonObject> {
+  async handleRootsList(ctx: ClientRequestContext): Promise<ListRootsResult> {
     const handler = this.#sources.handlers.roots;
     const roots = handler ? await handler(ctx) : this.#sources.roots();
     const problem = findRootProblem(roots);
@@ -197,7 +219,10 @@ export function findRootProblem(roots: readonly Root[]): string | undefined {
   return undefined;
 }
 
-function checkElicitationShape(mode: 'form' | 'url', params: JsonObject): void {
+function checkElicitationShape(
+  mode: 'form' | 'url',
+  params: { requestedSchema?: unknown; url?: unknown; elicitationId?: unknown },
+): void {
   if (mode === 'form') {
     const schema = params.requestedSchema;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {

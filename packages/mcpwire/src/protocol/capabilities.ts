@@ -1,6 +1,6 @@
 // Capability objects: reading a negotiated capability path, and the local error for a missing one.
 
-import type { CapabilityGate } from './methods.ts';
+import type { CapabilityGate } from './method-spec.ts';
 
 /** True if `capabilities` declares the object at `path` (e.g. ['resources', 'subscribe']). */
 export function hasCapability(capabilities: object | undefined, path: readonly string[]): boolean {

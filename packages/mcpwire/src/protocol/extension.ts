@@ -1,7 +1,7 @@
 // An extension as a value (S26-EXT): its id, the methods it describes, the `_meta` keys it owns, and a
 // part for each side. The core knows only this shape; each extension lives in its own folder.
 
-import type { MethodSpec } from './methods.ts';
+import type { MethodSpec } from './method-spec.ts';
 
 /**
  * One extension. `server` is what a Server takes (handlers, capability settings, registrations) and

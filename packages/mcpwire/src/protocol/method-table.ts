@@ -1,28 +1,8 @@
 // The open method table: the core rows of methods.ts plus the rows extensions bring, looked up in one
 // step. One table per Server or Client, built once at construction; the core table is shared.
 
-import { METHODS, type MethodSpec } from './methods.ts';
-
-/**
- * A method's description with its params and result types attached (types only, nothing at runtime):
- * what an extension writes once per method, as the core does in METHODS and CoreMethodTypes.
- */
-export interface MethodDescription<Params = unknown, Result = unknown> extends MethodSpec {
-  /** Never set: carries the types to handlers and callers. */
-  readonly types?: { params: Params; result: Result };
-}
-
-/** Describes one method with its params and result types: `describeMethod<P, R>()({ kind, ... })`. */
-export function describeMethod<Params, Result>(): <const S extends MethodSpec>(
-  spec: S,
-) => S & MethodDescription<Params, Result> {
-  return (spec) => spec;
-}
-
-/** The params type of a described method. */
-export type DescribedParams<D> = D extends MethodDescription<infer P, unknown> ? P : never;
-/** The result type of a described request. */
-export type DescribedResult<D> = D extends MethodDescription<unknown, infer R> ? R : never;
+import type { MethodSpec } from './method-spec.ts';
+import { METHODS } from './methods.ts';
 
 /**
  * Method rows by name: the core's and any extensions'. Lookups read a prototype-less object (no

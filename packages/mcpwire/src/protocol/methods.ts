@@ -1,57 +1,69 @@
-// THE core method table: every MCP method once, with its direction, gate, eras and parameter shape
-// (its params and result types: method-types.ts, key for key). MethodTable (method-table.ts) opens it
-// to extensions; the inbound check (inbound-check.ts) and both sides' dispatch read it.
+// THE core method table: every MCP method once, as one typed row (`describeMethod<Params, Result>()`):
+// direction, gate, eras, parameter shape, header and lifecycle facts, requirement ids, and the params
+// and result types that server handlers and client calls take from it. MethodTable (method-table.ts)
+// opens it to extensions; the inbound check (inbound-check.ts) and both sides' dispatch read it.
 
-/** Which side may send a method. */
-export type Sender = 'client' | 'server' | 'both';
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CancelledNotificationParams,
+  CancelTaskRequestParams,
+  CancelTaskResult,
+  CompleteRequestParams,
+  CompleteResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitationCompleteNotificationParams,
+  ElicitRequestParams,
+  ElicitResult,
+  EmptyResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  GetTaskPayloadRequestParams,
+  GetTaskPayloadResult,
+  GetTaskRequestParams,
+  GetTaskResult,
+  InitializeRequestParams,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListRootsResult,
+  ListTasksResult,
+  ListToolsResult,
+  LoggingMessageNotificationParams,
+  NotificationParams,
+  PaginatedRequestParams,
+  ProgressNotificationParams,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+  RequestParams,
+  ResourceUpdatedNotificationParams,
+  SetLevelRequestParams,
+  SubscribeRequestParams,
+  SubscriptionsAcknowledgedNotificationParams,
+  SubscriptionsListenRequestParams,
+  SubscriptionsListenResult,
+  TaskStatusNotificationParams,
+  UnsubscribeRequestParams,
+} from './types/index.ts';
+import type { JsonObject } from '../jsonrpc/message.ts';
+import { describeMethod, type CapabilityGate, type MethodSpec } from './method-spec.ts';
 
-/**
- * A capability path: the side that declares it, and the keys leading to it (e.g. resources.subscribe).
- * `receiver` is for methods either side may send (tasks): the side that receives the request declares it.
- */
-export interface CapabilityGate {
-  side: 'client' | 'server' | 'receiver';
-  path: readonly [string, ...string[]];
-}
-
-/** A shallow parameter rule: a type name, with `?` for optional. `id` is a string or integer. */
-export type ParamRule =
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'object'
-  | 'array'
-  | 'id'
-  | 'any'
-  | `${'string' | 'number' | 'boolean' | 'object' | 'array' | 'id'}?`;
-
-/** One row of the table. */
-export interface MethodSpec {
-  kind: 'request' | 'notification';
-  sender: Sender;
-  /** The capability that must have been negotiated before this method may be used. */
-  gate?: CapabilityGate;
-  /**
-   * The gate in the stateless era, where it differs from `gate`: a method the 2026-07-28 revision
-   * moved into an extension is gated by the receiver's `extensions.<id>` (S26-TASK-1), not by the
-   * core capability the handshake era used.
-   */
-  statelessGate?: CapabilityGate;
-  /** First protocol revision with this method. */
-  since: string;
-  /** Last revision with it (for methods the stateless revision removed). */
-  until?: string;
-  /** Shallow shape of `params` (unknown extra keys are allowed: the spec's objects are open). */
-  params?: Readonly<Record<string, ParamRule>>;
-  /** Results may be paginated with `cursor`/`nextCursor`. */
-  isPaginated?: boolean;
-  /** Stateless-era results carry caching hints of this family (S26-CACHE-1). */
-  cache?: 'discover' | 'lists' | 'read';
-  /** The handler may ask the client for input: multi-round-trip requests in the stateless era (S26-MRTR). */
-  hasInputRounds?: boolean;
-  /** The result closes a stream the request opened (listen): sent as the handler made it, undecorated. */
-  isStreamed?: boolean;
-}
+export { checkParams } from './method-params.ts';
+export {
+  canSend,
+  describeMethod,
+  isMethodInRevision,
+  type CapabilityGate,
+  type DescribedParams,
+  type DescribedResult,
+  type MethodDescription,
+  type MethodSpec,
+  type ParamRule,
+  type Sender,
+} from './method-spec.ts';
 
 const LEGACY_LAST = '2025-11-25';
 const FIRST = '2024-11-05';
@@ -62,339 +74,326 @@ const client = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'cli
 const receiver = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'receiver', path });
 /** The stateless era's home of the tasks methods: the server's tasks extension (S26-TASK-1). */
 const TASKS_EXTENSION = server('extensions', 'io.modelcontextprotocol/tasks');
+/** The requirement an undeclared gate breaks: in the handshake era, and in the stateless era if any. */
+const broken = (legacy: string, modern?: string): { legacy: string; modern?: string } =>
+  modern === undefined ? { legacy } : { legacy, modern };
 
-/** Every method of revisions 2024-11-05 .. 2026-07-28. */
+/**
+ * Every method of revisions 2024-11-05 .. 2026-07-28, one typed row each. A plain object for
+ * iteration and types; dispatch looks rows up through MethodTable (prototype-less, one read).
+ */
 export const METHODS = {
-  initialize: {
+  initialize: describeMethod<InitializeRequestParams, InitializeResult>()({
     kind: 'request',
     sender: 'client',
     since: FIRST,
     until: LEGACY_LAST,
     params: { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' },
-  },
-  ping: { kind: 'request', sender: 'both', since: FIRST, until: LEGACY_LAST },
-  'server/discover': { kind: 'request', sender: 'client', since: MODERN, cache: 'discover' },
-  'tools/list': {
+    isAllowedBeforeInit: true,
+  }),
+  ping: describeMethod<RequestParams, EmptyResult>()({
+    kind: 'request',
+    sender: 'both',
+    since: FIRST,
+    until: LEGACY_LAST,
+    isAllowedBeforeInit: true,
+  }),
+  'server/discover': describeMethod<RequestParams, DiscoverResult>()({
+    kind: 'request',
+    sender: 'client',
+    since: MODERN,
+    cache: 'discover',
+  }),
+  'tools/list': describeMethod<PaginatedRequestParams, ListToolsResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('tools'),
+    gateRequirement: broken('TOOL-1', 'S26-DISC-4'),
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
     cache: 'lists',
-  },
-  'tools/call': {
+  }),
+  'tools/call': describeMethod<CallToolRequestParams, CallToolResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('tools'),
+    gateRequirement: broken('TOOL-1', 'S26-DISC-4'),
     since: FIRST,
     params: { name: 'string', arguments: 'object?' },
     hasInputRounds: true,
-  },
-  'resources/list': {
+    nameParam: 'name',
+    taskRequirement: 'TASK-3',
+  }),
+  'resources/list': describeMethod<PaginatedRequestParams, ListResourcesResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('resources'),
+    gateRequirement: broken('RES-1', 'S26-DISC-4'),
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
     cache: 'lists',
-  },
-  'resources/templates/list': {
+  }),
+  'resources/templates/list': describeMethod<PaginatedRequestParams, ListResourceTemplatesResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('resources'),
+    gateRequirement: broken('RES-1', 'S26-DISC-4'),
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
     cache: 'lists',
-  },
-  'resources/read': {
+  }),
+  'resources/read': describeMethod<ReadResourceRequestParams, ReadResourceResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('resources'),
+    gateRequirement: broken('RES-1', 'S26-DISC-4'),
     since: FIRST,
     params: { uri: 'string' },
     cache: 'read',
     hasInputRounds: true,
-  },
-  'resources/subscribe': {
+    nameParam: 'uri',
+  }),
+  'resources/subscribe': describeMethod<SubscribeRequestParams, EmptyResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('resources', 'subscribe'),
+    gateRequirement: broken('RES-5'),
     since: FIRST,
     until: LEGACY_LAST,
     params: { uri: 'string' },
-  },
-  'resources/unsubscribe': {
+  }),
+  'resources/unsubscribe': describeMethod<UnsubscribeRequestParams, EmptyResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('resources', 'subscribe'),
+    gateRequirement: broken('RES-5'),
     since: FIRST,
     until: LEGACY_LAST,
     params: { uri: 'string' },
-  },
-  'prompts/list': {
+  }),
+  'prompts/list': describeMethod<PaginatedRequestParams, ListPromptsResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('prompts'),
+    gateRequirement: broken('PROMPT-1', 'S26-DISC-4'),
     since: FIRST,
     params: { cursor: 'string?' },
     isPaginated: true,
     cache: 'lists',
-  },
-  'prompts/get': {
+  }),
+  'prompts/get': describeMethod<GetPromptRequestParams, GetPromptResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('prompts'),
+    gateRequirement: broken('PROMPT-1', 'S26-DISC-4'),
     since: FIRST,
     params: { name: 'string', arguments: 'object?' },
     hasInputRounds: true,
-  },
+    nameParam: 'name',
+  }),
   // 2024-11-05 had no `completions` capability; the gate applies from 2025-03-26 (see isGateRequired).
-  'completion/complete': {
+  'completion/complete': describeMethod<CompleteRequestParams, CompleteResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('completions'),
+    gateRequirement: broken('COMP-1', 'S26-COMP-1'),
     since: FIRST,
     params: { ref: 'object', argument: 'object', context: 'object?' },
-  },
-  'logging/setLevel': {
+  }),
+  'logging/setLevel': describeMethod<SetLevelRequestParams, EmptyResult>()({
     kind: 'request',
     sender: 'client',
     gate: server('logging'),
+    gateRequirement: broken('LOG-1'),
     since: FIRST,
     until: LEGACY_LAST,
     params: { level: 'string' },
-  },
-  'subscriptions/listen': {
+  }),
+  'subscriptions/listen': describeMethod<SubscriptionsListenRequestParams, SubscriptionsListenResult>()({
     kind: 'request',
     sender: 'client',
     since: MODERN,
     params: { notifications: 'object' },
     isStreamed: true,
-  },
-  'sampling/createMessage': {
+  }),
+  'sampling/createMessage': describeMethod<CreateMessageRequestParams, CreateMessageResult>()({
     kind: 'request',
     sender: 'server',
     gate: client('sampling'),
+    gateRequirement: broken('SAMP-1'),
     since: FIRST,
     until: LEGACY_LAST,
     params: { messages: 'array', maxTokens: 'number' },
-  },
-  'elicitation/create': {
+    taskRequirement: 'TASK-2',
+  }),
+  'elicitation/create': describeMethod<ElicitRequestParams, ElicitResult>()({
     kind: 'request',
     sender: 'server',
     gate: client('elicitation'),
+    gateRequirement: broken('ELIC-1'),
     since: '2025-06-18',
     until: LEGACY_LAST,
     params: { message: 'string' },
-  },
-  'roots/list': {
+    taskRequirement: 'TASK-2',
+  }),
+  'roots/list': describeMethod<RequestParams, ListRootsResult>()({
     kind: 'request',
     sender: 'server',
     gate: client('roots'),
+    gateRequirement: broken('ROOT-1'),
     since: FIRST,
     until: LEGACY_LAST,
-  },
+  }),
   // TASK-1: the receiver's `tasks` capability gates these (the tasks extension in 2026-07-28).
-  'tasks/get': {
+  'tasks/get': describeMethod<GetTaskRequestParams, GetTaskResult>()({
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks'),
     statelessGate: TASKS_EXTENSION,
+    gateRequirement: broken('TASK-1'),
     since: LEGACY_LAST,
     params: { taskId: 'string' },
-  },
-  'tasks/result': {
+    nameParam: 'taskId',
+  }),
+  'tasks/result': describeMethod<GetTaskPayloadRequestParams, GetTaskPayloadResult>()({
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks'),
+    gateRequirement: broken('TASK-1'),
     since: LEGACY_LAST,
     until: LEGACY_LAST,
     params: { taskId: 'string' },
-  },
-  'tasks/list': {
+  }),
+  'tasks/list': describeMethod<PaginatedRequestParams, ListTasksResult>()({
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks', 'list'),
+    gateRequirement: broken('TASK-1'),
     since: LEGACY_LAST,
     until: LEGACY_LAST,
     params: { cursor: 'string?' },
     isPaginated: true,
-  },
-  'tasks/cancel': {
+  }),
+  'tasks/cancel': describeMethod<CancelTaskRequestParams, CancelTaskResult>()({
     kind: 'request',
     sender: 'both',
     gate: receiver('tasks', 'cancel'),
     statelessGate: TASKS_EXTENSION,
+    gateRequirement: broken('TASK-1'),
     since: LEGACY_LAST,
     params: { taskId: 'string' },
-  },
-  'tasks/update': {
+    nameParam: 'taskId',
+  }),
+  // S26-TASK-10: the answers go back keyed as the task's `inputRequests` asked for them.
+  'tasks/update': describeMethod<GetTaskRequestParams & { inputResponses: JsonObject }, EmptyResult>()({
     kind: 'request',
     sender: 'client',
     gate: TASKS_EXTENSION,
     since: MODERN,
     params: { taskId: 'string', inputResponses: 'object' },
-  },
-  'notifications/initialized': { kind: 'notification', sender: 'client', since: FIRST, until: LEGACY_LAST },
-  'notifications/cancelled': {
+    nameParam: 'taskId',
+  }),
+  'notifications/initialized': describeMethod<NotificationParams, never>()({
+    kind: 'notification',
+    sender: 'client',
+    since: FIRST,
+    until: LEGACY_LAST,
+  }),
+  // A request sent early (a ping) may time out early, and its sender then cancels it (LIFE-15).
+  'notifications/cancelled': describeMethod<CancelledNotificationParams, never>()({
     kind: 'notification',
     sender: 'both',
     since: FIRST,
     params: { requestId: 'id?', reason: 'string?' },
-  },
-  'notifications/progress': {
+    isAllowedBeforeInit: true,
+  }),
+  'notifications/progress': describeMethod<ProgressNotificationParams, never>()({
     kind: 'notification',
     sender: 'both',
     since: FIRST,
     params: { progress: 'number' },
-  },
-  'notifications/message': {
+    isAllowedBeforeInit: true,
+  }),
+  'notifications/message': describeMethod<LoggingMessageNotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: server('logging'),
+    gateRequirement: broken('LOG-1', 'S26-LOG-3'),
     since: FIRST,
     params: { level: 'string' },
-  },
-  'notifications/resources/list_changed': {
+    isAllowedBeforeInit: true,
+  }),
+  'notifications/resources/list_changed': describeMethod<NotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: server('resources', 'listChanged'),
+    gateRequirement: broken('LIFE-11', 'S26-SUB-7'),
     since: FIRST,
-  },
-  'notifications/resources/updated': {
+  }),
+  'notifications/resources/updated': describeMethod<ResourceUpdatedNotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: server('resources', 'subscribe'),
+    gateRequirement: broken('RES-5', 'S26-SUB-7'),
     since: FIRST,
     params: { uri: 'string' },
-  },
-  'notifications/prompts/list_changed': {
+  }),
+  'notifications/prompts/list_changed': describeMethod<NotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: server('prompts', 'listChanged'),
+    gateRequirement: broken('LIFE-11', 'S26-SUB-7'),
     since: FIRST,
-  },
-  'notifications/tools/list_changed': {
+  }),
+  'notifications/tools/list_changed': describeMethod<NotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: server('tools', 'listChanged'),
+    gateRequirement: broken('LIFE-11', 'S26-SUB-7'),
     since: FIRST,
-  },
-  'notifications/roots/list_changed': {
+  }),
+  'notifications/roots/list_changed': describeMethod<NotificationParams, never>()({
     kind: 'notification',
     sender: 'client',
     gate: client('roots', 'listChanged'),
+    gateRequirement: broken('LIFE-11'),
     since: FIRST,
     until: LEGACY_LAST,
-  },
-  'notifications/elicitation/complete': {
+  }),
+  'notifications/elicitation/complete': describeMethod<ElicitationCompleteNotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: client('elicitation', 'url'),
+    gateRequirement: broken('ELIC-11'),
     since: LEGACY_LAST,
     until: LEGACY_LAST,
     params: { elicitationId: 'string' },
-  },
-  'notifications/tasks/status': {
+  }),
+  'notifications/tasks/status': describeMethod<TaskStatusNotificationParams, never>()({
     kind: 'notification',
     sender: 'both',
     since: LEGACY_LAST,
     until: LEGACY_LAST,
     params: { taskId: 'string' },
-  },
-  'notifications/subscriptions/acknowledged': {
+  }),
+  'notifications/subscriptions/acknowledged': describeMethod<
+    SubscriptionsAcknowledgedNotificationParams,
+    never
+  >()({
     kind: 'notification',
     sender: 'server',
     since: MODERN,
     params: { notifications: 'object' },
-  },
+  }),
 } as const satisfies Record<string, MethodSpec>;
 
 /** A method name the core table knows. */
 export type Method = keyof typeof METHODS;
 
-/** True if `method` exists in protocol revision `version` (ISO date strings compare in order). */
-export function isMethodInRevision(spec: MethodSpec, version: string): boolean {
-  return version >= spec.since && (spec.until === undefined || version <= spec.until);
-}
-
-/** True if `role` may send this method. */
-export function canSend(spec: MethodSpec, role: 'client' | 'server'): boolean {
-  return spec.sender === 'both' || spec.sender === role;
-}
-
 /** Whether the gate applies in this revision: 2024-11-05 offered completion without a capability flag. */
 export function isGateRequired(method: string, version: string): boolean {
   return !(method === 'completion/complete' && version < '2025-03-26');
-}
-
-/**
- * Checks `params` against the row's shallow rules. Returns a readable problem naming the method and
- * the field (for a -32602 message), or undefined when the params are acceptable.
- */
-export function checkParams(method: string, spec: MethodSpec, params: unknown): string | undefined {
-  const rules = compiledRules(spec);
-  if (rules.length === 0) return undefined;
-  const record = (params ?? {}) as Record<string, unknown>;
-  for (const { key, type, isOptional } of rules) {
-    const value = record[key];
-    if (value === undefined) {
-      if (isOptional) continue;
-      return `Invalid params for "${method}": missing required "${key}"`;
-    }
-    if (!matchesRule(type, value)) {
-      return `Invalid params for "${method}": "${key}" must be ${article(type)}, got ${describeValue(value)}`;
-    }
-  }
-  return undefined;
-}
-
-interface CompiledRule {
-  key: string;
-  type: ParamRule;
-  isOptional: boolean;
-}
-
-/** A row's rules as a list, parsed once per row (every inbound and outbound message is checked). */
-function compiledRules(spec: MethodSpec): readonly CompiledRule[] {
-  let rules = compiled.get(spec);
-  if (rules === undefined) {
-    rules = Object.entries(spec.params ?? {}).map(([key, rule]) => {
-      const isOptional = rule.endsWith('?');
-      return { key, type: (isOptional ? rule.slice(0, -1) : rule) as ParamRule, isOptional };
-    });
-    compiled.set(spec, rules);
-  }
-  return rules;
-}
-
-const compiled = new WeakMap<MethodSpec, readonly CompiledRule[]>();
-
-function matchesRule(type: ParamRule, value: unknown): boolean {
-  switch (type) {
-    case 'any':
-      return true;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'id':
-      return typeof value === 'string' || Number.isInteger(value);
-    default:
-      return typeof value === type;
-  }
-}
-
-function article(type: string): string {
-  if (type === 'id') return 'a string or an integer';
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

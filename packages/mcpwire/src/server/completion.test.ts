@@ -11,7 +11,7 @@ import { complete, MAX_COMPLETION_VALUES } from './completion.ts';
 import { Prompts } from './prompts.ts';
 import { Resources } from './resources.ts';
 import { Server } from './server.ts';
-import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
+import { fakeContext, fromWire, isRpcError } from '../../test/support/fake-context.ts';
 
 const numbers = Array.from({ length: 150 }, (_, i) => String(i));
 
@@ -149,7 +149,11 @@ test('unknown refs and arguments, and malformed params, are -32602', async () =>
     ],
   ];
   for (const [params, pattern] of cases) {
-    await assert.rejects(complete(params, ctx, server), isRpcError(-32602, pattern), JSON.stringify(params));
+    await assert.rejects(
+      complete(fromWire(params), ctx, server),
+      isRpcError(-32602, pattern),
+      JSON.stringify(params),
+    );
   }
 });
 

@@ -3,7 +3,7 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import type { CompleteResult } from '../protocol/types/index.ts';
+import type { CompleteRequestParams, CompleteResult } from '../protocol/types/index.ts';
 import type { RequestContext } from './context.ts';
 import type { Prompts } from './prompts.ts';
 import type { Resources } from './resources.ts';
@@ -18,10 +18,10 @@ export const MAX_COMPLETION_VALUES = 100;
  * and `hasMore` say so.
  */
 export async function complete(
-  params: JsonObject,
+  params: CompleteRequestParams,
   ctx: RequestContext,
   server: { prompts: Prompts; resources: Resources },
-): Promise<JsonObject> {
+): Promise<CompleteResult> {
   const ref = readObject(params.ref, 'ref');
   const { name, value } = readObject(params.argument, 'argument');
   if (typeof name !== 'string') {
@@ -49,7 +49,7 @@ export async function complete(
     default:
       throw invalid(`unknown ref type ${JSON.stringify(ref.type)}; expected "ref/prompt" or "ref/resource"`);
   }
-  return toResult(values) as JsonObject;
+  return toResult(values);
 }
 
 function toResult(values: unknown): CompleteResult {

@@ -5,7 +5,13 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
-import type { Implementation, LoggingLevel } from '../protocol/types/index.ts';
+import type {
+  Implementation,
+  InitializeRequestParams,
+  InitializeResult,
+  LoggingLevel,
+  SetLevelRequestParams,
+} from '../protocol/types/index.ts';
 import { isLoggingLevel } from './logging.ts';
 
 /** What answering `initialize` needs of the server definition. */
@@ -21,12 +27,13 @@ export interface HandshakeHost {
 export interface Handshake {
   version: string;
   capabilities: JsonObject;
-  result: JsonObject;
+  result: InitializeResult;
 }
 
 /** LIFE-8: echo a revision we serve, otherwise answer our latest and let the client decide. */
-export function answerInitialize(host: HandshakeHost, params: JsonObject): Handshake {
-  const requested = params.protocolVersion as string;
+export function answerInitialize(host: HandshakeHost, params: InitializeRequestParams): Handshake {
+  // Checked again here: the row's shape says a string, the format is this function's to check.
+  const requested: string = params.protocolVersion;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
     throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', {
       supported: [...LEGACY_VERSIONS],
@@ -35,13 +42,13 @@ export function answerInitialize(host: HandshakeHost, params: JsonObject): Hands
   }
   const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
   const capabilities = (host.capabilitiesAt?.(version) ?? host.capabilities()) as JsonObject;
-  const result: JsonObject = { protocolVersion: version, capabilities, serverInfo: host.info };
+  const result: InitializeResult = { protocolVersion: version, capabilities, serverInfo: host.info };
   if (host.options.instructions !== undefined) result.instructions = host.options.instructions;
   return { version, capabilities, result };
 }
 
 /** The level a `logging/setLevel` names; -32602 for one that is not a level. */
-export function requestedLevel(params: JsonObject): LoggingLevel {
+export function requestedLevel(params: SetLevelRequestParams): LoggingLevel {
   if (!isLoggingLevel(params.level)) {
     throw new RpcError(
       ErrorCode.InvalidParams,

@@ -5,7 +5,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
-import { MetaKey, type Implementation } from '../protocol/types/index.ts';
+import { MetaKey, type Implementation, type SubscriptionsListenResult } from '../protocol/types/index.ts';
 import { openListenFeeds, type ListenFeed, type OpenedFeeds } from './listen-feed.ts';
 import type { ModernRequest, ModernStream } from './modern.ts';
 
@@ -36,7 +36,7 @@ export function serveListen(
   source: ListenSource,
   request: ModernRequest,
   stream: ModernStream,
-): Promise<JsonObject> {
+): Promise<SubscriptionsListenResult> {
   // Only a filter that asks for an extension's feed waits for it before the acknowledgement.
   const opening = openListenFeeds(source.listenFeeds, request, stream);
   if (opening) return opening.then((feeds) => serveOpened(source, { request, stream, feeds }));
@@ -50,7 +50,7 @@ function serveOpened(
     stream,
     feeds,
   }: { request: ModernRequest; stream: ModernStream; feeds: OpenedFeeds | undefined },
-): Promise<JsonObject> {
+): Promise<SubscriptionsListenResult> {
   const filter = request.params.notifications as JsonObject;
   const caps = source.capabilities() as JsonObject;
   const honoured: JsonObject = {};
@@ -102,8 +102,11 @@ function serveOpened(
         send('notifications/resources/updated', { uri });
     }),
   ];
-  return new Promise<JsonObject>((resolve) => {
-    const graceful = { resultType: 'complete', _meta: { ...tag, [MetaKey.serverInfo]: source.info } };
+  return new Promise<SubscriptionsListenResult>((resolve) => {
+    const graceful: SubscriptionsListenResult = {
+      resultType: 'complete',
+      _meta: { ...tag, [MetaKey.serverInfo]: source.info },
+    };
     let stopWaiting = (): void => {};
     const end = (): void => {
       unsubscribe.forEach((fn) => fn());

@@ -4,9 +4,20 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import type { InboundRequestMethod } from '../protocol/method-types.ts';
+import type { InboundRequestMethod, ParamsOf, ResultOf } from '../protocol/method-types.ts';
 import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import type { Implementation, LoggingLevel } from '../protocol/types/index.ts';
+import type {
+  DiscoverResult,
+  EmptyResult,
+  Implementation,
+  InitializeRequestParams,
+  InitializeResult,
+  LoggingLevel,
+  ServerCapabilities,
+  SetLevelRequestParams,
+  SubscribeRequestParams,
+  SubscriptionsListenResult,
+} from '../protocol/types/index.ts';
 import type { RequestContext } from './context.ts';
 import type { Tools } from './tools.ts';
 
@@ -16,14 +27,14 @@ export interface HandlerHost {
   readonly options: { readonly instructions?: string };
   readonly tools: Tools;
   readonly pageSize: number;
-  capabilities(): object;
+  capabilities(): ServerCapabilities;
 }
 
 /** The handshake-era connection's own state, for the methods scoped to it. */
 export interface LegacyConnection {
-  initialize(params: JsonObject): JsonObject;
-  setLevel(params: JsonObject): JsonObject;
-  subscribe(params: JsonObject, isSubscribe: boolean): JsonObject;
+  initialize(params: InitializeRequestParams): InitializeResult;
+  setLevel(params: SetLevelRequestParams): EmptyResult;
+  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult;
   /**
    * Sends a request to the client on this connection, tied to no inbound request: for work that
    * outlives the request that started it (a task's input, TASK-9). Checked like any server request.
@@ -50,24 +61,45 @@ export interface RequestOrigin {
   /** The handshake-era connection; undefined for a stateless request. */
   readonly connection: LegacyConnection | undefined;
   /** Serves `subscriptions/listen` on the stateless request's own stream; absent in the handshake era. */
-  listen?(): Promise<JsonObject>;
+  listen?(): Promise<SubscriptionsListenResult>;
 }
 
 /**
  * One row of the handler table: params (checked against the method's row) in, result out. Throw
- * RpcError for protocol errors; anything else becomes -32603.
+ * RpcError for protocol errors; anything else becomes -32603. Untyped (JSON objects) by default, as
+ * an extension's handlers are; a core method's handler is typed from its row (CoreHandler).
  */
-export type ServerMethodHandler = (
-  params: JsonObject,
+export type ServerMethodHandler<Params = JsonObject, Result = JsonObject> = (
+  params: Params,
   ctx: RequestContext,
   origin: RequestOrigin,
-) => Promise<JsonObject>;
+) => Promise<Result>;
 
 /** The core requests a server receives, derived from the method table. */
 export type ServedMethod = InboundRequestMethod<'server'>;
 
-/** A handler for every core request a server receives; a missing one is a type error. */
-export type CoreHandlers = { readonly [M in ServedMethod]: ServerMethodHandler };
+/**
+ * The handler of core method `M`: its row's params in (already checked against the row's shape),
+ * its row's result out, so `{ content: 42 }` as a tools/call result does not compile.
+ */
+export type CoreHandler<M extends ServedMethod> = ServerMethodHandler<
+  ParamsOf<M>,
+  HandlerResult<ResultOf<M>>
+>;
+
+/** The fields the stateless-era dispatcher adds to a complete result (S26-CACHE-1, modern.ts). */
+type DecoratedKey = 'resultType' | 'ttlMs' | 'cacheScope';
+
+/**
+ * What a handler returns for a result type `R`: `R` with the fields the dispatcher adds made
+ * optional (a handler may set its own `ttlMs`, as a resource's `cache` option does; it need not).
+ */
+export type HandlerResult<R> = { [K in keyof R as K extends DecoratedKey ? never : K]: R[K] } & {
+  [K in DecoratedKey & keyof R]?: R[K];
+};
+
+/** A handler for every core request a server receives, each typed from its row; a missing one is a type error. */
+export type CoreHandlers = { readonly [M in ServedMethod]: CoreHandler<M> };
 
 /**
  * The methods of the resources, prompts and completions features: served by `Server`
@@ -94,8 +126,9 @@ function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
  * Tasks are described (TASK-*, S26-TASK-*) and served by an extension that replaces these through
  * `wraps` (`tasks()` of `mcpwire/extensions/tasks`); without one the gate refuses them before this.
  */
-const notServed: ServerMethodHandler = (_params, ctx) =>
-  Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${ctx.method}"`));
+function notServed<Result>(_params: unknown, ctx: RequestContext): Promise<Result> {
+  return Promise.reject(new RpcError(ErrorCode.MethodNotFound, `Method not found: "${ctx.method}"`));
+}
 
 /** The core handler table, the feature methods aside (FeatureHandlers). Order follows METHODS. */
 export const CORE_HANDLERS: Omit<CoreHandlers, FeatureMethod> = {
@@ -104,9 +137,9 @@ export const CORE_HANDLERS: Omit<CoreHandlers, FeatureMethod> = {
   // PING-2: an empty result, promptly, in any lifecycle state.
   ping: () => Promise.resolve({}),
   'server/discover': (_params, _ctx, { server }) => {
-    const result: JsonObject = {
+    const result: HandlerResult<DiscoverResult> = {
       supportedVersions: [...MODERN_VERSIONS],
-      capabilities: server.capabilities() as JsonObject,
+      capabilities: server.capabilities(),
     };
     if (server.options.instructions !== undefined) result.instructions = server.options.instructions;
     return Promise.resolve(result);

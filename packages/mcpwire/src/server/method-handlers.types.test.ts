@@ -32,14 +32,48 @@ const noPing: CoreHandlers = withoutPing;
 // @ts-expect-error -- a server does not receive roots/list (a server->client request): not a served method.
 const notServed: ServedMethod = 'roots/list';
 
+// Handlers are typed from their rows: the params the row describes in, the row's result out.
+const wrongResult: CoreHandlers = {
+  ...SERVER_HANDLERS,
+  // @ts-expect-error -- a tools/call result's `content` is a list of content blocks, not a number.
+  'tools/call': () => Promise.resolve({ content: 42 }),
+};
+
+const typedParams: CoreHandlers = {
+  ...SERVER_HANDLERS,
+  'tools/call': (params) => {
+    // params.name is a string (the inbound check made sure of it before the handler runs).
+    const name: string = params.name;
+    // @ts-expect-error -- and not a number.
+    const asNumber: number = params.name;
+    void asNumber;
+    return Promise.resolve({ content: [{ type: 'text', text: name }] });
+  },
+};
+
+const wrongListResult: CoreHandlers = {
+  ...SERVER_HANDLERS,
+  // @ts-expect-error -- tools/list answers `tools`, a list of Tool: a string is not one.
+  'tools/list': () => Promise.resolve({ tools: 'none' }),
+};
+
 test('the handler table serves exactly the core requests a server receives, ping and initialize included', () => {
   void incomplete;
   void noPing;
   void coreOnly;
   void noPromptsGet;
   void notServed;
+  void wrongResult;
+  void wrongListResult;
   const served: ServedMethod[] = ['initialize', 'ping', 'server/discover', 'subscriptions/listen'];
   for (const method of served) assert.equal(typeof SERVER_HANDLERS[method], 'function', method);
   assert.equal(Object.keys(SERVER_HANDLERS).includes('roots/list'), false);
   assert.equal(Object.keys(CORE_HANDLERS).includes('resources/read'), false);
+});
+
+test('a typed tools/call handler gets the params its row describes', async () => {
+  const ctx = { method: 'tools/call' } as Parameters<CoreHandlers['tools/call']>[1];
+  const origin = {} as Parameters<CoreHandlers['tools/call']>[2];
+  const result = await typedParams['tools/call']({ name: 'echo' }, ctx, origin);
+  assert.deepEqual(result, { content: [{ type: 'text', text: 'echo' }] });
 });

@@ -10,7 +10,7 @@ import type { MethodTable } from '../protocol/method-table.ts';
 import type { MethodSpec } from '../protocol/methods.ts';
 import type { Principal } from '../protocol/principal.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
-import { MetaKey, type LoggingLevel } from '../protocol/types/index.ts';
+import { MetaKey, type LoggingLevel, type SubscriptionsListenResult } from '../protocol/types/index.ts';
 import type { InputBroker, RequestContext } from './context.ts';
 import type { HandlerHost, RequestOrigin } from './method-handlers.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
@@ -33,7 +33,7 @@ export interface ModernHost extends HandlerHost {
     origin: RequestOrigin,
   ): Promise<JsonObject>;
   /** Serves `subscriptions/listen` on the request's own stream. */
-  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject>;
+  listen(request: ModernRequest, stream: ModernStream): Promise<SubscriptionsListenResult>;
 }
 
 /** One stateless request. */
@@ -242,7 +242,7 @@ class ModernOutput implements ContextOutput, RequestOrigin {
     this.#round = round;
   }
 
-  listen(): Promise<JsonObject> {
+  listen(): Promise<SubscriptionsListenResult> {
     return this.server.listen(this.#request, this.#stream);
   }
 

@@ -9,7 +9,7 @@ import { Session } from '../protocol/session.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { Prompts } from './prompts.ts';
 import { Server } from './server.ts';
-import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
+import { fakeContext, fromWire, isRpcError } from '../../test/support/fake-context.ts';
 
 const review = {
   name: 'review',
@@ -50,7 +50,7 @@ test('list gives the wire form in registration order, paginated by opaque cursor
     { name: 'review', description: 'Review some code', arguments: review.arguments },
     { name: 'greet', title: 'Greet' },
   ]);
-  const second = prompts.list({ cursor: first.nextCursor }, 2);
+  const second = prompts.list(fromWire({ cursor: first.nextCursor }), 2);
   assert.deepEqual(second, {
     prompts: [
       { name: 'summarize', icons: [{ src: 'https://example.com/i.png' }], _meta: { 'example.com/k': 1 } },
@@ -128,7 +128,7 @@ test('get: unknown prompt, missing required, non-string and undeclared arguments
     isRpcError(-32602, /missing required arguments "code", "language"/),
   );
   await assert.rejects(
-    prompts.get({ name: 'review', arguments: { code: 'x', language: 3 } }, ctx),
+    prompts.get(fromWire({ name: 'review', arguments: { code: 'x', language: 3 } }), ctx),
     isRpcError(-32602, /"language" must be a string, received number/),
   );
   await assert.rejects(
@@ -136,7 +136,7 @@ test('get: unknown prompt, missing required, non-string and undeclared arguments
     isRpcError(-32602, /unknown argument "mood"/),
   );
   await assert.rejects(
-    prompts.get({ name: 'review', arguments: ['x'] }, ctx),
+    prompts.get(fromWire({ name: 'review', arguments: ['x'] }), ctx),
     isRpcError(-32602, /"arguments" to be an object/),
   );
   assert.equal(calls, 0);

@@ -3,8 +3,11 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type {
+  GetPromptRequestParams,
   GetPromptResult,
   Icon,
+  ListPromptsResult,
+  PaginatedRequestParams,
   Prompt,
   PromptArgument,
   PromptMessage,
@@ -67,7 +70,7 @@ export class Prompts {
   }
 
   /** `prompts/list`, in registration order. */
-  list(params: JsonObject, pageSize: number): JsonObject {
+  list(params: PaginatedRequestParams, pageSize: number): ListPromptsResult {
     const prompts = this.registry.list().map(({ definition }) => this.#toWire(definition));
     const { page, nextCursor } = paginate(prompts, params.cursor, pageSize);
     return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
@@ -77,14 +80,14 @@ export class Prompts {
    * `prompts/get`: unknown prompt, non-string or undeclared argument values, and missing required
    * arguments are -32602 (PROMPT-2, PROMPT-4).
    */
-  async get(params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
-    const name = params.name;
+  async get(params: GetPromptRequestParams, ctx: RequestContext): Promise<GetPromptResult> {
+    const name: unknown = params.name;
     const entry = typeof name === 'string' ? this.registry.get(name) : undefined;
     if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${JSON.stringify(name)}`);
     const { definition, handler } = entry;
     const args = checkArguments(definition, params.arguments ?? {});
     const returned = await handler(args, ctx);
-    return toResult(returned, definition) as JsonObject;
+    return toResult(returned, definition);
   }
 
   /**

@@ -9,7 +9,7 @@ import { Session } from '../protocol/session.ts';
 import { createMemoryPair } from '../transports/memory.ts';
 import { createResourceNotFoundError, Resources } from './resources.ts';
 import { Server } from './server.ts';
-import { fakeContext, isRpcError } from '../../test/support/fake-context.ts';
+import { fakeContext, fromWire, isRpcError } from '../../test/support/fake-context.ts';
 
 test('add refuses relative URIs, template-looking URIs, malformed templates and stray completers', () => {
   const resources = new Resources();
@@ -75,7 +75,7 @@ test('list gives statics in registration order, then template instances, paginat
     { uri: 'users://1', name: 'one', mimeType: 'application/json' },
   ]);
   assert.equal(typeof first.nextCursor, 'string');
-  const second = await resources.list({ cursor: first.nextCursor }, 3, ctx);
+  const second = await resources.list(fromWire({ cursor: first.nextCursor }), 3, ctx);
   assert.deepEqual(second, { resources: [{ uri: 'users://2', name: 'two', mimeType: 'text/plain' }] });
   await assert.rejects(resources.list({ cursor: 'not-a-cursor' }, 3, ctx), isRpcError(-32602, /cursor/));
 });
@@ -87,9 +87,9 @@ test('templates/list shows the wire form (no completers, no list function), pagi
   resources.add({ uriTemplate: 'b://{y}', name: 'b', description: 'B' }, () => '');
   const first = resources.listTemplates({}, 1);
   assert.deepEqual(first.resourceTemplates, [{ uriTemplate: 'a://{x}', name: 'a' }]);
-  const second = resources.listTemplates({ cursor: first.nextCursor }, 1);
+  const second = resources.listTemplates(fromWire({ cursor: first.nextCursor }), 1);
   assert.deepEqual(second, { resourceTemplates: [{ uriTemplate: 'b://{y}', name: 'b', description: 'B' }] });
-  assert.throws(() => resources.listTemplates({ cursor: 42 }, 1), isRpcError(-32602));
+  assert.throws(() => resources.listTemplates(fromWire({ cursor: 42 }), 1), isRpcError(-32602));
 });
 
 test('read prefers an exact static URI, then the first matching template, and shapes text and bytes', async () => {
@@ -181,7 +181,7 @@ test('handler errors: RpcError passes through, anything else stays a plain Error
     (error: unknown) => !(error instanceof RpcError) && /expected a ReadResourceResult/.test(String(error)),
   );
   await assert.rejects(
-    resources.read({ uri: 7 }, fakeContext('resources/read')),
+    resources.read(fromWire({ uri: 7 }), fakeContext('resources/read')),
     isRpcError(-32602, /"uri"/),
   );
 });

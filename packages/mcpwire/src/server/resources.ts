@@ -7,6 +7,10 @@ import {
   McpErrorCode,
   type Annotations,
   type Icon,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type PaginatedRequestParams,
+  type ReadResourceRequestParams,
   type ReadResourceResult,
   type Resource,
 } from '../protocol/types/index.ts';
@@ -125,7 +129,11 @@ export class Resources {
    * instances in template registration order. The lists run on every page request, so offsets
    * (and cursors) stay valid while nothing changes.
    */
-  async list(params: JsonObject, pageSize: number, ctx: RequestContext): Promise<JsonObject> {
+  async list(
+    params: PaginatedRequestParams,
+    pageSize: number,
+    ctx: RequestContext,
+  ): Promise<ListResourcesResult> {
     const statics: Resource[] = this.#statics.list().map(({ definition }) => definition);
     const templates = this.#templates.list();
     const listed = await Promise.all(
@@ -136,7 +144,7 @@ export class Resources {
   }
 
   /** `resources/templates/list`, in registration order. */
-  listTemplates(params: JsonObject, pageSize: number): JsonObject {
+  listTemplates(params: PaginatedRequestParams, pageSize: number): ListResourceTemplatesResult {
     const templates = this.#templates.list().map(({ definition }) => toWireTemplate(definition));
     const { page, nextCursor } = paginate(templates, params.cursor, pageSize);
     return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
@@ -146,8 +154,9 @@ export class Resources {
    * `resources/read`: an exact static URI first, then the templates in registration order (the
    * first whose `match` succeeds serves). Nothing matches: the era's not-found error.
    */
-  async read(params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
-    const uri = params.uri;
+  async read(params: ReadResourceRequestParams, ctx: RequestContext): Promise<ReadResourceResult> {
+    // Checked again here: an extension's wrapper may call this with params the row never saw.
+    const uri: unknown = params.uri;
     if (typeof uri !== 'string') {
       const message = `Invalid params for "resources/read": expected "uri" to be a string, received ${typeof uri}`;
       throw new RpcError(ErrorCode.InvalidParams, message);
@@ -155,7 +164,7 @@ export class Resources {
     const found = this.#find(uri);
     if (!found) throw createResourceNotFoundError(uri, ctx.era);
     const returned = await found.handler(uri, found.variables, ctx);
-    return toReadResult(returned, uri, found.mimeType) as JsonObject;
+    return toReadResult(returned, uri, found.mimeType);
   }
 
   /**

@@ -6,7 +6,11 @@
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { MethodTable } from '../protocol/method-table.ts';
-import type { Implementation, ServerCapabilities } from '../protocol/types/index.ts';
+import type {
+  Implementation,
+  ServerCapabilities,
+  SubscriptionsListenResult,
+} from '../protocol/types/index.ts';
 import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
 import type { RequestServer, RequestVia } from '../transports/channel.ts';
 import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
@@ -227,7 +231,7 @@ export class ServerCore implements RequestServer {
   }
 
   /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
-  listen(request: ModernRequest, stream: ModernStream): Promise<JsonObject> {
+  listen(request: ModernRequest, stream: ModernStream): Promise<SubscriptionsListenResult> {
     return serveListen(this, request, stream);
   }
 
@@ -275,6 +279,9 @@ function handlerTable(
   extensions: readonly ServerExtension[],
   features: FeatureHandlers | undefined,
 ): Readonly<Record<string, ServerMethodHandler>> {
+  // The one place the core handlers, each typed from its row (CoreHandler), join the untyped table
+  // dispatch reads by name: dispatch calls a handler only after checkInbound checked its params
+  // against that same row.
   const table = Object.assign(
     Object.create(null) as Record<string, ServerMethodHandler>,
     CORE_HANDLERS,

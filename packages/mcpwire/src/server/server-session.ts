@@ -5,7 +5,16 @@ import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session, type InboundRequest, type SessionOptions } from '../protocol/session.ts';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/types/index.ts';
+import type {
+  ClientCapabilities,
+  EmptyResult,
+  Implementation,
+  InitializeRequestParams,
+  InitializeResult,
+  LoggingLevel,
+  SetLevelRequestParams,
+  SubscribeRequestParams,
+} from '../protocol/types/index.ts';
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
@@ -146,7 +155,7 @@ export class ServerSession {
   }
 
   /** `initialize` (answered by the session itself). */
-  initialize(params: JsonObject): JsonObject {
+  initialize(params: InitializeRequestParams): InitializeResult {
     this.#era = 'legacy';
     const { version, capabilities, result } = answerInitialize(this.#server, params);
     this.#negotiate(version, capabilities, params.capabilities as JsonObject);
@@ -164,13 +173,13 @@ export class ServerSession {
   }
 
   /** `logging/setLevel`. */
-  setLevel(params: JsonObject): JsonObject {
+  setLevel(params: SetLevelRequestParams): EmptyResult {
     this.#logLevel = requestedLevel(params);
     return {};
   }
 
   /** `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(params: JsonObject, isSubscribe: boolean): JsonObject {
+  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult {
     const uri = params.uri as string;
     if (isSubscribe) (this.#subscriptions ??= new Set()).add(uri);
     else this.#subscriptions?.delete(uri);

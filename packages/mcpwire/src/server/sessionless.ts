@@ -11,7 +11,13 @@ import { CapabilityNotNegotiatedError, ProtocolStateError } from '../protocol/ca
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
-import type { LoggingLevel } from '../protocol/types/index.ts';
+import type {
+  EmptyResult,
+  InitializeRequestParams,
+  InitializeResult,
+  LoggingLevel,
+  SetLevelRequestParams,
+} from '../protocol/types/index.ts';
 import type { RequestVia } from '../transports/channel.ts';
 import type { InputBroker } from './context.ts';
 import { answerInitialize, requestedLevel } from './handshake.ts';
@@ -124,16 +130,16 @@ class SessionlessOutput implements ContextOutput, RequestOrigin, LegacyConnectio
     return { request: (method) => Promise.reject(notAskable(this.server, method)) };
   }
 
-  initialize(params: JsonObject): JsonObject {
+  initialize(params: InitializeRequestParams): InitializeResult {
     return answerInitialize(this.server, params).result;
   }
 
-  setLevel(params: JsonObject): JsonObject {
+  setLevel(params: SetLevelRequestParams): EmptyResult {
     requestedLevel(params);
     return {};
   }
 
-  subscribe(): JsonObject {
+  subscribe(): EmptyResult {
     return {};
   }
 

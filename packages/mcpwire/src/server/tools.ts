@@ -3,8 +3,11 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type {
+  CallToolRequestParams,
   CallToolResult,
   ContentBlock,
+  ListToolsResult,
+  PaginatedRequestParams,
   Icon,
   Tool,
   ToolAnnotations,
@@ -108,15 +111,15 @@ export class Tools {
   }
 
   /** `tools/list`. */
-  list(params: JsonObject, pageSize: number): JsonObject {
+  list(params: PaginatedRequestParams, pageSize: number): ListToolsResult {
     const tools = this.registry.list().map(({ definition }) => this.#toWire(definition));
     const { page, nextCursor } = paginate(tools, params.cursor, pageSize);
     return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
   }
 
   /** `tools/call`: unknown tool is -32602; bad arguments and handler failures are isError results (SEP-1303). */
-  async call(params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
-    const name = params.name as string;
+  async call(params: CallToolRequestParams, ctx: RequestContext): Promise<CallToolResult> {
+    const { name } = params;
     const entry = this.registry.get(name);
     if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
     const { definition, handler } = entry;
@@ -143,7 +146,7 @@ export class Tools {
     const result = toResult(returned);
     if (definition.outputSchema && !result.isError)
       await this.#checkOutput(name, definition.outputSchema, result);
-    return result as unknown as JsonObject;
+    return result;
   }
 
   /** The wire form of a registration (cached per definition object). */
@@ -189,6 +192,6 @@ function toResult(returned: ToolReturn): CallToolResult {
   return { ...returned, content: [{ type: 'text', text }] } as CallToolResult;
 }
 
-function errorResult(text: string): JsonObject {
+function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

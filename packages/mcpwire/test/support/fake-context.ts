@@ -1,6 +1,7 @@
 // A RequestContext for unit tests of the server's feature handlers: no session behind it; input
 // requests (elicit, sample, listRoots) reject, notifications go nowhere.
 
+import type { JsonObject } from '../../src/jsonrpc/message.ts';
 import { RpcError } from '../../src/jsonrpc/rpc-error.ts';
 import type { Era, RequestContext } from '../../src/server/context.ts';
 
@@ -25,6 +26,15 @@ export function fakeContext(method: string, era: Era = 'legacy'): RequestContext
     listRoots: refuse,
     disconnectForPolling: () => false,
   };
+}
+
+/**
+ * Params as a peer may send them, typed as a feature handler's params: a method's row checks only
+ * their top-level shape, so the handler still meets nested values of the wrong type (and a wrapper
+ * may call it with params the row never saw). For tests of those checks.
+ */
+export function fromWire<Params>(params: JsonObject): Params {
+  return params as Params;
 }
 
 /** An assert.rejects predicate: an RpcError with `code` (and a message matching `pattern`). */

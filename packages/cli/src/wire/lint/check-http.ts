@@ -3,6 +3,7 @@
 // carries it equal to the body's `_meta` version (S26-HTTP-11), plus Mcp-Method and Mcp-Name (S26-HTTP-12).
 // A POST is checked when its message arrives: only the body says what the request was.
 
+import { METHODS, type MethodSpec } from 'mcpwire';
 import { decodeHeaderValue } from 'mcpwire/http';
 import type { HttpRequestEntry } from '../transcript.ts';
 import type { LintState } from './lint-state.ts';
@@ -13,15 +14,8 @@ import type { Reporter } from './reporter.ts';
 /** The first revision whose clients must send MCP-Protocol-Version (2025-11-25 checklist section 3). */
 const FIRST_HEADER_REVISION = '2025-06-18';
 
-/** Which request param Mcp-Name mirrors (S26-HTTP-12; tasks/* from the tasks extension). */
-const NAME_PARAM: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+/** The method table's rows by name, for the `Mcp-Name` parameter of a method (S26-HTTP-12). */
+const ROWS: Readonly<Record<string, MethodSpec>> = METHODS;
 
 /** A GET or DELETE, checked when it is sent (a POST waits for the message in its body: checkPostHeaders). */
 export function checkHttpRequest(entry: HttpRequestEntry, state: LintState, report: Reporter): void {
@@ -74,7 +68,7 @@ function checkMethodHeaders(
         : `the POST of ${method} has Mcp-Method "${sent}"; it must be the body's method, "${method}"`,
       place,
     );
-  const param = Object.hasOwn(NAME_PARAM, method) ? NAME_PARAM[method]! : undefined;
+  const param = Object.hasOwn(ROWS, method) ? ROWS[method]!.nameParam : undefined;
   const value = param === undefined ? undefined : context.params?.[param];
   if (typeof value !== 'string') return;
   const name = headerOf(request, 'mcp-name');

@@ -2,16 +2,19 @@
 // nothing but ping before its result and nothing before notifications/initialized; the server
 // sends no request but ping before notifications/initialized (logging is always allowed).
 
+import { METHODS, type MethodSpec } from 'mcpwire';
 import type { MessageContext } from './message-context.ts';
 
-/** What a side may send before the handshake is done, whatever the phase. */
-const ALWAYS_ALLOWED: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'notifications/message',
-  'notifications/progress',
-  'notifications/cancelled',
-]);
+/**
+ * What a side may send before the handshake is done, whatever the phase: the method table's rows
+ * marked `isAllowedBeforeInit` (initialize, ping, log, progress and cancellation).
+ */
+const ALWAYS_ALLOWED: ReadonlySet<string> = allowedBeforeInit(METHODS);
+
+function allowedBeforeInit(rows: Readonly<Record<string, MethodSpec>>): ReadonlySet<string> {
+  const methods = Object.keys(rows).filter((method) => rows[method]!.isAllowedBeforeInit === true);
+  return new Set(methods);
+}
 
 /** A request or notification of the handshake era, checked against how far the handshake got. */
 export function checkHandshakeOrder(context: MessageContext): void {

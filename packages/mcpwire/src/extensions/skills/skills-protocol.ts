@@ -3,7 +3,7 @@
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { extensionGate } from '../../protocol/extension.ts';
-import { describeMethod } from '../../protocol/method-table.ts';
+import { describeMethod } from '../../protocol/method-spec.ts';
 import type { Cursor, PaginatedRequestParams, RequestParams } from '../../protocol/types/index.ts';
 
 /** The extension id under `capabilities.extensions` (S26-EXT-5). */

@@ -2,7 +2,7 @@
 // stateless-era extension's id and wire shapes (S26-TASK, SEP-2663), and the `_meta` key both eras use.
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
-import { describeMethod } from '../../protocol/method-table.ts';
+import { describeMethod } from '../../protocol/method-spec.ts';
 import type { TaskError, TaskInputRequest, TaskStatus } from './task-record.ts';
 
 /** The extension id under `capabilities.extensions` (S26-TASK-1). */

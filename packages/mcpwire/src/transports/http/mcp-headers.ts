@@ -2,6 +2,7 @@
 // stateless-era request-metadata headers, and the `=?base64?...?=` value encoding.
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
+import { MethodTable } from '../../protocol/method-table.ts';
 
 /** Header names, spelled as the spec spells them (names compare case-insensitively). */
 export const McpHeader = {
@@ -13,15 +14,13 @@ export const McpHeader = {
   lastEventId: 'Last-Event-ID',
 } as const;
 
-/** Which request param `Mcp-Name` mirrors, per method (S26-HTTP-12; the `tasks/*` ones from the tasks extension). */
-export const NAME_PARAM: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+/**
+ * The request param `Mcp-Name` mirrors for `method`, from its row in the method table (`nameParam`,
+ * S26-HTTP-12), or undefined for a method without one. One property read on a prototype-less table.
+ */
+export function nameParamOf(method: string): string | undefined {
+  return MethodTable.core.lookup(method)?.nameParam;
+}
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
@@ -93,7 +92,7 @@ export function toHeaderValue(value: unknown): string | undefined {
 
 /** The `Mcp-Name` value for a request, when its method has one and the param is present. */
 export function nameOf(method: string, params: JsonObject | undefined): string | undefined {
-  const key = NAME_PARAM[method];
+  const key = nameParamOf(method);
   if (key === undefined || params === undefined) return undefined;
   const value = params[key];
   return typeof value === 'string' ? value : undefined;

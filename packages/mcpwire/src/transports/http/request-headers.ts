@@ -4,7 +4,7 @@
 import type { HeaderReader } from './exchange.ts';
 import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { methodMismatch } from './classify.ts';
-import { decodeHeaderValue, NAME_PARAM, toWellFormed } from './mcp-headers.ts';
+import { decodeHeaderValue, nameParamOf, toWellFormed } from './mcp-headers.ts';
 
 export { decodeHeaderValue };
 
@@ -38,7 +38,7 @@ export function checkMethodHeaders(message: JsonRpcRequest, headers: HeaderReade
   if (method === null)
     return `Header mismatch: the Mcp-Method header is required (the body's method is "${message.method}")`;
   if (method !== message.method) return methodMismatch(method, message.method);
-  const field = Object.hasOwn(NAME_PARAM, message.method) ? NAME_PARAM[message.method] : undefined;
+  const field = nameParamOf(message.method);
   if (field === undefined) return undefined;
   const raw = message.params?.[field];
   const bodyValue = typeof raw === 'string' ? raw : undefined;
