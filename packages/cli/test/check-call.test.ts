@@ -23,9 +23,9 @@ async function check(
 ): Promise<CliResult & { calls: Array<{ name: string; arguments: unknown }> }> {
   runs += 1;
   const log = join(work, `calls-${runs}.ndjson`);
-  const result = await runCli(['check', ...args, '--era', 'legacy', '--', process.execPath, SERVER, name], {
-    env: { CHECK_CALL_LOG: log },
-  });
+  // --env: a stdio server inherits only a few variables of the CLI's environment.
+  const target = ['--era', 'legacy', '--env', `CHECK_CALL_LOG=${log}`, '--', process.execPath, SERVER, name];
+  const result = await runCli(['check', ...args, ...target]);
   let text = '';
   try {
     text = readFileSync(log, 'utf8');

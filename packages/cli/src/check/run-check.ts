@@ -19,6 +19,8 @@ export interface CheckRequest {
   clients: readonly string[] | undefined;
   ignore: readonly string[];
   pin?: { file: string; lock: LockFile } | undefined;
+  /** The `--call` operands (`<tool> [key=value ...]`): tools to call once each after the listing. */
+  calls?: readonly string[] | undefined;
 }
 
 /** Runs the check over `oneShot`'s connection; exit 1 when any finding is an error, else 0. */
@@ -29,8 +31,16 @@ export async function runCheck(oneShot: OneShot, request: CheckRequest): Promise
     clients: request.clients,
     relisted: listing.relisted,
   };
+  const calls = request.calls ?? [];
+  const sampled =
+    calls.length === 0
+      ? []
+      : await (
+          await import('./sample-call.ts')
+        ).runSampleCalls(oneShot.client, listing.definitions, { specs: calls, signal: oneShot.signal });
   const all: CheckFinding[] = [
     ...runCheckRules(listing.definitions, context),
+    ...sampled,
     ...(request.pin === undefined ? [] : comparePin(request.pin.lock, listing.definitions)),
   ];
   const findings = all.filter((finding) => !request.ignore.includes(finding.rule));
