@@ -98,6 +98,14 @@ describe('mcpwire check --call', { concurrency: 4 }, () => {
     ]);
   });
 
+  test('structuredContent that wraps the text block (the text-only shape) counts as mirrored', async () => {
+    // @modelcontextprotocol/server-filesystem answers {content: [{type: "text", text: T}],
+    // structuredContent: {content: T}}: a client reading only content gets all of it.
+    const result = await check('call-text-wrapper', ['--format', 'json', '--call', 'read_note id=7']);
+    assert.deepEqual([result.code, findingsOf(result)], [0, []], result.stderr);
+    assert.deepEqual(result.calls, [{ name: 'read_note', arguments: { id: '7' } }]);
+  });
+
   test('without --call no tool is called', async () => {
     const result = await check('call-clean', ['--format', 'json']);
     assert.deepEqual([result.code, findingsOf(result), result.calls], [0, [], []], result.stderr);
