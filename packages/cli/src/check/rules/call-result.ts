@@ -78,10 +78,10 @@ function checkMirrored(tool: Definition, result: Record<string, unknown>): Check
   if (structured === undefined) return [];
   const expected = toCanonicalJson(structured);
   const blocks = Array.isArray(result.content) ? result.content : [];
-  const isMirrored = blocks.some(
-    (block) => isObject(block) && block.type === 'text' && sameJson(block.text, expected),
-  );
-  if (isMirrored) return [];
+  const texts = blocks
+    .filter((block) => isObject(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => (block as { text: string }).text);
+  if (texts.some((text) => sameJson(text, expected) || isWrapperOf(structured, text))) return [];
   return [
     findingOf('call/structured-not-mirrored', tool, {
       message:
@@ -89,6 +89,17 @@ function checkMirrored(tool: Definition, result: Record<string, unknown>): Check
       fix: 'also return the structuredContent as JSON text: {"type": "text", "text": JSON.stringify(structuredContent)} (TOOL-4)',
     }),
   ];
+}
+
+/**
+ * True when `structured` is an object whose one property is `text`: the text-only shape
+ * ({content: T} beside a text block T, as @modelcontextprotocol/server-filesystem answers). A client
+ * reading only content gets all of it, which is what TOOL-4's mirroring is for.
+ */
+function isWrapperOf(structured: unknown, text: string): boolean {
+  if (!isObject(structured)) return false;
+  const values = Object.values(structured);
+  return values.length === 1 && values[0] === text;
 }
 
 function sameJson(text: unknown, expected: string): boolean {
