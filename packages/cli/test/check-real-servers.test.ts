@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { peerBin } from '../../../test/support/peers.ts';
 import { MCPWIRE, OFFICIAL_EVERYTHING, ROOT, runCli } from './support/cli-process.ts';
+import { startOurHttpServer } from './support/http-servers.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'mcpwire-check-real-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -79,4 +80,30 @@ describe('mcpwire check against three real servers', { concurrency: 3 }, () => {
       );
     });
   }
+
+  test('over HTTP: check --call makes a real call of server-github (an issue is filed) and checks its result', async () => {
+    await using server = await startOurHttpServer(['github', '--db', ':memory:']);
+    const title = 'Filed by mcpwire check';
+    const checked = await runCli([
+      'check',
+      '--format',
+      'json',
+      '--call',
+      `create_issue owner=acme repo=webapp title='${title}' labels='["bug"]'`,
+      server.url,
+    ]);
+    assert.equal(checked.code, 0, checked.stderr);
+    assert.deepEqual((JSON.parse(checked.stdout) as { findings: unknown[] }).findings, []);
+    // The call was real: the server holds the issue after check has gone.
+    const listed = await runCli(['call', server.url, 'list_issues', 'owner=acme', 'repo=webapp', '--json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    const { structuredContent } = JSON.parse(listed.stdout) as {
+      structuredContent: { issues: Array<{ title: string; labels: Array<{ name: string }> }> };
+    };
+    const filed = structuredContent.issues.filter((issue) => issue.title === title);
+    assert.deepEqual(
+      filed.map((issue) => issue.labels.map((label) => label.name)),
+      [['bug']],
+    );
+  });
 });
