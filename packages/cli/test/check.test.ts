@@ -172,6 +172,17 @@ describe('mcpwire check', { concurrency: 4 }, () => {
     }
   });
 
+  test('spec/schema-invalid points into the schema by its own name, not the validator\'s "data"', async () => {
+    const { findings } = await checkJson('schema-invalid');
+    const invalid = findings.find((finding) => finding.rule === 'spec/schema-invalid');
+    assert.match(
+      invalid?.message ?? '',
+      /inputSchema\/properties\/n\/minimum must be number/,
+      JSON.stringify(invalid),
+    );
+    assert.doesNotMatch(invalid!.message, /\bdata\//);
+  });
+
   test('--format sarif validates against the SARIF 2.1.0 schema, one result per finding', async () => {
     const addFormats = addFormatsModule.default;
     const ajv = new Ajv({ strict: false, allErrors: true });
