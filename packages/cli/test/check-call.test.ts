@@ -137,7 +137,11 @@ describe('mcpwire check --call', { concurrency: 4 }, () => {
     assert.match(badArgument.stderr, /argument "a" expects number/);
     const quote = await check('call-clean', ['--call', `get_weather city='Oslo`]);
     assert.equal(quote.code, 2, quote.stderr);
-    assert.deepEqual([...unknown.calls, ...badArgument.calls, ...quote.calls], []);
+    // A server of 130 tools: the message names 30 and counts the rest.
+    const many = await check('compat-count', ['--call', 'nope']);
+    assert.equal(many.code, 2, many.stderr);
+    assert.match(many.stderr, /tool_29, and 100 more\); check calls only a listed tool/);
+    assert.deepEqual([...unknown.calls, ...badArgument.calls, ...quote.calls, ...many.calls], []);
   });
 
   test('--help lists the call/* rules', async () => {
