@@ -39,7 +39,7 @@ function resolveCall(
   const tool = tools.find((definition) => definition.name === name);
   if (tool === undefined)
     throw new UsageError(
-      `--call ${JSON.stringify(name)}: the server lists no such tool (it lists ${tools.length === 0 ? 'none' : tools.map((each) => each.name).join(', ')}); check calls only a listed tool`,
+      `--call ${JSON.stringify(name)}: the server lists no such tool (it lists ${namesOf(tools)}); check calls only a listed tool`,
     );
   const execution = tool.value.execution;
   // TASK-3: a tool whose taskSupport is "required" answers a plain call with -32601.
@@ -64,4 +64,11 @@ async function callOnce(
     if (error instanceof RpcError) return { error: { code: error.code, message: error.message } };
     throw error;
   }
+}
+
+/** The names of `tools` for a message: the first 30, then how many more. */
+function namesOf(tools: readonly Definition[]): string {
+  if (tools.length === 0) return 'none';
+  const shown = tools.slice(0, 30).map((tool) => tool.name);
+  return `${shown.join(', ')}${tools.length > shown.length ? `, and ${tools.length - shown.length} more` : ''}`;
 }
