@@ -106,6 +106,19 @@ describe('mcpwire check --call', { concurrency: 4 }, () => {
     assert.deepEqual(result.calls, [{ name: 'read_note', arguments: { id: '7' } }]);
   });
 
+  test('the report says which sample calls were made (the text summary and the JSON)', async () => {
+    const calls = ['--call', 'add a=2 b=3', '--call', 'ping_host host=example.org'];
+    const text = await check('call-clean', calls);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^No findings: 3 tools, .* \(2025-11-25\); sample calls: add, ping_host\.$/m);
+    const json = await check('call-clean', ['--format', 'json', ...calls]);
+    const report = JSON.parse(json.stdout) as { sampleCalls?: unknown };
+    assert.deepEqual(report.sampleCalls, [
+      { name: 'add', arguments: { a: 2, b: 3 } },
+      { name: 'ping_host', arguments: { host: 'example.org' } },
+    ]);
+  });
+
   test('without --call no tool is called', async () => {
     const result = await check('call-clean', ['--format', 'json']);
     assert.deepEqual([result.code, findingsOf(result), result.calls], [0, [], []], result.stderr);
