@@ -34,20 +34,22 @@ export async function runCheck(oneShot: OneShot, request: CheckRequest): Promise
   const calls = request.calls ?? [];
   const sampled =
     calls.length === 0
-      ? []
+      ? { findings: [], calls: [] }
       : await (
           await import('./sample-call.ts')
         ).runSampleCalls(oneShot.client, listing.definitions, { specs: calls, signal: oneShot.signal });
   const all: CheckFinding[] = [
     ...runCheckRules(listing.definitions, context),
-    ...sampled,
+    ...sampled.findings,
     ...(request.pin === undefined ? [] : comparePin(request.pin.lock, listing.definitions)),
   ];
   const findings = all.filter((finding) => !request.ignore.includes(finding.rule));
-  if (request.format === 'json') oneShot.printJson(toJsonReport(listing, findings));
+  if (request.format === 'json')
+    oneShot.printJson(toJsonReport(listing, findings, { sampleCalls: sampled.calls }));
   else if (request.format === 'sarif')
     oneShot.printJson(toSarif(listing, findings, { version: PACKAGE_VERSION, artifact: request.pin?.file }));
-  else oneShot.print(toTextReport(listing, findings, oneShot.colours));
+  else
+    oneShot.print(toTextReport(listing, findings, { colours: oneShot.colours, sampleCalls: sampled.calls }));
   return findings.some((finding) => finding.severity === 'error') ? ExitCode.failed : ExitCode.ok;
 }
 

@@ -8,12 +8,14 @@ import { UsageError } from '../exit-code.ts';
 import { parseToolArguments } from '../tool-arguments.ts';
 import { parseCallSpec } from './call-spec.ts';
 import type { CheckFinding } from './check-finding.ts';
+import type { SampleCall } from './check-output.ts';
 import type { Definition } from './definition.ts';
 import { checkCallResult, type SampleCallOutcome } from './rules/call-result.ts';
 import { isObject } from './schema-walk.ts';
 
 /**
- * Calls each tool of `specs` (`--call` operands) once, in order, and returns the call/* findings.
+ * Calls each tool of `specs` (`--call` operands) once, in order, and returns the call/* findings
+ * and the calls made.
  * Throws UsageError, before any call, for a tool `definitions` does not list, a tool that runs only
  * as a task, or arguments its inputSchema refuses. A JSON-RPC error is a finding; any other failure
  * (a closed connection, a timeout) rejects.
@@ -22,12 +24,12 @@ export async function runSampleCalls(
   client: Client,
   definitions: readonly Definition[],
   options: { specs: readonly string[]; signal: AbortSignal },
-): Promise<CheckFinding[]> {
-  const calls = options.specs.map((spec) => resolveCall(spec, definitions));
+): Promise<{ findings: CheckFinding[]; calls: SampleCall[] }> {
+  const resolved = options.specs.map((spec) => resolveCall(spec, definitions));
   const findings: CheckFinding[] = [];
-  for (const { tool, args } of calls)
+  for (const { tool, args } of resolved)
     findings.push(...checkCallResult(tool, await callOnce(client, tool.name, args, options.signal)));
-  return findings;
+  return { findings, calls: resolved.map(({ tool, args }) => ({ name: tool.name, arguments: args })) };
 }
 
 function resolveCall(
