@@ -68,8 +68,11 @@ function describeRoot(schema: unknown): string {
  * the data of the meta-schema) named after the field instead (`inputSchema/properties/n/minimum`).
  */
 function toSchemaPlaces(line: string, field: string): string {
+  // Word by word, not one regular expression: the paths hold the server's property names.
   return line
     .replace(/^\(root\): /, '')
     .replace('schema is invalid: ', '')
-    .replace(/\bdata((?:\/[^\s,]*)?) /g, (_, path: string) => `${field}${path} `);
+    .split(' ')
+    .map((word) => (word === 'data' || word.startsWith('data/') ? `${field}${word.slice(4)}` : word))
+    .join(' ');
 }
