@@ -1,5 +1,6 @@
 // Issue 22, item 13: the root install holds what the demo and the command need; the runtimes only tests
-// and benchmarks run (Bun, Deno, workerd through miniflare, node-pty, @wong2/mcp-cli) live in test/peers,
+// and benchmarks run (Bun, Deno, workerd through miniflare, node-pty, @wong2/mcp-cli, and the official
+// filesystem server that check's run against real servers uses) live in test/peers,
 // an install folder with its own package.json and lockfile, and code loads them through
 // test/support/peers.ts, which resolves from that folder.
 
@@ -11,7 +12,14 @@ import { loadPeer, peerBin } from './support/peers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 /** The packages only tests and benchmarks need, and the native runtime miniflare brings. */
-const TEST_ONLY = ['@wong2/mcp-cli', 'bun', 'deno', 'miniflare', 'node-pty'];
+const TEST_ONLY = [
+  '@modelcontextprotocol/server-filesystem',
+  '@wong2/mcp-cli',
+  'bun',
+  'deno',
+  'miniflare',
+  'node-pty',
+];
 const BROUGHT = ['workerd'];
 
 interface Manifest {

@@ -39,8 +39,8 @@ export function loadPeer<Name extends keyof PeerModules>(name: Name): PeerModule
   return requireFromPeers(join(dir, manifest.main ?? 'index.js')) as PeerModules[Name];
 }
 
-/** The path of the executable `name` (`bun`, `deno`) that test/peers installed; throws when it is absent. */
-export function peerBin(name: 'bun' | 'deno'): string {
+/** The path of the executable `name` (`bun`, `deno`, `mcp-server-filesystem`) that test/peers installed; throws when it is absent. */
+export function peerBin(name: 'bun' | 'deno' | 'mcp-server-filesystem'): string {
   const path = join(PEERS_DIR, 'node_modules', '.bin', name);
   if (!existsSync(path)) throw missing(name);
   return path;

@@ -154,6 +154,35 @@ describe('mcpwire check', { concurrency: 4 }, () => {
     );
   });
 
+  test('a refused tool name: the finding names the refused characters or the length, and the fix says what to change', async () => {
+    const spaced = await checkJson('tool-name');
+    const spec = spaced.findings.find((finding) => finding.rule === 'spec/tool-name');
+    assert.match(spec?.message ?? '', /" " is not allowed/, JSON.stringify(spec));
+    assert.match(spec?.fix ?? '', /replace " "/);
+    const dotted = await checkJson('compat-name', '--clients', 'openai');
+    const openai = dotted.findings.find((finding) => finding.rule === 'compat/tool-name');
+    assert.match(openai?.message ?? '', /"\." is not allowed/, JSON.stringify(openai));
+    assert.match(openai?.fix ?? '', /replace "\."/);
+    const long = await checkJson('compat-name-long', '--clients', 'openai,gemini');
+    const lengths = long.findings.filter((finding) => finding.rule === 'compat/tool-name');
+    assert.equal(lengths.length, 2, JSON.stringify(long.findings));
+    for (const finding of lengths) {
+      assert.match(finding.message, /is 70 characters long; at most 64/);
+      assert.match(finding.fix, /shorten the name to at most 64 characters/);
+    }
+  });
+
+  test('spec/schema-invalid points into the schema by its own name, not the validator\'s "data"', async () => {
+    const { findings } = await checkJson('schema-invalid');
+    const invalid = findings.find((finding) => finding.rule === 'spec/schema-invalid');
+    assert.match(
+      invalid?.message ?? '',
+      /inputSchema\/properties\/n\/minimum must be number/,
+      JSON.stringify(invalid),
+    );
+    assert.doesNotMatch(invalid!.message, /\bdata\//);
+  });
+
   test('--format sarif validates against the SARIF 2.1.0 schema, one result per finding', async () => {
     const addFormats = addFormatsModule.default;
     const ajv = new Ajv({ strict: false, allErrors: true });

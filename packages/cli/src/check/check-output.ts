@@ -24,14 +24,32 @@ export function formatCheckFinding(finding: CheckFinding, colours?: Colours): st
   );
 }
 
-/** The whole text report: the findings, then a summary line. */
+/** One `--call` made: the tool and the arguments as sent. */
+export interface SampleCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** What a report says besides the listing and the findings. */
+export interface ReportOptions {
+  colours?: Colours | undefined;
+  /** The `--call` calls made, in order. */
+  sampleCalls?: readonly SampleCall[] | undefined;
+}
+
+/** The whole text report: the findings, then a summary line (naming the sample calls, if any). */
 export function toTextReport(
   listing: ServerListing,
   findings: readonly CheckFinding[],
-  colours?: Colours,
+  options: ReportOptions = {},
 ): string {
+  const { colours, sampleCalls = [] } = options;
   const lines = findings.map((finding) => formatCheckFinding(finding, colours));
-  const what = `${countKinds(listing)} of ${toTerminalText(`${listing.server.name} ${listing.server.version}`)} (${toTerminalText(listing.protocolVersion)})`;
+  const calls =
+    sampleCalls.length === 0
+      ? ''
+      : `; sample calls: ${toTerminalText(sampleCalls.map((call) => call.name).join(', '))}`;
+  const what = `${countKinds(listing)} of ${toTerminalText(`${listing.server.name} ${listing.server.version}`)} (${toTerminalText(listing.protocolVersion)})${calls}`;
   const count = (severity: CheckSeverity, word: string): string => {
     const n = findings.filter((finding) => finding.severity === severity).length;
     return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -54,8 +72,15 @@ function countKinds(listing: ServerListing): string {
     .join(', ');
 }
 
-/** The JSON report: the server, its revision, the number of definitions per kind, the findings. */
-export function toJsonReport(listing: ServerListing, findings: readonly CheckFinding[]): unknown {
+/**
+ * The JSON report: the server, its revision, the number of definitions per kind, the findings, and
+ * with `--call` the calls made (`sampleCalls`).
+ */
+export function toJsonReport(
+  listing: ServerListing,
+  findings: readonly CheckFinding[],
+  options: Pick<ReportOptions, 'sampleCalls'> = {},
+): unknown {
   return {
     server: listing.server,
     protocolVersion: listing.protocolVersion,
@@ -66,6 +91,9 @@ export function toJsonReport(listing: ServerListing, findings: readonly CheckFin
       ]),
     ),
     findings,
+    ...(options.sampleCalls === undefined || options.sampleCalls.length === 0
+      ? {}
+      : { sampleCalls: options.sampleCalls }),
   };
 }
 

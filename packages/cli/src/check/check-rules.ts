@@ -157,6 +157,42 @@ export const CHECK_RULES = [
       'JSON Schema 2020-12 section 10.3.2.1 and 6.5.3: a call that satisfies the schema must send an undeclared property',
   },
   {
+    id: 'call/structured-missing',
+    severity: 'error',
+    summary: 'with --call: a tool with an outputSchema whose result has no structuredContent',
+    source: 'TOOL-3, S26-TOOL-1 (MUST)',
+  },
+  {
+    id: 'call/structured-invalid',
+    severity: 'error',
+    summary: "with --call: structuredContent that does not validate against the tool's outputSchema",
+    source: 'TOOL-3, S26-TOOL-1 (MUST)',
+  },
+  {
+    id: 'call/structured-without-schema',
+    severity: 'note',
+    summary: 'with --call: structuredContent from a tool that declares no outputSchema',
+    source: 'TOOL-3: an outputSchema is optional, but without one no client can validate the result',
+  },
+  {
+    id: 'call/structured-not-mirrored',
+    severity: 'warning',
+    summary: 'with --call: structuredContent not repeated as serialized JSON in a text content block',
+    source: 'TOOL-4, S26-TOOL-1 (SHOULD, for older clients)',
+  },
+  {
+    id: 'call/tool-error',
+    severity: 'note',
+    summary: "with --call: the sample call's result has isError: true (the server's message quoted)",
+    source: 'TOOL-7: a failed call is a result; its content was not checked',
+  },
+  {
+    id: 'call/rpc-error',
+    severity: 'warning',
+    summary: 'with --call: the sample call was answered with a JSON-RPC error',
+    source: "TOOL-7: a tool's own failure belongs in an isError result",
+  },
+  {
     id: 'pin/added',
     severity: 'error',
     summary: 'a definition the lock file (--pin) does not have',

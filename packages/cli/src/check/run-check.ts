@@ -19,6 +19,8 @@ export interface CheckRequest {
   clients: readonly string[] | undefined;
   ignore: readonly string[];
   pin?: { file: string; lock: LockFile } | undefined;
+  /** The `--call` operands (`<tool> [key=value ...]`): tools to call once each after the listing. */
+  calls?: readonly string[] | undefined;
 }
 
 /** Runs the check over `oneShot`'s connection; exit 1 when any finding is an error, else 0. */
@@ -29,15 +31,25 @@ export async function runCheck(oneShot: OneShot, request: CheckRequest): Promise
     clients: request.clients,
     relisted: listing.relisted,
   };
+  const calls = request.calls ?? [];
+  const sampled =
+    calls.length === 0
+      ? { findings: [], calls: [] }
+      : await (
+          await import('./sample-call.ts')
+        ).runSampleCalls(oneShot.client, listing.definitions, { specs: calls, signal: oneShot.signal });
   const all: CheckFinding[] = [
     ...runCheckRules(listing.definitions, context),
+    ...sampled.findings,
     ...(request.pin === undefined ? [] : comparePin(request.pin.lock, listing.definitions)),
   ];
   const findings = all.filter((finding) => !request.ignore.includes(finding.rule));
-  if (request.format === 'json') oneShot.printJson(toJsonReport(listing, findings));
+  if (request.format === 'json')
+    oneShot.printJson(toJsonReport(listing, findings, { sampleCalls: sampled.calls }));
   else if (request.format === 'sarif')
     oneShot.printJson(toSarif(listing, findings, { version: PACKAGE_VERSION, artifact: request.pin?.file }));
-  else oneShot.print(toTextReport(listing, findings, oneShot.colours));
+  else
+    oneShot.print(toTextReport(listing, findings, { colours: oneShot.colours, sampleCalls: sampled.calls }));
   return findings.some((finding) => finding.severity === 'error') ? ExitCode.failed : ExitCode.ok;
 }
 

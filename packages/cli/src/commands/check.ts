@@ -19,13 +19,15 @@ interface CheckOptions extends TargetCommandOptions {
   clients?: string[];
   pin?: string;
   ignore?: string[];
+  call?: string[];
 }
 
 const DESCRIPTION =
   "Check every definition a server offers (tools, prompts, resources, resource templates; all pages): the spec's " +
   'rules for the negotiated revision, what each model API and host refuses (--clients), hidden characters and ' +
   'instructions aimed at the model, and hygiene. With --pin, also what was added, removed or changed since ' +
-  '"mcpwire pin" wrote the lock file. One finding per line: severity, rule, definition, what is wrong and what to ' +
+  '"mcpwire pin" wrote the lock file. With --call, also calls the tools it names (and no other), once each, ' +
+  'and checks their results: structuredContent against the outputSchema, and its JSON mirrored in a text block. One finding per line: severity, rule, definition, what is wrong and what to ' +
   'change. Exits 1 when any finding is an error, 0 otherwise, 2 for a usage error, 3 when the server cannot be ' +
   'reached.';
 
@@ -46,7 +48,12 @@ export function checkCommand(context: ProgramContext): Command {
       parseClients,
     )
     .option('--pin <file>', 'compare with this lock file (written by "mcpwire pin"): added, removed, changed')
-    .option('--ignore <rule>', 'do not report this rule (repeatable)', collectRule);
+    .option('--ignore <rule>', 'do not report this rule (repeatable)', collectRule)
+    .option(
+      '--call <tool [key=value ...]>',
+      'after listing, call this tool once and check its result (repeatable; arguments as in "mcpwire call", quoted as in a shell); only the tools named are called',
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
   addTargetOptions(command, { hasJson: false }).action(async (operand: string, options: CheckOptions) => {
     const pin = options.pin === undefined ? undefined : await readPin(options.pin);
     await runOneShotCommand(operand, context, options, 'check', async (oneShot) => {
@@ -56,6 +63,7 @@ export function checkCommand(context: ProgramContext): Command {
         clients: options.clients,
         ignore: options.ignore ?? [],
         pin,
+        calls: options.call,
       });
     });
   });
@@ -65,6 +73,10 @@ export function checkCommand(context: ProgramContext): Command {
     [
       'mcpwire check --clients openai,anthropic http://127.0.0.1:3000/mcp',
       'fail (exit 1) on anything OpenAI or Anthropic would refuse',
+    ],
+    [
+      'mcpwire check --call \'get_weather city="New York"\' -- node ./dist/server.js',
+      'also call a tool once and check its result against its outputSchema',
     ],
     ['mcpwire pin -o mcp-lock.json -- node ./dist/server.js', 'pin the definitions once reviewed'],
     [

@@ -11,7 +11,7 @@ import {
   COMMENT_RECORD,
   ISSUE_RECORD,
   NAME_LIST,
-  NUMBER,
+  ISSUE_NUMBER,
   OWNER,
   PAGE,
   PER_PAGE,
@@ -133,7 +133,7 @@ function registerGetIssue(context: GithubContext): void {
       title: 'Get an issue',
       description:
         'Gets one issue by number. As on GitHub, a pull request number returns the pull request as an issue (with "pull_request").',
-      inputSchema: objectSchema({ owner: OWNER, repo: REPO, issue_number: NUMBER }, [
+      inputSchema: objectSchema({ owner: OWNER, repo: REPO, issue_number: ISSUE_NUMBER }, [
         'owner',
         'repo',
         'issue_number',
@@ -169,7 +169,7 @@ function registerGetIssueComments(context: GithubContext): void {
       title: 'Get issue comments',
       description: 'Gets the comments of an issue or pull request, oldest first.',
       inputSchema: objectSchema(
-        { owner: OWNER, repo: REPO, issue_number: NUMBER, page: PAGE, perPage: PER_PAGE },
+        { owner: OWNER, repo: REPO, issue_number: ISSUE_NUMBER, page: PAGE, perPage: PER_PAGE },
         ['owner', 'repo', 'issue_number'],
       ),
       outputSchema: pageSchema('comments', COMMENT_RECORD),

@@ -9,7 +9,7 @@ import {
 } from '../store/pull-requests.ts';
 import { diffUri } from '../uris.ts';
 import {
-  NUMBER,
+  PULL_NUMBER,
   OWNER,
   PAGE,
   PER_PAGE,
@@ -21,7 +21,7 @@ import {
 } from './schemas.ts';
 import { optionalString, pageOf, repositoryOf, type GithubContext } from './tool-context.ts';
 
-const PULL_ARGUMENTS = objectSchema({ owner: OWNER, repo: REPO, pullNumber: NUMBER }, [
+const PULL_ARGUMENTS = objectSchema({ owner: OWNER, repo: REPO, pullNumber: PULL_NUMBER }, [
   'owner',
   'repo',
   'pullNumber',
@@ -123,7 +123,7 @@ function registerGetPullRequestFiles(context: GithubContext): void {
       title: 'Get pull request files',
       description: 'Lists the files a pull request changes, each with its status, counts and patch.',
       inputSchema: objectSchema(
-        { owner: OWNER, repo: REPO, pullNumber: NUMBER, page: PAGE, perPage: PER_PAGE },
+        { owner: OWNER, repo: REPO, pullNumber: PULL_NUMBER, page: PAGE, perPage: PER_PAGE },
         ['owner', 'repo', 'pullNumber'],
       ),
       outputSchema: pageSchema('files', FILE_RECORD),

@@ -12,6 +12,13 @@ export const OWNER = {
 export const REPO = { type: 'string', minLength: 1, maxLength: 100, description: 'Repository name' } as const;
 /** An issue or pull request number (a 32-bit positive integer, as GitHub's API takes). */
 export const NUMBER = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+/** The issue a tool acts on. */
+export const ISSUE_NUMBER = { ...NUMBER, description: 'The issue number (as in owner/repo#number)' } as const;
+/** The pull request a tool acts on. */
+export const PULL_NUMBER = {
+  ...NUMBER,
+  description: 'The pull request number (as in owner/repo#number)',
+} as const;
 /** A page of results, from 1. */
 export const PAGE = {
   type: 'integer',

@@ -8,7 +8,7 @@ import { loadIssues } from '../store/issue-records.ts';
 import { listComments, requireIssueId } from '../store/issue-writes.ts';
 import { GithubInputError } from '../store/not-found.ts';
 import { fullName } from '../store/repositories.ts';
-import { NUMBER, OWNER, REPO, objectSchema } from './schemas.ts';
+import { ISSUE_NUMBER, OWNER, REPO, objectSchema } from './schemas.ts';
 import { repositoryOf, type GithubContext } from './tool-context.ts';
 
 /** The most comments the summary reads (the newest are cut past this). */
@@ -22,7 +22,7 @@ export function registerSummarizeTool(context: GithubContext): void {
       title: 'Summarize an issue',
       description:
         "Summarises an issue and its discussion with the client's model (needs the sampling capability).",
-      inputSchema: objectSchema({ owner: OWNER, repo: REPO, issue_number: NUMBER }, [
+      inputSchema: objectSchema({ owner: OWNER, repo: REPO, issue_number: ISSUE_NUMBER }, [
         'owner',
         'repo',
         'issue_number',

@@ -8,6 +8,7 @@ import type { Definition } from '../definition.ts';
 import { findingOf } from '../report.ts';
 import { isObject, schemaNodes } from '../schema-walk.ts';
 import { CLIENTS, lookupClient, type ClientProfile } from './client-table.ts';
+import { describeNameProblem } from './name-problem.ts';
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
 
@@ -43,13 +44,15 @@ type Report = (rule: CheckRuleId, definition: Definition | undefined, message: s
 
 function checkTool(client: ClientProfile, tool: Definition, report: Report): void {
   const { toolName, maxDescription } = client;
-  if (toolName !== undefined && !toolName.value.pattern.test(tool.name))
+  if (toolName !== undefined && !toolName.value.pattern.test(tool.name)) {
+    const problem = describeNameProblem(tool.name, toolName.value.pattern);
     report(
       'compat/tool-name',
       tool,
-      `refuses the tool name ${JSON.stringify(tool.name)}: it takes ${toolName.value.words}`,
-      'rename the tool, e.g. "." and "/" to "_"',
+      `refuses the tool name ${JSON.stringify(tool.name)}: it takes ${toolName.value.words}; ${problem.message}`,
+      problem.fix,
     );
+  }
   const description = tool.value.description;
   if (
     maxDescription !== undefined &&

@@ -4,6 +4,7 @@
 import type { CheckContext, CheckFinding } from '../check-finding.ts';
 import type { Definition } from '../definition.ts';
 import { findingOf } from '../report.ts';
+import { describeNameProblem } from './name-problem.ts';
 
 /** TOOL-5 (SEP-986): SHOULD be 1 to 128 of these. */
 const SPEC_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -16,17 +17,18 @@ export function checkToolNames(definitions: readonly Definition[], context: Chec
   const isRequired = context.protocolVersion >= TOOL_NAME_REVISION;
   return definitions
     .filter((definition) => definition.kind === 'tool' && !SPEC_TOOL_NAME.test(definition.name))
-    .map((definition) =>
-      findingOf('spec/tool-name', definition, {
+    .map((definition) => {
+      const problem = describeNameProblem(definition.name, SPEC_TOOL_NAME);
+      return findingOf('spec/tool-name', definition, {
         message:
-          `the tool name ${describeName(definition.name)} is not 1 to 128 characters of A-Z a-z 0-9 _ - .` +
+          `the tool name ${describeName(definition.name)} is not 1 to 128 of A-Z a-z 0-9 _ - . (TOOL-5): ${problem.message}` +
           (isRequired
             ? ''
             : ` (a rule from ${TOOL_NAME_REVISION} on; this server speaks ${context.protocolVersion})`),
-        fix: 'rename the tool using only letters, digits, "_", "-" and "."',
+        fix: problem.fix,
         ...(isRequired ? {} : { severity: 'note' as const }),
-      }),
-    );
+      });
+    });
 }
 
 /** spec/duplicate-name: the second and later definitions of a kind with a name already seen. */

@@ -47,7 +47,7 @@ export function checkSchemas(definitions: readonly Definition[], context: CheckC
       if (unusable !== undefined)
         findings.push(
           findingOf('spec/schema-invalid', definition, {
-            message: `${field} does not compile: ${unusable.replace(/^\(root\): /, '')}`,
+            message: `${field} does not compile: ${toSchemaPlaces(unusable, field)}`,
             fix: `correct ${field} so that it is valid JSON Schema 2020-12 (or the dialect its $schema names)`,
           }),
         );
@@ -61,4 +61,18 @@ function describeRoot(schema: unknown): string {
   if (!isObject(schema))
     return `not an object (${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema})`;
   return schema.type === undefined ? 'an object without "type"' : `of type ${JSON.stringify(schema.type)}`;
+}
+
+/**
+ * The validator's line with Ajv's meta-schema paths (`data/properties/n/minimum`: the schema seen as
+ * the data of the meta-schema) named after the field instead (`inputSchema/properties/n/minimum`).
+ */
+function toSchemaPlaces(line: string, field: string): string {
+  // Word by word, not one regular expression: the paths hold the server's property names.
+  return line
+    .replace(/^\(root\): /, '')
+    .replace('schema is invalid: ', '')
+    .split(' ')
+    .map((word) => (word === 'data' || word.startsWith('data/') ? `${field}${word.slice(4)}` : word))
+    .join(' ');
 }
