@@ -1,0 +1,93 @@
+// The Streamable HTTP client on Node without the global fetch (issue 26): its requests ride a
+// keep-alive pool of node:http sockets, sequential calls share one socket, and closing the client
+// closes every socket it opened. A real mcpwire server on 127.0.0.1 counts the connections.
+
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
+import { after, describe, it } from 'node:test';
+import { createFixtureServer } from '../../../test/support/fixture-server.ts';
+import { Client } from '../../client/index.ts';
+import { StreamableHttpClientTransport } from './client-transport.ts';
+import { createHttpHandler } from './handler.ts';
+import { serveHttp, type HttpServerHandle } from './node.ts';
+
+const CLIENT_INFO = { name: 'pool-test', version: '1.0.0' };
+const CALLS = 20;
+
+/** A fixture server on 127.0.0.1 whose sockets are counted; idle keep-alive sockets are kept long. */
+async function countedServer(): Promise<{
+  handle: HttpServerHandle;
+  opened: () => number;
+  open: Set<Socket>;
+}> {
+  const handle = await serveHttp(createHttpHandler(createFixtureServer()), { port: 0 });
+  // Asks clients to keep idle sockets for minutes (Keep-Alive: timeout=600): only the client's own
+  // close can end them within the test.
+  handle.server.keepAliveTimeout = 600_000;
+  const open = new Set<Socket>();
+  let opened = 0;
+  handle.server.on('connection', (socket: Socket) => {
+    opened++;
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  return { handle, opened: () => opened, open };
+}
+
+async function connect(url: string, era: 'legacy' | 'modern'): Promise<Client> {
+  const client = new Client(CLIENT_INFO, { era, eraCache: false, onError: () => {} });
+  await client.connect(new StreamableHttpClientTransport(url, { onError: () => {} }));
+  return client;
+}
+
+async function callEcho(client: Client, text: string): Promise<void> {
+  const result = await client.callTool({ name: 'echo', arguments: { message: text } });
+  assert.deepEqual(result.content, [{ type: 'text', text }]);
+}
+
+describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
+  it('connects and calls a tool with the global fetch gone (both eras)', async () => {
+    const served = await countedServer();
+    after(() => served.handle.close());
+    const saved = globalThis.fetch;
+    globalThis.fetch = () => Promise.reject(new Error('the global fetch was called'));
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const client = await connect(served.handle.url, era);
+        try {
+          await callEcho(client, `hello ${era}`);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      globalThis.fetch = saved;
+    }
+  });
+
+  it(`reuses one socket for ${CALLS} sequential calls, and closing the client closes it`, async () => {
+    const served = await countedServer();
+    after(() => served.handle.close());
+    const client = await connect(served.handle.url, 'modern');
+    for (let i = 0; i < CALLS; i++) await callEcho(client, `call ${i}`);
+    assert.equal(served.opened(), 1, 'connections the server accepted');
+    assert.equal(served.open.size, 1);
+    const closing = [...served.open].map((socket) => once(socket, 'close'));
+    await client.close();
+    // Without the close, the idle socket would stay for the server's 600 s keep-alive.
+    await Promise.all(closing);
+    assert.equal(served.open.size, 0);
+  });
+
+  it('closing a handshake-era client closes its sockets: the GET stream, the calls, the DELETE', async () => {
+    const served = await countedServer();
+    after(() => served.handle.close());
+    const client = await connect(served.handle.url, 'legacy');
+    for (let i = 0; i < CALLS; i++) await callEcho(client, `call ${i}`);
+    assert.ok(served.open.size >= 1);
+    await client.close();
+    await Promise.all([...served.open].map((socket) => once(socket, 'close')));
+    assert.equal(served.open.size, 0);
+  });
+});
