@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
 import { Client } from '../../client/index.ts';
+import type { Server } from '../../server/index.ts';
 import { StreamableHttpClientTransport } from './client-transport.ts';
 import { createHttpHandler } from './handler.ts';
 import { serveHttp, type HttpServerHandle } from './node.ts';
@@ -16,12 +17,12 @@ const CLIENT_INFO = { name: 'pool-test', version: '1.0.0' };
 const CALLS = 20;
 
 /** A fixture server on 127.0.0.1 whose sockets are counted; idle keep-alive sockets are kept long. */
-async function countedServer(): Promise<{
+async function countedServer(server: Server = createFixtureServer()): Promise<{
   handle: HttpServerHandle;
   opened: () => number;
   open: Set<Socket>;
 }> {
-  const handle = await serveHttp(createHttpHandler(createFixtureServer()), { port: 0 });
+  const handle = await serveHttp(createHttpHandler(server), { port: 0 });
   // Asks clients to keep idle sockets for minutes (Keep-Alive: timeout=600): only the client's own
   // close can end them within the test.
   handle.server.keepAliveTimeout = 600_000;
@@ -70,6 +71,8 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
     const served = await countedServer();
     after(() => served.handle.close());
     const client = await connect(served.handle.url, 'modern');
+    // Listed first: else the first tools/call lists the tools alongside, two requests at once.
+    await client.listTools();
     for (let i = 0; i < CALLS; i++) await callEcho(client, `call ${i}`);
     assert.equal(served.opened(), 1, 'connections the server accepted');
     assert.equal(served.open.size, 1);
@@ -89,5 +92,40 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
     await client.close();
     await Promise.all([...served.open].map((socket) => once(socket, 'close')));
     assert.equal(served.open.size, 0);
+  });
+
+  it('an aborted call closes its socket (the server sees the cancellation), and the next call opens another', async () => {
+    const server = createFixtureServer();
+    let cancelled!: () => void;
+    const wasCancelled = new Promise<void>((resolve) => (cancelled = resolve));
+    server.tool(
+      { name: 'hold', description: 'Reports progress, then waits to be cancelled.' },
+      async (_a, ctx) => {
+        await ctx.sendProgress(1);
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        cancelled();
+        return 'unreachable';
+      },
+    );
+    const served = await countedServer(server);
+    after(() => served.handle.close());
+    const client = await connect(served.handle.url, 'modern');
+    try {
+      await client.listTools();
+      const controller = new AbortController();
+      const held = client.callTool(
+        { name: 'hold' },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      );
+      await assert.rejects(held, { name: 'RequestCancelledError' });
+      await wasCancelled;
+      // The call's socket closes: nothing else was open (the calls before it ran one at a time).
+      await Promise.all([...served.open].map((socket) => once(socket, 'close')));
+      assert.equal(served.open.size, 0);
+      await callEcho(client, 'after the abort');
+      assert.equal(served.opened(), 2, 'the aborted call took its socket with it');
+    } finally {
+      await client.close();
+    }
   });
 });
