@@ -128,4 +128,38 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
       await client.close();
     }
   });
+
+  it('sends requestInit and transport headers on the pool, read at every request (a rotated token)', async () => {
+    const served = await countedServer();
+    after(() => served.handle.close());
+    const seen: { authorization?: string; init?: string }[] = [];
+    served.handle.server.on('request', (request: { headers: Record<string, string | undefined> }) => {
+      const { authorization, 'x-from-init': init } = request.headers;
+      seen.push({
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(init === undefined ? {} : { init }),
+      });
+    });
+    const headers = new Headers({ Authorization: 'Bearer one' });
+    const client = new Client(CLIENT_INFO, { era: 'modern', eraCache: false, onError: () => {} });
+    const saved = globalThis.fetch;
+    globalThis.fetch = () => Promise.reject(new Error('the global fetch was called'));
+    try {
+      await client.connect(
+        new StreamableHttpClientTransport(served.handle.url, {
+          headers,
+          requestInit: { headers: { 'X-From-Init': 'i' } },
+          onError: () => {},
+        }),
+      );
+      await client.listTools();
+      headers.set('Authorization', 'Bearer two');
+      await callEcho(client, 'rotated');
+    } finally {
+      globalThis.fetch = saved;
+      await client.close();
+    }
+    assert.deepEqual(seen.at(0), { authorization: 'Bearer one', init: 'i' });
+    assert.deepEqual(seen.at(-1), { authorization: 'Bearer two', init: 'i' });
+  });
 });
