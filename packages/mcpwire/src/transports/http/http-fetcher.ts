@@ -68,18 +68,17 @@ export interface ErrorBody {
  */
 export class Fetcher {
   readonly #requester: Requester;
-  /** The caller's headers, `requestInit`'s under `headers`'. */
-  readonly #headers: Headers;
-  readonly #signal: AbortSignal | undefined;
+  readonly #headers: HeadersInput;
+  /** `requestInit`'s headers and signal (the rest is fetch's: FetchRequester's). */
+  readonly #init: { headers: HeadersInput; signal: AbortSignal | null | undefined };
   /** See FetcherOptions.maxResponseBytes. */
   readonly maxResponseBytes: number;
 
   constructor(options: FetcherOptions = {}) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const { headers: initHeaders, signal, ...fetchOptions } = options.requestInit ?? {};
-    this.#headers = new Headers(initHeaders);
-    new Headers(options.headers).forEach((value, name) => this.#headers.set(name, value));
-    this.#signal = signal ?? undefined;
+    const { headers, signal, ...fetchOptions } = options.requestInit ?? {};
+    this.#headers = options.headers;
+    this.#init = { headers, signal };
     const isFetchOnly = Object.keys(fetchOptions).length > 0;
     this.#requester =
       options.fetch !== undefined || isFetchOnly
@@ -89,9 +88,11 @@ export class Fetcher {
 
   /** Sends one request; rejects with FetchFailedError when no response arrives (but rethrows an abort). */
   async send(call: FetchCall): Promise<Response> {
-    const headers = new Headers(this.#headers);
+    // Read at every request: a caller may change its Headers object (a rotated token).
+    const headers = new Headers(this.#init.headers);
+    new Headers(this.#headers).forEach((value, name) => headers.set(name, value));
     call.headers?.forEach((value, name) => headers.set(name, value));
-    const signals = [this.#signal, call.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [this.#init.signal, call.signal].filter((s): s is AbortSignal => s != null);
     const exchange: HttpExchange = { method: call.method, url: call.url, headers, redirect: 'manual' };
     if (call.body !== undefined) exchange.body = call.body;
     if (signals.length > 0) exchange.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
