@@ -3,7 +3,11 @@
 // closes every socket it opened. A real mcpwire server on 127.0.0.1 counts the connections.
 
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
@@ -11,7 +15,7 @@ import { Client } from '../../client/index.ts';
 import type { Server } from '../../server/index.ts';
 import { StreamableHttpClientTransport } from './client-transport.ts';
 import { createHttpHandler } from './handler.ts';
-import { serveHttp, type HttpServerHandle } from './node.ts';
+import { createNodeListener, serveHttp, type HttpServerHandle } from './node.ts';
 
 const CLIENT_INFO = { name: 'pool-test', version: '1.0.0' };
 const CALLS = 20;
@@ -161,5 +165,31 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
     }
     assert.deepEqual(seen.at(0), { authorization: 'Bearer one', init: 'i' });
     assert.deepEqual(seen.at(-1), { authorization: 'Bearer two', init: 'i' });
+  });
+
+  it('https: TLS through the pool, in a child process that trusts a test-only certificate for 127.0.0.1', async () => {
+    const fixtures = new URL('../../../test/fixtures/', import.meta.url);
+    const cert = new URL('tls/localhost-cert.pem', fixtures);
+    const server = createHttpsServer(
+      { cert: readFileSync(cert), key: readFileSync(new URL('tls/localhost-key.pem', fixtures)) },
+      createNodeListener(createHttpHandler(createFixtureServer())),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    after(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = new URL('http/tls-client.ts', fixtures);
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [client.pathname, url, 'over TLS'],
+        { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.pathname } },
+        (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+      ),
+    );
+    assert.deepEqual(JSON.parse(stdout), [{ type: 'text', text: 'over TLS' }]);
   });
 });
