@@ -27,7 +27,7 @@ export interface FetcherOptions {
   /**
    * Base options of every request (credentials, dispatcher, ...); method, body and protocol headers
    * are ours. Options besides `headers` and `signal` are fetch's own: with any of them, requests go
-   * through the global `fetch` (or `fetch`) rather than Node's pool.
+   * through `fetch` (the option, else the global one) rather than Node's pool.
    */
   requestInit?: RequestInit;
   /**
