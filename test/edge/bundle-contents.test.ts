@@ -85,3 +85,15 @@ test('a Server bundle keeps the features and the sessions ServerCore leaves out'
   const missing = SESSIONS.filter((pattern) => !bundle.inputs.some((input) => pattern.test(input)));
   assert.deepEqual(missing, []);
 });
+
+test('a client bundled for Workers, Deno and Bun rides fetch: the node:http pool is left out, and kept for Node', async () => {
+  const nodePool = [/src\/transports\/http\/node-requester\.ts$/];
+  for (const runtime of ['workerd', 'deno', 'bun'] as const) {
+    const bundle = await bundleFor('client.ts', runtime, { outDir: join(dir, `client-${runtime}`) });
+    assert.deepEqual(keptOf(bundle, nodePool), [], runtime);
+    assert.ok(keptOf(bundle, [/src\/transports\/http\/default-requester\.ts$/]).length > 0, runtime);
+    assert.doesNotMatch(bundle.code, /node:http/, runtime);
+  }
+  const bundle = await bundleFor('client.ts', 'node', { outDir: join(dir, 'client-node') });
+  assert.ok(keptOf(bundle, nodePool).length > 0, 'Node bundles the pool');
+});

@@ -27,6 +27,7 @@ import { ToolHeaderRegistry } from './tool-header-annotations.ts';
 /** What a channel needs from its transport. */
 export interface StreamableHttpChannelOptions {
   url: URL;
+  /** The channel's own: closed with it. */
   fetcher: Fetcher;
   reconnection: ReconnectionOptions;
   /** Out-of-band problems: a dropped tool, a GET stream given up. Must not throw. */
@@ -44,7 +45,7 @@ const DELETE_TIMEOUT_MS = 2000;
  * FetchFailedError; an answer to a server request is re-posted after a network failure; a non-2xx whose
  * body is a JSON-RPC error for the request is delivered as that error instead. Frames are delivered
  * in arrival order; responses already delivered are not delivered again. `close` aborts every
- * stream, DELETEs a handshake-era session, and is idempotent.
+ * stream, DELETEs a handshake-era session, then closes the fetcher's connections; it is idempotent.
  */
 export class StreamableHttpClientChannel implements Channel {
   readonly #options: StreamableHttpChannelOptions;
@@ -117,7 +118,11 @@ export class StreamableHttpClientChannel implements Channel {
     const deletion = this.#legacy === undefined ? this.#session.id : undefined;
     const headers = this.#session.headers();
     this.#finish();
-    void (deletion === undefined ? Promise.resolve() : this.#deleteSession(headers)).finally(done);
+    void (deletion === undefined ? Promise.resolve() : this.#deleteSession(headers)).finally(() => {
+      // Every exchange is over (aborted, or the DELETE answered): no socket is left open.
+      this.#options.fetcher.close();
+      done();
+    });
     return this.#closing;
   }
 

@@ -31,14 +31,14 @@ export interface StreamableHttpClientTransportOptions extends FetcherOptions {
  */
 export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;
-  readonly #fetcher: Fetcher;
+  readonly #options: FetcherOptions;
   readonly #reconnection: ReconnectionOptions;
   readonly #onError: (error: Error) => void;
 
   /** Checks the URL (http or https, else TypeError) and the reconnection limits (else RangeError). */
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = toHttpUrl(url);
-    this.#fetcher = new Fetcher(options);
+    this.#options = options;
     this.#reconnection = { ...DEFAULT_RECONNECTION, ...options.reconnection };
     for (const [name, value] of Object.entries(this.#reconnection)) {
       if (!(Number.isFinite(value) && value >= 0))
@@ -52,12 +52,15 @@ export class StreamableHttpClientTransport implements Transport {
     return `http:${this.#url.origin}${this.#url.pathname}`;
   }
 
-  /** A new channel to the endpoint; nothing is sent until its first message. */
+  /**
+   * A new channel to the endpoint; nothing is sent until its first message. Each channel has its
+   * own connections (on Node, a keep-alive pool), closed when the channel closes.
+   */
   connect(): Promise<StreamableHttpClientChannel> {
     return Promise.resolve(
       new StreamableHttpClientChannel({
         url: this.#url,
-        fetcher: this.#fetcher,
+        fetcher: new Fetcher(this.#options),
         reconnection: this.#reconnection,
         onError: this.#onError,
       }),

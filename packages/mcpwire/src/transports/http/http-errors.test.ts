@@ -49,8 +49,12 @@ describe('FetchFailedError', () => {
     assert.equal(error.message, `POST ${url} failed: connect ECONNREFUSED 127.0.0.1:${port}`);
     assert.equal(error.url, url);
     assert.equal(error.requestMethod, 'POST');
-    assert.ok(error.cause instanceof TypeError, 'what fetch rejected with, unchanged');
-    assert.equal((error.cause.cause as { code?: unknown }).code, 'ECONNREFUSED');
+    // Node's default requester rejects with the socket's own error.
+    assert.equal((error.cause as { code?: unknown }).code, 'ECONNREFUSED', 'the socket error, unchanged');
+    const viaFetch = await fetchFailure(url, new Fetcher({ fetch: (request) => fetch(request) }));
+    assert.equal(viaFetch.message, error.message, 'the same message through fetch');
+    assert.ok(viaFetch.cause instanceof TypeError, 'what fetch rejected with, unchanged');
+    assert.equal((viaFetch.cause.cause as { code?: unknown }).code, 'ECONNREFUSED');
   });
 
   it('an unknown host: the message names the DNS failure and the host', async () => {

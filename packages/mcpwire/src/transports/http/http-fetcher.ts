@@ -1,9 +1,13 @@
-// One HTTP request of a client transport: the caller's fetch, headers and RequestInit merged under
-// the protocol's own headers, redirects followed only within the origin, network failures named,
-// failed responses turned into HttpError.
+// One HTTP request of a client transport: the caller's headers and RequestInit merged under the
+// protocol's own headers, redirects followed only within the origin, network failures named, failed
+// responses turned into HttpError. The exchange itself is a Requester's (./requester.ts).
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
+import { createDefaultRequester } from '#default-requester';
 import { CrossOriginRedirectError, FetchFailedError, HttpError, OPAQUE_LOCATION } from './http-errors.ts';
+import { FetchRequester, type FetchLike, type HttpExchange, type Requester } from './requester.ts';
+
+export type { FetchLike } from './requester.ts';
 
 /** Redirects within the origin followed at most, as fetch's own limit. */
 const MAX_REDIRECTS = 20;
@@ -11,16 +15,20 @@ const MAX_REDIRECTS = 20;
 /** Anything `new Headers()` accepts (the DOM's HeadersInit). */
 export type HeadersInput = ConstructorParameters<typeof Headers>[0];
 
-/** A fetch function: the global `fetch`, or anything of its shape (a test double, an auth wrapper). */
-export type FetchLike = (request: Request) => Promise<Response>;
-
 /** How every request of a transport is made. */
 export interface FetcherOptions {
-  /** The fetch to use; default the global `fetch`. */
+  /**
+   * The fetch to use. Default: on Node, a keep-alive pool of node:http sockets per channel, closed
+   * with it (./node-requester.ts); elsewhere the global `fetch`.
+   */
   fetch?: FetchLike;
   /** Headers added to every request (e.g. `Authorization`); the protocol's own headers win. */
   headers?: HeadersInput;
-  /** Base options of every request (credentials, dispatcher, ...); method, body and protocol headers are ours. */
+  /**
+   * Base options of every request (credentials, dispatcher, ...); method, body and protocol headers
+   * are ours. Options besides `headers` and `signal` are fetch's own: with any of them, requests go
+   * through `fetch` (the option, else the global one) rather than Node's pool.
+   */
   requestInit?: RequestInit;
   /**
    * The largest JSON response body read, in bytes; past it the request fails with
@@ -54,32 +62,47 @@ export interface ErrorBody {
   response?: JsonRpcErrorResponse;
 }
 
-/** Makes the requests of one transport. Stateless: safe to share between channels. */
+/**
+ * Makes the requests of one channel (they may run concurrently). `close` releases the connections
+ * it holds (Node's pool); a request made after it opens new ones.
+ */
 export class Fetcher {
-  readonly #fetch: FetchLike;
+  readonly #requester: Requester;
   readonly #headers: HeadersInput;
-  readonly #init: RequestInit;
+  /** `requestInit`'s headers and signal (the rest is fetch's: FetchRequester's). */
+  readonly #init: { headers: HeadersInput; signal: AbortSignal | null | undefined };
   /** See FetcherOptions.maxResponseBytes. */
   readonly maxResponseBytes: number;
 
   constructor(options: FetcherOptions = {}) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#fetch = options.fetch ?? ((request) => fetch(request));
+    const { headers, signal, ...fetchOptions } = options.requestInit ?? {};
     this.#headers = options.headers;
-    this.#init = options.requestInit ?? {};
+    this.#init = { headers, signal };
+    const isFetchOnly = Object.keys(fetchOptions).length > 0;
+    this.#requester =
+      options.fetch !== undefined || isFetchOnly
+        ? new FetchRequester(options.fetch ?? ((request) => fetch(request)), fetchOptions)
+        : createDefaultRequester();
   }
 
   /** Sends one request; rejects with FetchFailedError when no response arrives (but rethrows an abort). */
   async send(call: FetchCall): Promise<Response> {
+    // Read at every request: a caller may change its Headers object (a rotated token).
     const headers = new Headers(this.#init.headers);
     new Headers(this.#headers).forEach((value, name) => headers.set(name, value));
     call.headers?.forEach((value, name) => headers.set(name, value));
     const signals = [this.#init.signal, call.signal].filter((s): s is AbortSignal => s != null);
-    const init: RequestInit = { ...this.#init, method: call.method, headers };
-    if (call.body !== undefined) init.body = call.body;
-    if (signals.length > 0) init.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-    const response = await this.#follow(call, init);
-    return init.signal == null ? response : releasedOnAbort(response, init.signal);
+    const exchange: HttpExchange = { method: call.method, url: call.url, headers, redirect: 'manual' };
+    if (call.body !== undefined) exchange.body = call.body;
+    if (signals.length > 0) exchange.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    const response = await this.#follow(call, exchange);
+    return exchange.signal === undefined ? response : releasedOnAbort(response, exchange.signal);
+  }
+
+  /** Releases the connections the requests held; idempotent. */
+  close(): void {
+    this.#requester.close();
   }
 
   /**
@@ -90,15 +113,15 @@ export class Fetcher {
    * handling, whose CORS checks guard the other origin; a POST is not, for its body would go to a
    * target nobody can check (and the server would receive it twice).
    */
-  async #follow(call: FetchCall, init: RequestInit): Promise<Response> {
-    let url = call.url;
-    let step: RequestInit = { ...init, redirect: 'manual' };
+  async #follow(call: FetchCall, exchange: HttpExchange): Promise<Response> {
+    let step = exchange;
     for (let hop = 0; ; hop++) {
-      const response = await this.#fetchOnce(call, url, step);
+      const { url } = step;
+      const response = await this.#fetchOnce(call, step);
       if (response.type === 'opaqueredirect') {
         if (step.method === 'POST')
           throw new CrossOriginRedirectError(call.method, url.href, OPAQUE_LOCATION);
-        return this.#fetchOnce(call, url, { ...step, redirect: 'follow' });
+        return this.#fetchOnce(call, { ...step, redirect: 'follow' });
       }
       const location = response.headers.get('location');
       if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
@@ -115,16 +138,16 @@ export class Fetcher {
         const { body: _body, ...rest } = step;
         step = { ...rest, method: 'GET' };
       }
-      url = next;
+      step = { ...step, url: next };
     }
   }
 
-  async #fetchOnce(call: FetchCall, url: URL, init: RequestInit): Promise<Response> {
+  async #fetchOnce(call: FetchCall, exchange: HttpExchange): Promise<Response> {
     try {
-      return await this.#fetch(new Request(url, init));
+      return await this.#requester.request(exchange);
     } catch (error) {
       if (call.signal?.aborted) throw error;
-      throw new FetchFailedError(call.method, url.href, error);
+      throw new FetchFailedError(call.method, exchange.url.href, error);
     }
   }
 

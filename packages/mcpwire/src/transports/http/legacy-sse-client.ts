@@ -147,10 +147,12 @@ class SseClientChannel implements Channel {
   readonly info: ChannelInfo = {};
   readonly #inbox: Inbox;
   readonly #connection: LegacySseConnection;
+  readonly #fetcher: Fetcher;
 
-  constructor(inbox: Inbox, connection: LegacySseConnection) {
+  constructor(inbox: Inbox, connection: LegacySseConnection, fetcher: Fetcher) {
     this.#inbox = inbox;
     this.#connection = connection;
+    this.#fetcher = fetcher;
   }
 
   open(receiver: ChannelReceiver): void {
@@ -164,6 +166,7 @@ class SseClientChannel implements Channel {
 
   close(): Promise<void> {
     this.#connection.close();
+    this.#fetcher.close();
     this.#inbox.close();
     return Promise.resolve();
   }
@@ -183,13 +186,11 @@ export interface SseClientTransportOptions extends FetcherOptions {
 export class SseClientTransport implements Transport {
   readonly #url: URL;
   readonly #options: SseClientTransportOptions;
-  readonly #fetcher: Fetcher;
 
   /** Checks the URL (http or https, else TypeError); connects nothing yet. */
   constructor(url: string | URL, options: SseClientTransportOptions = {}) {
     this.#url = toHttpUrl(url);
     this.#options = options;
-    this.#fetcher = new Fetcher(options);
   }
 
   /** The server's identity for caches of per-server facts: `sse:` and the URL's origin and path. */
@@ -197,10 +198,12 @@ export class SseClientTransport implements Transport {
     return `sse:${this.#url.origin}${this.#url.pathname}`;
   }
 
+  /** Opens a new stream, with connections of its own (closed with the channel). */
   async connect(): Promise<Channel> {
     const inbox = new Inbox();
+    const fetcher = new Fetcher(this.#options);
     const connection = new LegacySseConnection({
-      fetcher: this.#fetcher,
+      fetcher,
       url: this.#url,
       deliver: (frame) => inbox.deliver(frame),
       handleEnd: (error) => inbox.close(error),
@@ -208,8 +211,13 @@ export class SseClientTransport implements Transport {
         ? {}
         : { endpointTimeoutMs: this.#options.endpointTimeoutMs }),
     });
-    await connection.start();
-    return new SseClientChannel(inbox, connection);
+    try {
+      await connection.start();
+    } catch (error) {
+      fetcher.close();
+      throw error;
+    }
+    return new SseClientChannel(inbox, connection, fetcher);
   }
 }
 
