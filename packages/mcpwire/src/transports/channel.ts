@@ -54,12 +54,6 @@ export interface ChannelInfo {
    * in flight; the server hands it to the request's handler as `ctx.auth`.
    */
   readonly principalOf?: (requestId: RequestId) => Principal | undefined;
-  /**
-   * Set by a transport that keeps no handshake-era sessions (createSessionlessHandler): this
-   * channel carries one POST of a client that negotiated `protocolVersion` earlier, perhaps with
-   * another process; `servingRequests` hands it to `RequestServer.serveRequest` as `via.protocolVersion`.
-   */
-  readonly negotiated?: { readonly protocolVersion: string };
 }
 
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */
@@ -81,9 +75,10 @@ export interface ChannelServer {
 }
 
 /**
- * What a transport that keeps no sessions needs of a server: each request served on its own, in
- * either era (`ServerCore` has only this; `Server` has `connect` too). Resolves with the response,
- * an error response included; never rejects.
+ * A server that serves each request on its own, in either era (`ServerCore` has only this; `Server`
+ * has `connect` too): what a transport that keeps no session for a request calls, the stateless era
+ * on HTTP and every POST of a handler without sessions. `via` is the request's scope and its way
+ * back. Resolves with the response, an error response included; never rejects.
  */
 export interface RequestServer {
   serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse>;
@@ -91,7 +86,10 @@ export interface RequestServer {
   toolInputSchema?(name: string): object | undefined;
 }
 
-/** How one request of a {@link RequestServer} arrived, and where what belongs to it goes. */
+/**
+ * How one request of a {@link RequestServer} arrived (its scope) and where what belongs to it goes
+ * (its sink). The transport makes one per request, so it is a small object, not a connection.
+ */
 export interface RequestVia {
   /**
    * The handshake-era revision the client negotiated before (its MCP-Protocol-Version header);
