@@ -12,9 +12,8 @@ import type {
   SendOptions,
 } from '../jsonrpc/message.ts';
 import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
-import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import { checkInbound, type InboundScope } from './inbound-check.ts';
+import { checkInbound, checkLifecycle, type InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
 import { ProgressTracker, type ProgressHandler } from './progress.ts';
@@ -52,15 +51,16 @@ export interface SessionOptions {
    * otherwise the session answers it with `{}` (PING-2).
    */
   servesPing?: boolean;
-  /** Serves one inbound request that passed the table checks. Throw RpcError for protocol errors. */
+  /** Serves one inbound request (checked, unless `checksInbound` is false). Throw RpcError for protocol errors. */
   handleRequest(request: InboundRequest): Promise<JsonObject> | JsonObject;
   /** Receives one inbound notification that passed the table checks (cancel and progress are handled here). */
   handleNotification?(method: string, params: JsonObject): void;
   /**
-   * Offered every inbound request before the handshake-era checks; returning a result promise
-   * claims it (the dual-era server serves stateless-era envelopes this way, S26 section 3.4).
+   * False when `handleRequest` checks every inbound request itself against `inboundScope` (a
+   * Server's one serve path does, for both eras on one connection, S26 section 3.4). Default true:
+   * the session checks, answers `ping` unless `servesPing`, and hands on what passed.
    */
-  intercept?(request: InboundRequest): Promise<JsonObject> | undefined;
+  checksInbound?: boolean;
   handleClose?(error?: Error): void;
   /** Local diagnostics (bad input, handler crashes). Never sent on the wire. */
   onError?: (error: Error) => void;
@@ -86,9 +86,6 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 600_000;
 
-/** Session's lifecycle step, for SessionScope (assigned in Session's static block). */
-let checkLifecycleOf: (session: Session, method: string) => void;
-
 /**
  * One handshake-era MCP connection. Inbound messages are checked against the method table in
  * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
@@ -112,7 +109,6 @@ export class Session {
   #progress: ProgressTracker | undefined;
 
   static {
-    checkLifecycleOf = (session, method) => session.#checkLifecycle(method);
     bindSessionSteps({
       send: (session: Session, message: Message | readonly Message[], options?: SendOptions) => {
         if (isWireObserved()) session.#observe('sent', message);
@@ -142,6 +138,11 @@ export class Session {
   /** The lifecycle state. */
   get state(): SessionState {
     return this.#state;
+  }
+
+  /** What the inbound check reads of this session (lifecycle, revision, own capabilities); one object. */
+  get inboundScope(): InboundScope {
+    return this.#scope;
   }
 
   /** Starts receiving from the channel. Call once, after wiring. */
@@ -275,38 +276,10 @@ export class Session {
   #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
     const params = request.params ?? {};
     const inbound: InboundRequest = new Inbound(request.id, request.method, params, cancellation);
-    const spec = this.#methods.lookup(request.method);
-    const claimed = this.#options.intercept?.(inbound);
-    if (claimed) return claimed;
-    checkInbound(spec, request, this.#scope);
+    if (this.#options.checksInbound === false) return this.#options.handleRequest(inbound);
+    checkInbound(this.#methods.lookup(request.method), request, this.#scope);
     if (request.method === 'ping' && this.#options.servesPing !== true) return {};
     return this.#options.handleRequest(inbound);
-  }
-
-  #checkLifecycle(method: string): void {
-    if (method === 'ping') return;
-    if (this.role === 'server') {
-      if (this.#state === 'new' && method !== 'initialize') {
-        throw new RpcError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`,
-        );
-      }
-      if (this.#state === 'initializing') {
-        throw new RpcError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`,
-        );
-      }
-      if (this.#state === 'operating' && method === 'initialize') {
-        throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
-      }
-    } else if (this.#state === 'new') {
-      throw new RpcError(
-        ErrorCode.InvalidRequest,
-        `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`,
-      );
-    }
   }
 
   #handleNotification(notification: JsonRpcNotification): void {
@@ -355,7 +328,7 @@ class SessionScope implements InboundScope {
   }
 
   checkLifecycle(method: string): void {
-    checkLifecycleOf(this.#session, method);
+    checkLifecycle(this.receiver, this.#session.state, method);
   }
 
   get protocolVersion(): string | undefined {

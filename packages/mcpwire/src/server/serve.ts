@@ -1,47 +1,91 @@
-// One request served on its own (`ServerCore.serveRequest`), for every transport that keeps no session
-// for it: a stateless-era request (modern.ts) wherever it arrives on HTTP, and a handshake-era one in the
-// revision the transport says the client negotiated, through the same inbound check, middleware and
-// handler table as a session's requests. The caller's `via` is the request's scope (that revision) and
-// its sink (notifications on its stream, its cancellation, its sender); nothing else is made per request.
-// What needs a session is refused by the ordinary checks: asking the client anything fails as an
-// undeclared client capability (the client's capabilities are unknown), and notifications unrelated
-// to the request have nowhere to go.
+// The one way a request reaches the server's handlers, in either era and on any transport:
+// `serve(host, request, scope)` runs the inbound check, builds the request context, and calls the
+// middleware chain and the handler table (`ServerCore.dispatch`). Transports differ only in the scope
+// they pass: a handshake-era session's (server-session.ts, one object per connection), a stateless
+// request's (its `_meta` envelope, modern.ts), or a request served without a session
+// (`ServerCore.serveRequest`: the revision its transport says the client negotiated).
 
-import type {
-  JsonObject,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
-  SendOptions,
-} from '../jsonrpc/message.ts';
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
 import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
-import { CapabilityNotNegotiatedError, ProtocolStateError } from '../protocol/capabilities.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
-import type { LoggingLevel } from '../protocol/types/index.ts';
 import type { Principal } from '../protocol/principal.ts';
-import { isWireObserved, observeWire, type WireEvent } from '../protocol/wire-observer.ts';
+import type { ClientCapabilities, Implementation } from '../protocol/types/index.ts';
+import { isWireObserved } from '../protocol/wire-observer.ts';
 import type { RequestVia } from '../transports/channel.ts';
-import type { InputBroker } from './context.ts';
-import { answerInitialize, requestedLevel } from './handshake.ts';
-import type { LegacyConnection, RequestOrigin } from './method-handlers.ts';
-import { serveModern, type ModernHost, type ModernRequest } from './modern.ts';
+import type { RequestOrigin } from './method-handlers.ts';
+import { serveModern, type ModernHost, type ModernRequest, type ModernStream } from './modern.ts';
+import { ObservedVia } from './observed-via.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
+import { SessionlessScope, type SessionlessHost } from './sessionless-scope.ts';
 
-/** What serving a request without a session needs of the server definition. */
-export interface SessionlessHost extends ModernHost {
-  capabilitiesAt(version: string): object;
-  reportError(error: Error): void;
+export type { SessionlessHost };
+
+/** A stateless-era request's scope: its facts come with it; what it sends goes to its stream. */
+export interface StatelessScope {
+  readonly era: 'modern';
+  readonly stream: ModernStream;
 }
 
-/** The revision a handshake-era request without a stated one is served in (HTTP-34). */
-const ASSUMED_VERSION = '2025-03-26';
+/**
+ * A handshake-era request's scope: what the session (or, without one, the transport) knows of the
+ * client, and where the request's output goes. A session keeps one for the connection.
+ */
+export interface HandshakeScope {
+  readonly era: 'legacy';
+  /** What the inbound check reads: lifecycle, the negotiated revision, the server's capabilities. */
+  readonly inbound: InboundScope;
+  /** The revision the handler sees. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** Who sent `requestId`, as the transport authenticated it (becomes `ctx.auth`). */
+  principalOf(requestId: ModernRequest['id']): Principal | undefined;
+  /** The request's output and origin (notifications, log level, input, the connection); one per request. */
+  outputFor(request: ModernRequest): ContextOutput & RequestOrigin;
+}
+
+/** Where a request comes from: one of the two eras' scopes. */
+export type RequestScope = StatelessScope | HandshakeScope;
 
 /**
- * Serves `request` and resolves with its response; a handler's failure becomes an error response.
- * Never rejects. With a wire observer installed (the test suite's schema check), the request, its
- * notifications and its response are reported as one connection's traffic.
+ * Serves one request that passed no check yet: check -> context -> middleware -> handler table.
+ * Resolves with the result (adapted to the handshake-era revision), or rejects with the RpcError to
+ * answer (anything else a handler throws is the caller's -32603). Every inbound request of a Server
+ * comes through here; nothing else calls the handler table.
+ */
+export async function serve(
+  host: ModernHost,
+  request: ModernRequest,
+  scope: RequestScope,
+): Promise<JsonObject> {
+  if (scope.era === 'modern') return serveModern(host, request, scope.stream);
+  const { method, params } = request;
+  checkInbound(host.methods.lookup(method), request, scope.inbound);
+  const output = scope.outputFor(request);
+  const version = scope.protocolVersion;
+  const ctx = createRequestContext(
+    {
+      era: 'legacy',
+      protocolVersion: version,
+      clientCapabilities: scope.clientCapabilities,
+      clientInfo: scope.clientInfo,
+      request,
+      meta: (params._meta as JsonObject | undefined) ?? {},
+      auth: scope.principalOf(request.id),
+    },
+    output,
+  );
+  const result = await host.dispatch(method, params, ctx, output);
+  return adaptResultForRevision(method, result, scope.protocolVersion);
+}
+
+/**
+ * Serves `request` without a session (`ServerCore.serveRequest`): `via` is its scope (the revision
+ * the client negotiated, if any) and its way back. Resolves with its response, a handler's failure
+ * included; never rejects. With a wire observer installed (the test suite's schema check), the
+ * request, its notifications and its response are reported as one connection's traffic.
  */
 export function serveRequest(
   host: SessionlessHost,
@@ -51,7 +95,7 @@ export function serveRequest(
   if (!isWireObserved()) return serveAndAnswer(host, request, via);
   const observed = new ObservedVia(request, via);
   return serveAndAnswer(host, request, observed).then((response) => {
-    observed.observe(response, versionOfAnswer(request, via, response));
+    observed.observe(request, response);
     return response;
   });
 }
@@ -62,8 +106,15 @@ async function serveAndAnswer(
   via: RequestVia,
 ): Promise<JsonRpcResponse> {
   const { id, method } = request;
+  const params = request.params ?? {};
+  const inbound = new ViaRequest(request, params, via);
+  // A stateless-only method without a claim is a broken stateless request (-32602).
+  const isModern = isModernClaim(params) || host.methods.isStatelessOnly(method);
   try {
-    return { jsonrpc: '2.0', id, result: await serveOne(host, request, via) };
+    const scope: RequestScope = isModern
+      ? { era: 'modern', stream: via }
+      : new SessionlessScope(host, method, via);
+    return { jsonrpc: '2.0', id, result: await serve(host, inbound, scope) };
   } catch (error) {
     // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
     if (via.isCancelled && !(error instanceof RpcError))
@@ -72,46 +123,9 @@ async function serveAndAnswer(
   }
 }
 
-async function serveOne(
-  host: SessionlessHost,
-  request: JsonRpcRequest,
-  via: RequestVia,
-): Promise<JsonObject> {
-  const { id, method } = request;
-  const params = request.params ?? {};
-  const inbound = new ViaRequest(request, params, via);
-  if (isModernClaim(params) || host.methods.isStatelessOnly(method)) return serveModern(host, inbound, via);
-  // The handshake era: `initialize` is answered as ever (the client keeps no session of ours either);
-  // anything else is served in the revision the client negotiated.
-  const isInitialize = method === 'initialize';
-  const version = via.protocolVersion ?? ASSUMED_VERSION;
-  const scope: InboundScope = {
-    receiver: 'server',
-    era: 'legacy',
-    protocolVersion: isInitialize ? undefined : version,
-    ownCapabilities: host.capabilitiesAt(version),
-  };
-  checkInbound(host.methods.lookup(method), request, scope);
-  const output = new SessionlessOutput(host, via);
-  const ctx = createRequestContext(
-    {
-      era: 'legacy',
-      protocolVersion: version,
-      clientCapabilities: {},
-      clientInfo: undefined,
-      request: inbound,
-      meta: (params._meta as JsonObject | undefined) ?? {},
-      auth: via.principalOf(id),
-    },
-    output,
-  );
-  const result = await host.dispatch(method, params, ctx, output);
-  return isInitialize ? result : adaptResultForRevision(method, result, version);
-}
-
 /** The request as the handler layer sees it: its signal and cancellation are the via's. */
 class ViaRequest implements ModernRequest {
-  readonly id: RequestId;
+  readonly id: JsonRpcRequest['id'];
   readonly method: string;
   readonly params: JsonObject;
   readonly #via: RequestVia;
@@ -130,125 +144,4 @@ class ViaRequest implements ModernRequest {
   get isCancelled(): boolean {
     return this.#via.isCancelled;
   }
-}
-
-/**
- * The revision a request's traffic is checked under: 2026-07-28 for a stateless-era request (as a
- * dual-era session reports it), else the negotiated one, or the one `initialize` chose.
- */
-function versionOfAnswer(
-  request: JsonRpcRequest,
-  via: RequestVia,
-  response: JsonRpcResponse,
-): string | undefined {
-  if (isModernClaim(request.params)) return '2026-07-28';
-  if (request.method !== 'initialize') return via.protocolVersion ?? ASSUMED_VERSION;
-  const chosen = 'result' in response ? response.result.protocolVersion : undefined;
-  return typeof chosen === 'string' ? chosen : undefined;
-}
-
-/** A via that reports the request and everything sent for it to the wire observer. */
-class ObservedVia implements RequestVia {
-  readonly #via: RequestVia;
-  /** The connection identity the observer groups this request's traffic by. */
-  readonly #connection = {};
-
-  constructor(request: JsonRpcRequest, via: RequestVia) {
-    this.#via = via;
-    const version = isModernClaim(request.params) ? '2026-07-28' : via.protocolVersion;
-    this.#report('received', { type: 'message', message: request }, version);
-  }
-
-  get protocolVersion(): string | undefined {
-    return this.#via.protocolVersion;
-  }
-
-  get signal(): AbortSignal {
-    return this.#via.signal;
-  }
-
-  get isCancelled(): boolean {
-    return this.#via.isCancelled;
-  }
-
-  notify(method: string, params: JsonObject, options?: SendOptions): Promise<void> {
-    this.#report('sent', { jsonrpc: '2.0', method, params }, undefined);
-    return this.#via.notify(method, params, options);
-  }
-
-  principalOf(requestId: RequestId): Principal | undefined {
-    return this.#via.principalOf(requestId);
-  }
-
-  observe(response: JsonRpcResponse, version: string | undefined): void {
-    this.#report('sent', response, version);
-  }
-
-  #report(direction: 'sent' | 'received', message: WireEvent['message'], version: string | undefined): void {
-    observeWire({ connection: this.#connection, role: 'server', direction, protocolVersion: version, message });
-  }
-}
-
-/** A handshake-era request's output and origin without a session: its own stream, and nothing more. */
-class SessionlessOutput implements ContextOutput, RequestOrigin, LegacyConnection {
-  readonly server: SessionlessHost;
-  readonly #via: RequestVia;
-
-  constructor(host: SessionlessHost, via: RequestVia) {
-    this.server = host;
-    this.#via = via;
-  }
-
-  get connection(): LegacyConnection {
-    return this;
-  }
-
-  notify(method: string, params: JsonObject, options: SendOptions): Promise<void> {
-    return this.#via.notify(method, params, options);
-  }
-
-  /** No `logging/setLevel` is remembered: every level is sent, as to a client that set none. */
-  isLogEnabled(): boolean {
-    return true;
-  }
-
-  readonly logLevel: LoggingLevel | undefined = undefined;
-
-  /** No session: a task created here without a principal is reachable by its id alone. */
-  readonly sessionId: string | undefined = undefined;
-
-  get broker(): InputBroker {
-    return { request: (method) => Promise.reject(notAskable(this.server, method)) };
-  }
-
-  initialize(params: JsonObject): JsonObject {
-    return answerInitialize(this.server, params).result;
-  }
-
-  setLevel(params: JsonObject): JsonObject {
-    requestedLevel(params);
-    return {};
-  }
-
-  subscribe(): JsonObject {
-    return {};
-  }
-
-  sendRequest(method: string): Promise<JsonObject> {
-    return Promise.reject(notAskable(this.server, method));
-  }
-
-  sendNotification(method: string): Promise<void> {
-    return Promise.reject(
-      new ProtocolStateError(`Cannot send "${method}": there is no session to send it on`),
-    );
-  }
-}
-
-/** The error of asking a client whose capabilities are unknown: its gate was not negotiated. */
-function notAskable(host: SessionlessHost, method: string): Error {
-  const gate = host.methods.lookup(method)?.gate;
-  return gate
-    ? new CapabilityNotNegotiatedError(method, gate)
-    : new ProtocolStateError(`Cannot send "${method}": there is no session to send it on`);
 }
