@@ -1,34 +1,23 @@
 // A handshake-era MCP session over one connection: lifecycle, method-table checks both ways,
 // cancellation, progress and timeouts. Client and Server each own one; neither inherits it.
 
-import type { Frame } from '../jsonrpc/codec.ts';
 import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type {
   JsonObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
   Message,
   RequestId,
   SendOptions,
 } from '../jsonrpc/message.ts';
-import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
+import type { Peer } from '../jsonrpc/peer.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import { checkInbound, checkLifecycle, type InboundScope } from './inbound-check.ts';
+import { checkLifecycle, type InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
-import { ProgressTracker, type ProgressHandler } from './progress.ts';
+import type { ProgressHandler } from './progress.ts';
 import { isModernVersion } from './revisions.ts';
-import {
-  bindSessionSteps,
-  type ChannelReceiver,
-  Inbound,
-  type InboundRequest,
-  PeerBridge,
-  SessionReceiver,
-} from './session-bridges.ts';
+import { type ChannelReceiver, type InboundRequest, SessionLink } from './session-link.ts';
 
 export type { InboundRequest };
-import { isWireObserved, observeWire } from './wire-observer.ts';
 
 /** Where a session is in the handshake-era lifecycle. */
 export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
@@ -101,38 +90,19 @@ export class Session {
   peerCapabilities: JsonObject = {};
   #state: SessionState = 'new';
   #options: SessionOptions;
+  readonly #link: SessionLink;
   #peer: Peer;
   readonly #methods: MethodTable;
   /** What the inbound check reads of this session: one object for the connection's life. */
   readonly #scope: InboundScope;
-  /** Made for the first request that wants progress. */
-  #progress: ProgressTracker | undefined;
-
-  static {
-    bindSessionSteps({
-      send: (session: Session, message: Message | readonly Message[], options?: SendOptions) => {
-        if (isWireObserved()) session.#observe('sent', message);
-        return session.#options.channel.send(message, options);
-      },
-      handleRequest: (session: Session, request: JsonRpcRequest, cancellation: Cancellation) =>
-        session.#handleRequest(request, cancellation),
-      handleNotification: (session: Session, notification: JsonRpcNotification) =>
-        session.#handleNotification(notification),
-      handleClose: (session: Session, error?: Error) => session.#handleClose(error),
-      received: (session: Session, frame: Frame) => {
-        if (isWireObserved()) session.#observe('received', frame);
-        session.#peer.handleFrame(frame);
-      },
-      closed: (session: Session, error?: Error) => session.#peer.handleClose(error),
-    });
-  }
 
   constructor(options: SessionOptions) {
     this.role = options.role;
     this.#options = options;
     this.#methods = options.methods ?? MethodTable.core;
-    this.#peer = new Peer(new PeerBridge(this, options));
     this.#scope = new SessionScope(this);
+    this.#link = new SessionLink(this, options, this.#methods);
+    this.#peer = this.#link.peer;
   }
 
   /** The lifecycle state. */
@@ -147,17 +117,7 @@ export class Session {
 
   /** Starts receiving from the channel. Call once, after wiring. */
   start(): void {
-    this.#options.channel.open(new SessionReceiver(this));
-  }
-
-  #observe(direction: 'sent' | 'received', message: Message | readonly Message[] | Frame): void {
-    observeWire({
-      connection: this,
-      role: this.role,
-      direction,
-      protocolVersion: this.protocolVersion,
-      message,
-    });
+    this.#options.channel.open(this.#peer);
   }
 
   /** Moves the lifecycle forward (the owner drives the handshake). */
@@ -186,8 +146,7 @@ export class Session {
     const id = this.#peer.nextId();
     options.onRequestId?.(id);
     let outbound = params;
-    if (options.onProgress)
-      outbound = (this.#progress ??= new ProgressTracker()).attach(id, params, options.onProgress);
+    if (options.onProgress) outbound = this.#link.progress.attach(id, params, options.onProgress);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = Date.now();
     const maxTotal = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS;
@@ -208,7 +167,8 @@ export class Session {
         Math.max(0, remaining),
       );
     };
-    if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress?.onActivity(id, arm);
+    if (options.onProgress && options.resetTimeoutOnProgress !== false)
+      this.#link.progressIfAny?.onActivity(id, arm);
     const onAbort = (): void =>
       cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -220,7 +180,7 @@ export class Session {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.#progress?.detach(id);
+      this.#link.progressIfAny?.detach(id);
     }
   }
 
@@ -271,48 +231,6 @@ export class Session {
     }
     const problem = checkParams(method, spec, params);
     if (problem) throw new TypeError(`Cannot send: ${problem}`);
-  }
-
-  #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
-    const params = request.params ?? {};
-    const inbound: InboundRequest = new Inbound(request.id, request.method, params, cancellation);
-    if (this.#options.checksInbound === false) return this.#options.handleRequest(inbound);
-    checkInbound(this.#methods.lookup(request.method), request, this.#scope);
-    if (request.method === 'ping' && this.#options.servesPing !== true) return {};
-    return this.#options.handleRequest(inbound);
-  }
-
-  #handleNotification(notification: JsonRpcNotification): void {
-    const { method } = notification;
-    const params = notification.params ?? {};
-    const spec = this.#methods.lookup(method);
-    if (!spec) return this.#options.handleNotification?.(method, params);
-    const peerRole = this.role === 'client' ? 'server' : 'client';
-    if (spec.kind !== 'notification' || !canSend(spec, peerRole)) {
-      return this.#options.onError?.(
-        new Error(`Ignored "${method}": not a notification a ${peerRole} may send`),
-      );
-    }
-    const problem = checkParams(method, spec, notification.params);
-    if (problem) return this.#options.onError?.(new Error(`Ignored notification: ${problem}`));
-    switch (method) {
-      case 'notifications/cancelled':
-        // CANCEL-7: unknown or finished ids are ignored silently.
-        if (params.requestId !== undefined)
-          this.#peer.abortInbound(params.requestId as RequestId, params.reason);
-        return;
-      case 'notifications/progress':
-        // Progress for no active request goes to the owner (PROG-5: a task's token outlives its request).
-        if (this.#progress?.handle(params) === true) return;
-        break;
-    }
-    this.#options.handleNotification?.(method, params);
-  }
-
-  #handleClose(error?: Error): void {
-    this.#state = 'closed';
-    this.#progress?.clear();
-    this.#options.handleClose?.(error);
   }
 }
 
