@@ -87,8 +87,6 @@ export class Inbound implements InboundRequest {
  * handled here. Every frame and every message sent is reported to the wire observer, if any.
  */
 export class SessionLink implements PeerOptions, PeerHandler {
-  readonly handler: PeerHandler = this;
-  readonly shouldAnswerInvalid: boolean;
   /** The connection's Peer (ids, pending map, inbound cancellations); the channel delivers to it. */
   readonly peer: Peer;
   readonly #session: LinkedSession;
@@ -101,8 +99,16 @@ export class SessionLink implements PeerOptions, PeerHandler {
     this.#session = session;
     this.#options = options;
     this.#methods = methods;
-    this.shouldAnswerInvalid = session.role === 'server';
     this.peer = new Peer(this);
+  }
+
+  get handler(): PeerHandler {
+    return this;
+  }
+
+  /** A server answers an undecodable frame with its error response; a client only reports it. */
+  get shouldAnswerInvalid(): boolean {
+    return this.#session.role === 'server';
   }
 
   /** The progress of outbound requests, made on first use. */

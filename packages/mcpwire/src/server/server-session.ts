@@ -164,11 +164,7 @@ export class ServerSession {
  * connection). It routes each inbound request by the connection's era, decided by its first request.
  */
 class SessionScope implements SessionOptions, HandshakeScope {
-  readonly role = 'server';
-  readonly era = 'legacy';
-  readonly checksInbound = false;
   readonly channel: Channel;
-  readonly methods: MethodTable;
   /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
   connectionEra: 'legacy' | 'modern' | undefined;
   readonly #owner: ServerSession;
@@ -181,8 +177,24 @@ class SessionScope implements SessionOptions, HandshakeScope {
     this.#owner = owner;
     this.#server = server;
     this.channel = channel;
-    this.methods = server.methods;
     this.#onClose = onClose;
+  }
+
+  // Constants as prototype getters, not fields: an idle session's heap is these objects (issue 23).
+  get role(): 'server' {
+    return 'server';
+  }
+
+  get era(): 'legacy' {
+    return 'legacy';
+  }
+
+  get checksInbound(): false {
+    return false;
+  }
+
+  get methods(): MethodTable {
+    return this.#server.methods;
   }
 
   /** Every inbound request of the connection, through the server's one serve path. */
