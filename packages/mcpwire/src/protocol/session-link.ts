@@ -13,7 +13,7 @@ import type {
   SendOptions,
 } from '../jsonrpc/message.ts';
 import { type Cancellation, Peer, type PeerHandler, type PeerOptions } from '../jsonrpc/peer.ts';
-import { checkInbound, type InboundScope } from './inbound-check.ts';
+import { checkInbound, checkLifecycle, type InboundScope } from './inbound-check.ts';
 import type { MethodTable } from './method-table.ts';
 import { canSend, checkParams } from './methods.ts';
 import { ProgressTracker } from './progress.ts';
@@ -40,7 +40,8 @@ export interface InboundRequest {
 export interface LinkedSession {
   readonly role: 'client' | 'server';
   readonly protocolVersion: string | undefined;
-  readonly inboundScope: InboundScope;
+  readonly ownCapabilities: object;
+  readonly state: 'new' | 'initializing' | 'operating' | 'closed';
   setState(state: 'closed'): void;
 }
 
@@ -84,26 +85,49 @@ export class Inbound implements InboundRequest {
 /**
  * A session's Peer wiring and inbound side. Inbound requests are checked (unless the owner checks
  * them itself) and handed to the owner; `notifications/cancelled` and `notifications/progress` are
- * handled here. Every frame and every message sent is reported to the wire observer, if any.
+ * handled here. Every frame and every message sent is reported to the wire observer, if any. It is
+ * also the inbound check's view of the session (`InboundScope`): one object for the connection.
  */
-export class SessionLink implements PeerOptions, PeerHandler {
+export class SessionLink implements PeerOptions, PeerHandler, InboundScope {
   /** The connection's Peer (ids, pending map, inbound cancellations); the channel delivers to it. */
   readonly peer: Peer;
   readonly #session: LinkedSession;
   readonly #options: LinkOptions;
-  readonly #methods: MethodTable;
+  /** The methods this side knows. */
+  readonly methods: MethodTable;
   /** Made for the first outbound request that wants progress. */
   #progress: ProgressTracker | undefined;
 
   constructor(session: LinkedSession, options: LinkOptions, methods: MethodTable) {
     this.#session = session;
     this.#options = options;
-    this.#methods = methods;
+    this.methods = methods;
     this.peer = new Peer(this);
   }
 
   get handler(): PeerHandler {
     return this;
+  }
+
+  /** InboundScope: the side receiving requests. */
+  get receiver(): 'client' | 'server' {
+    return this.#session.role;
+  }
+
+  get era(): 'legacy' {
+    return 'legacy';
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#session.protocolVersion;
+  }
+
+  get ownCapabilities(): object {
+    return this.#session.ownCapabilities;
+  }
+
+  checkLifecycle(method: string): void {
+    checkLifecycle(this.#session.role, this.#session.state, method);
   }
 
   /** A server answers an undecodable frame with its error response; a client only reports it. */
@@ -143,7 +167,7 @@ export class SessionLink implements PeerOptions, PeerHandler {
     const inbound = new Inbound(request.id, request.method, params, cancellation);
     const options = this.#options;
     if (options.checksInbound === false) return options.handleRequest(inbound);
-    checkInbound(this.#methods.lookup(request.method), request, this.#session.inboundScope);
+    checkInbound(this.methods.lookup(request.method), request, this);
     if (request.method === 'ping' && options.servesPing !== true) return {};
     return options.handleRequest(inbound);
   }
@@ -151,7 +175,7 @@ export class SessionLink implements PeerOptions, PeerHandler {
   handleNotification(notification: JsonRpcNotification): void {
     const { method } = notification;
     const params = notification.params ?? {};
-    const spec = this.#methods.lookup(method);
+    const spec = this.methods.lookup(method);
     const options = this.#options;
     if (!spec) return options.handleNotification?.(method, params);
     const peerRole = this.#session.role === 'client' ? 'server' : 'client';

@@ -2,15 +2,9 @@
 // cancellation, progress and timeouts. Client and Server each own one; neither inherits it.
 
 import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
-import type {
-  JsonObject,
-  Message,
-  RequestId,
-  SendOptions,
-} from '../jsonrpc/message.ts';
-import type { Peer } from '../jsonrpc/peer.ts';
+import type { JsonObject, Message, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import { checkLifecycle, type InboundScope } from './inbound-check.ts';
+import type { InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
 import type { ProgressHandler } from './progress.ts';
@@ -91,18 +85,11 @@ export class Session {
   #state: SessionState = 'new';
   #options: SessionOptions;
   readonly #link: SessionLink;
-  #peer: Peer;
-  readonly #methods: MethodTable;
-  /** What the inbound check reads of this session: one object for the connection's life. */
-  readonly #scope: InboundScope;
 
   constructor(options: SessionOptions) {
     this.role = options.role;
     this.#options = options;
-    this.#methods = options.methods ?? MethodTable.core;
-    this.#scope = new SessionScope(this);
-    this.#link = new SessionLink(this, options, this.#methods);
-    this.#peer = this.#link.peer;
+    this.#link = new SessionLink(this, options, options.methods ?? MethodTable.core);
   }
 
   /** The lifecycle state. */
@@ -112,12 +99,12 @@ export class Session {
 
   /** What the inbound check reads of this session (lifecycle, revision, own capabilities); one object. */
   get inboundScope(): InboundScope {
-    return this.#scope;
+    return this.#link;
   }
 
   /** Starts receiving from the channel. Call once, after wiring. */
   start(): void {
-    this.#options.channel.open(this.#peer);
+    this.#options.channel.open(this.#link.peer);
   }
 
   /** Moves the lifecycle forward (the owner drives the handshake). */
@@ -128,7 +115,7 @@ export class Session {
   /** Closes the connection; pending requests reject with ConnectionClosedError. Idempotent. */
   async close(): Promise<void> {
     await this.#options.channel.close();
-    this.#peer.handleClose();
+    this.#link.peer.handleClose();
   }
 
   /**
@@ -143,7 +130,7 @@ export class Session {
   ): Promise<JsonObject> {
     this.#checkOutbound(method, 'request', params);
     options.signal?.throwIfAborted();
-    const id = this.#peer.nextId();
+    const id = this.#link.peer.nextId();
     options.onRequestId?.(id);
     let outbound = params;
     if (options.onProgress) outbound = this.#link.progress.attach(id, params, options.onProgress);
@@ -152,10 +139,10 @@ export class Session {
     const maxTotal = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cancel = (error: Error, reason: string): void => {
-      if (!this.#peer.abandon(id, error)) return;
+      if (!this.#link.peer.abandon(id, error)) return;
       // LIFE-12: initialize is never cancelled.
       if (method !== 'initialize')
-        this.#peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
+        this.#link.peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
     };
     const arm = (): void => {
       clearTimeout(timer);
@@ -176,7 +163,7 @@ export class Session {
     try {
       const sendOptions =
         options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
-      return await this.#peer.request(method, outbound, id, sendOptions);
+      return await this.#link.peer.request(method, outbound, id, sendOptions);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -191,16 +178,16 @@ export class Session {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.#peer.notify(method, params, options);
+    return this.#link.peer.notify(method, params, options);
   }
 
   /** Sends a notification without table checks, for messages the owner has already vetted. */
   notifyUnchecked(method: string, params?: JsonObject, options?: SendOptions): Promise<void> {
-    return this.#peer.notify(method, params, options);
+    return this.#link.peer.notify(method, params, options);
   }
 
   #checkOutbound(method: string, kind: MethodSpec['kind'], params: JsonObject | undefined): void {
-    const spec = this.#methods.lookup(method);
+    const spec = this.#link.methods.lookup(method);
     if (!spec) return; // Custom and experimental methods are the caller's business.
     if (spec.kind !== kind) throw new ProtocolStateError(`"${method}" is a ${spec.kind}, not a ${kind}`);
     if (!canSend(spec, this.role)) throw new ProtocolStateError(`A ${this.role} cannot send "${method}"`);
@@ -231,30 +218,6 @@ export class Session {
     }
     const problem = checkParams(method, spec, params);
     if (problem) throw new TypeError(`Cannot send: ${problem}`);
-  }
-}
-
-/** The inbound check's view of a handshake-era session (a class: no closure per connection). */
-class SessionScope implements InboundScope {
-  readonly receiver: 'client' | 'server';
-  readonly era = 'legacy';
-  readonly #session: Session;
-
-  constructor(session: Session) {
-    this.#session = session;
-    this.receiver = session.role;
-  }
-
-  checkLifecycle(method: string): void {
-    checkLifecycle(this.receiver, this.#session.state, method);
-  }
-
-  get protocolVersion(): string | undefined {
-    return this.#session.protocolVersion;
-  }
-
-  get ownCapabilities(): object {
-    return this.#session.ownCapabilities;
   }
 }
 
