@@ -9,7 +9,7 @@
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
 // (default 1000), BENCH_WARMUP_SESSIONS=<w> (default 300), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
 // scenario keys and/or server names: run only those, for development; the report then holds only them).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -290,8 +290,17 @@ const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : un
 if (before !== undefined && !existsSync(join(before, 'packages/cli/dist/main.js')))
   throw new Error(`BENCH_BEFORE: ${before}/packages/cli/dist/main.js is missing; run npm run build there`);
 
-/** Options newer than some older code, with their values: left out for `mcpwire-before`. */
-const NEWER_OPTIONS = ['--max-sessions-per-client'];
+/**
+ * Options newer than some older code, with their values: left out for `mcpwire-before` only when its
+ * `serve` command does not know them (dropping `--max-sessions-per-client` from code that has the cap
+ * evicted all but 100 of the memory scenario's sessions, and its heap per session read 0.2 KiB).
+ */
+const NEWER_OPTIONS = ['--max-sessions-per-client'].filter((option) => !isKnownBefore(option));
+
+function isKnownBefore(option: string): boolean {
+  const serveCommand = before === undefined ? '' : join(before, 'packages/cli/src/commands/serve.ts');
+  return existsSync(serveCommand) && readFileSync(serveCommand, 'utf8').includes(option);
+}
 
 function olderArgs(args: readonly string[]): string[] {
   return args.filter(

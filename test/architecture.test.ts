@@ -64,7 +64,7 @@ function treeOf(files: Record<string, string>): Tree {
 
 const SRC = `${LIBRARY_DIR}/src`;
 
-test('the repository follows every rule (layers, node:*, packages, pure layers, names, cycles)', () => {
+test('the repository follows every rule (layers, node:*, packages, pure layers, names, cycles, one serve path)', () => {
   assert.deepEqual(checkTree(repositoryTree()), []);
 });
 
@@ -326,4 +326,25 @@ test('passes: unrelated numbers, comments citing HTTP, and HTTP code in its plac
     }),
   );
   assert.deepEqual(found, []);
+});
+
+test('fails: a request dispatched to the handler table or the middleware chain outside the serve path', () => {
+  assertViolation(
+    {
+      [`${SRC}/server/server-session.ts`]:
+        'export function handle(server: { dispatch(m: string): Promise<object> }): Promise<object> {\n  return server.dispatch("ping");\n}\n',
+    },
+    `${SRC}/server/server-session.ts`,
+    'dispatch',
+    /line 2 calls dispatch\(\), which only server\/serve\.ts, server\/modern\.ts may call/,
+  );
+  assertViolation(
+    {
+      [`${SRC}/transports/http/x.ts`]:
+        'declare function runMiddleware(): void;\nexport function run(): void {\n  runMiddleware();\n}\n',
+    },
+    `${SRC}/transports/http/x.ts`,
+    'dispatch',
+    /line 3 calls runMiddleware\(\), which only server\/server-core\.ts may call/,
+  );
 });

@@ -178,8 +178,9 @@ function splitBare(specifier: string): { name: string; subpath: string } {
  * Rules: `layer` (the layering table), `node` (node:* outside its places), `package` (another package
  * reached other than through its exports, or one the package does not declare), `pure` (a pure layer that
  * does not compile without Node types), `name` (a banned file name), `cycle` (an import cycle),
- * `contract` (an HTTP word in the transport contract) and `http` (SSE or an HTTP status code named by
- * library code outside the HTTP places; see ./http-words.ts).
+ * `contract` (an HTTP word in the transport contract), `http` (SSE or an HTTP status code named by
+ * library code outside the HTTP places; see ./http-words.ts) and `dispatch` (the handler table or the
+ * middleware chain reached other than through the one serve path).
  */
 export function checkTree(tree: Tree): string[] {
   const violations: string[] = [];
@@ -192,6 +193,7 @@ export function checkTree(tree: Tree): string[] {
     if (layer !== undefined && !isTest && BANNED_NAMES.test(path.slice(LIBRARY_SRC.length)))
       violations.push(`${path}: name: no file or folder may be named shared, common, utils or helpers`);
     if (layer !== undefined && !isTest) violations.push(...checkHttpWords(path, text));
+    if (layer !== undefined && !isTest) violations.push(...checkDispatchEntry(path, text));
     const edges: string[] = [];
     for (const { specifier, kind } of importsOf(path, text)) {
       const how = kind === 'import' ? 'imports' : `${kind} import of`;
@@ -240,6 +242,44 @@ function checkHttpWords(path: string, text: string): string[] {
   if (!HTTP_PLACES.some((place) => rel.startsWith(place)))
     for (const hit of httpWordsInCode(path, text))
       found.push(`${path}: http: ${hit}; SSE and HTTP status codes belong in ${HTTP_PLACES.join(' or ')}`);
+  return found;
+}
+
+/**
+ * Which library files may call each step of a request's way to its handler (issue 23: one serve path).
+ * `serve()` (server/serve.ts, with modern.ts, its stateless branch that runs MRTR rounds) is the only
+ * caller of the server's `dispatch`; only `dispatch` (server-core.ts) runs the middleware chain.
+ */
+export const DISPATCH_CALLERS: Readonly<Record<string, readonly string[]>> = {
+  dispatch: ['server/serve.ts', 'server/modern.ts'],
+  runMiddleware: ['server/server-core.ts'],
+};
+
+/** Calls of `dispatch(...)` / `x.dispatch(...)` and `runMiddleware(...)` outside their allowed files. */
+function checkDispatchEntry(path: string, text: string): string[] {
+  const rel = path.slice(LIBRARY_SRC.length);
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const stack: ts.Node[] = [source];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const name = ts.isIdentifier(callee)
+        ? callee.text
+        : ts.isPropertyAccessExpression(callee)
+          ? callee.name.text
+          : undefined;
+      const allowed =
+        name !== undefined && Object.hasOwn(DISPATCH_CALLERS, name) ? DISPATCH_CALLERS[name] : undefined;
+      if (allowed !== undefined && !allowed.includes(rel)) {
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+        found.push(
+          `${path}: dispatch: line ${line + 1} calls ${name}(), which only ${allowed.join(', ')} may call (every request goes through serve() of server/serve.ts)`,
+        );
+      }
+    }
+    stack.push(...node.getChildren(source));
+  }
   return found;
 }
 

@@ -35,6 +35,8 @@ export interface PeerOptions {
   shouldAnswerInvalid?: boolean;
   /** Local diagnostics: handler crashes, undecodable input, stray responses. Never sent on the wire. */
   onError?: (error: Error) => void;
+  /** Told of every frame the channel delivers, before it is handled (a wire observer's hook). */
+  onFrame?(frame: Frame): void;
 }
 
 interface Pending {
@@ -125,6 +127,7 @@ export class Peer {
 
   /** Channel receiver: one decoded frame. */
   handleFrame(frame: Frame): void {
+    this.#options.onFrame?.(frame);
     switch (frame.type) {
       case 'message':
         this.#handleMessage(frame.message, (response) => this.#reply(response));

@@ -78,3 +78,37 @@ function checkGate(spec: MethodSpec, method: string, scope: InboundScope): void 
       : `Method not found: "${method}" ${needs}, which was not declared`,
   );
 }
+
+/**
+ * The handshake-era lifecycle (LIFE-5/6): throws RpcError -32600 for a request the `receiver` may
+ * not take in session `state`. `ping` is always allowed.
+ */
+export function checkLifecycle(
+  receiver: 'client' | 'server',
+  state: 'new' | 'initializing' | 'operating' | 'closed',
+  method: string,
+): void {
+  if (method === 'ping') return;
+  if (receiver === 'server') {
+    if (state === 'new' && method !== 'initialize') {
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`,
+      );
+    }
+    if (state === 'initializing') {
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`,
+      );
+    }
+    if (state === 'operating' && method === 'initialize') {
+      throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
+    }
+  } else if (state === 'new') {
+    throw new RpcError(
+      ErrorCode.InvalidRequest,
+      `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`,
+    );
+  }
+}

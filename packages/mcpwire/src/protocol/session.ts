@@ -1,35 +1,17 @@
 // A handshake-era MCP session over one connection: lifecycle, method-table checks both ways,
 // cancellation, progress and timeouts. Client and Server each own one; neither inherits it.
 
-import type { Frame } from '../jsonrpc/codec.ts';
 import { RequestCancelledError, RequestTimeoutError } from '../jsonrpc/errors.ts';
-import type {
-  JsonObject,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  Message,
-  RequestId,
-  SendOptions,
-} from '../jsonrpc/message.ts';
-import { type Cancellation, Peer } from '../jsonrpc/peer.ts';
-import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
+import type { JsonObject, Message, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { CapabilityNotNegotiatedError, hasCapability, ProtocolStateError } from './capabilities.ts';
-import { checkInbound, type InboundScope } from './inbound-check.ts';
+import type { InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
-import { ProgressTracker, type ProgressHandler } from './progress.ts';
+import type { ProgressHandler } from './progress.ts';
 import { isModernVersion } from './revisions.ts';
-import {
-  bindSessionSteps,
-  type ChannelReceiver,
-  Inbound,
-  type InboundRequest,
-  PeerBridge,
-  SessionReceiver,
-} from './session-bridges.ts';
+import { type ChannelReceiver, type InboundRequest, SessionLink } from './session-link.ts';
 
 export type { InboundRequest };
-import { isWireObserved, observeWire } from './wire-observer.ts';
 
 /** Where a session is in the handshake-era lifecycle. */
 export type SessionState = 'new' | 'initializing' | 'operating' | 'closed';
@@ -52,15 +34,16 @@ export interface SessionOptions {
    * otherwise the session answers it with `{}` (PING-2).
    */
   servesPing?: boolean;
-  /** Serves one inbound request that passed the table checks. Throw RpcError for protocol errors. */
+  /** Serves one inbound request (checked, unless `checksInbound` is false). Throw RpcError for protocol errors. */
   handleRequest(request: InboundRequest): Promise<JsonObject> | JsonObject;
   /** Receives one inbound notification that passed the table checks (cancel and progress are handled here). */
   handleNotification?(method: string, params: JsonObject): void;
   /**
-   * Offered every inbound request before the handshake-era checks; returning a result promise
-   * claims it (the dual-era server serves stateless-era envelopes this way, S26 section 3.4).
+   * False when `handleRequest` checks every inbound request itself against `inboundScope` (a
+   * Server's one serve path does, for both eras on one connection, S26 section 3.4). Default true:
+   * the session checks, answers `ping` unless `servesPing`, and hands on what passed.
    */
-  intercept?(request: InboundRequest): Promise<JsonObject> | undefined;
+  checksInbound?: boolean;
   handleClose?(error?: Error): void;
   /** Local diagnostics (bad input, handler crashes). Never sent on the wire. */
   onError?: (error: Error) => void;
@@ -86,9 +69,6 @@ export interface RequestOptions {
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 600_000;
 
-/** Session's lifecycle step, for SessionScope (assigned in Session's static block). */
-let checkLifecycleOf: (session: Session, method: string) => void;
-
 /**
  * One handshake-era MCP connection. Inbound messages are checked against the method table in
  * order: known, right sender, right kind, lifecycle, revision, negotiated capability, params.
@@ -104,39 +84,12 @@ export class Session {
   peerCapabilities: JsonObject = {};
   #state: SessionState = 'new';
   #options: SessionOptions;
-  #peer: Peer;
-  readonly #methods: MethodTable;
-  /** What the inbound check reads of this session: one object for the connection's life. */
-  readonly #scope: InboundScope;
-  /** Made for the first request that wants progress. */
-  #progress: ProgressTracker | undefined;
-
-  static {
-    checkLifecycleOf = (session, method) => session.#checkLifecycle(method);
-    bindSessionSteps({
-      send: (session: Session, message: Message | readonly Message[], options?: SendOptions) => {
-        if (isWireObserved()) session.#observe('sent', message);
-        return session.#options.channel.send(message, options);
-      },
-      handleRequest: (session: Session, request: JsonRpcRequest, cancellation: Cancellation) =>
-        session.#handleRequest(request, cancellation),
-      handleNotification: (session: Session, notification: JsonRpcNotification) =>
-        session.#handleNotification(notification),
-      handleClose: (session: Session, error?: Error) => session.#handleClose(error),
-      received: (session: Session, frame: Frame) => {
-        if (isWireObserved()) session.#observe('received', frame);
-        session.#peer.handleFrame(frame);
-      },
-      closed: (session: Session, error?: Error) => session.#peer.handleClose(error),
-    });
-  }
+  readonly #link: SessionLink;
 
   constructor(options: SessionOptions) {
     this.role = options.role;
     this.#options = options;
-    this.#methods = options.methods ?? MethodTable.core;
-    this.#peer = new Peer(new PeerBridge(this, options));
-    this.#scope = new SessionScope(this);
+    this.#link = new SessionLink(this, options, options.methods ?? MethodTable.core);
   }
 
   /** The lifecycle state. */
@@ -144,19 +97,14 @@ export class Session {
     return this.#state;
   }
 
-  /** Starts receiving from the channel. Call once, after wiring. */
-  start(): void {
-    this.#options.channel.open(new SessionReceiver(this));
+  /** What the inbound check reads of this session (lifecycle, revision, own capabilities); one object. */
+  get inboundScope(): InboundScope {
+    return this.#link;
   }
 
-  #observe(direction: 'sent' | 'received', message: Message | readonly Message[] | Frame): void {
-    observeWire({
-      connection: this,
-      role: this.role,
-      direction,
-      protocolVersion: this.protocolVersion,
-      message,
-    });
+  /** Starts receiving from the channel. Call once, after wiring. */
+  start(): void {
+    this.#options.channel.open(this.#link.peer);
   }
 
   /** Moves the lifecycle forward (the owner drives the handshake). */
@@ -167,7 +115,7 @@ export class Session {
   /** Closes the connection; pending requests reject with ConnectionClosedError. Idempotent. */
   async close(): Promise<void> {
     await this.#options.channel.close();
-    this.#peer.handleClose();
+    this.#link.peer.handleClose();
   }
 
   /**
@@ -182,20 +130,19 @@ export class Session {
   ): Promise<JsonObject> {
     this.#checkOutbound(method, 'request', params);
     options.signal?.throwIfAborted();
-    const id = this.#peer.nextId();
+    const id = this.#link.peer.nextId();
     options.onRequestId?.(id);
     let outbound = params;
-    if (options.onProgress)
-      outbound = (this.#progress ??= new ProgressTracker()).attach(id, params, options.onProgress);
+    if (options.onProgress) outbound = this.#link.progress.attach(id, params, options.onProgress);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = Date.now();
     const maxTotal = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cancel = (error: Error, reason: string): void => {
-      if (!this.#peer.abandon(id, error)) return;
+      if (!this.#link.peer.abandon(id, error)) return;
       // LIFE-12: initialize is never cancelled.
       if (method !== 'initialize')
-        this.#peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
+        this.#link.peer.notify('notifications/cancelled', { requestId: id, reason }).catch(() => {});
     };
     const arm = (): void => {
       clearTimeout(timer);
@@ -207,7 +154,8 @@ export class Session {
         Math.max(0, remaining),
       );
     };
-    if (options.onProgress && options.resetTimeoutOnProgress !== false) this.#progress?.onActivity(id, arm);
+    if (options.onProgress && options.resetTimeoutOnProgress !== false)
+      this.#link.progressIfAny?.onActivity(id, arm);
     const onAbort = (): void =>
       cancel(new RequestCancelledError(method, options.signal?.reason), abortReason(options.signal));
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -215,11 +163,11 @@ export class Session {
     try {
       const sendOptions =
         options.relatedRequestId === undefined ? undefined : { relatedRequestId: options.relatedRequestId };
-      return await this.#peer.request(method, outbound, id, sendOptions);
+      return await this.#link.peer.request(method, outbound, id, sendOptions);
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.#progress?.detach(id);
+      this.#link.progressIfAny?.detach(id);
     }
   }
 
@@ -230,16 +178,16 @@ export class Session {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.#peer.notify(method, params, options);
+    return this.#link.peer.notify(method, params, options);
   }
 
   /** Sends a notification without table checks, for messages the owner has already vetted. */
   notifyUnchecked(method: string, params?: JsonObject, options?: SendOptions): Promise<void> {
-    return this.#peer.notify(method, params, options);
+    return this.#link.peer.notify(method, params, options);
   }
 
   #checkOutbound(method: string, kind: MethodSpec['kind'], params: JsonObject | undefined): void {
-    const spec = this.#methods.lookup(method);
+    const spec = this.#link.methods.lookup(method);
     if (!spec) return; // Custom and experimental methods are the caller's business.
     if (spec.kind !== kind) throw new ProtocolStateError(`"${method}" is a ${spec.kind}, not a ${kind}`);
     if (!canSend(spec, this.role)) throw new ProtocolStateError(`A ${this.role} cannot send "${method}"`);
@@ -270,100 +218,6 @@ export class Session {
     }
     const problem = checkParams(method, spec, params);
     if (problem) throw new TypeError(`Cannot send: ${problem}`);
-  }
-
-  #handleRequest(request: JsonRpcRequest, cancellation: Cancellation): Promise<JsonObject> | JsonObject {
-    const params = request.params ?? {};
-    const inbound: InboundRequest = new Inbound(request.id, request.method, params, cancellation);
-    const spec = this.#methods.lookup(request.method);
-    const claimed = this.#options.intercept?.(inbound);
-    if (claimed) return claimed;
-    checkInbound(spec, request, this.#scope);
-    if (request.method === 'ping' && this.#options.servesPing !== true) return {};
-    return this.#options.handleRequest(inbound);
-  }
-
-  #checkLifecycle(method: string): void {
-    if (method === 'ping') return;
-    if (this.role === 'server') {
-      if (this.#state === 'new' && method !== 'initialize') {
-        throw new RpcError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: "${method}" before initialize; only "initialize" and "ping" are allowed`,
-        );
-      }
-      if (this.#state === 'initializing') {
-        throw new RpcError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: "${method}" before notifications/initialized; only "ping" is allowed`,
-        );
-      }
-      if (this.#state === 'operating' && method === 'initialize') {
-        throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
-      }
-    } else if (this.#state === 'new') {
-      throw new RpcError(
-        ErrorCode.InvalidRequest,
-        `Invalid Request: "${method}" before initialization finished; only "ping" is allowed`,
-      );
-    }
-  }
-
-  #handleNotification(notification: JsonRpcNotification): void {
-    const { method } = notification;
-    const params = notification.params ?? {};
-    const spec = this.#methods.lookup(method);
-    if (!spec) return this.#options.handleNotification?.(method, params);
-    const peerRole = this.role === 'client' ? 'server' : 'client';
-    if (spec.kind !== 'notification' || !canSend(spec, peerRole)) {
-      return this.#options.onError?.(
-        new Error(`Ignored "${method}": not a notification a ${peerRole} may send`),
-      );
-    }
-    const problem = checkParams(method, spec, notification.params);
-    if (problem) return this.#options.onError?.(new Error(`Ignored notification: ${problem}`));
-    switch (method) {
-      case 'notifications/cancelled':
-        // CANCEL-7: unknown or finished ids are ignored silently.
-        if (params.requestId !== undefined)
-          this.#peer.abortInbound(params.requestId as RequestId, params.reason);
-        return;
-      case 'notifications/progress':
-        // Progress for no active request goes to the owner (PROG-5: a task's token outlives its request).
-        if (this.#progress?.handle(params) === true) return;
-        break;
-    }
-    this.#options.handleNotification?.(method, params);
-  }
-
-  #handleClose(error?: Error): void {
-    this.#state = 'closed';
-    this.#progress?.clear();
-    this.#options.handleClose?.(error);
-  }
-}
-
-/** The inbound check's view of a handshake-era session (a class: no closure per connection). */
-class SessionScope implements InboundScope {
-  readonly receiver: 'client' | 'server';
-  readonly era = 'legacy';
-  readonly #session: Session;
-
-  constructor(session: Session) {
-    this.#session = session;
-    this.receiver = session.role;
-  }
-
-  checkLifecycle(method: string): void {
-    checkLifecycleOf(this.#session, method);
-  }
-
-  get protocolVersion(): string | undefined {
-    return this.#session.protocolVersion;
-  }
-
-  get ownCapabilities(): object {
-    return this.#session.ownCapabilities;
   }
 }
 

@@ -1,5 +1,5 @@
 // The handshake era's two connection-scoped answers, shared by a session (server-session.ts) and by a
-// request served without one (sessionless.ts): `initialize` (which revision, which capabilities) and
+// request served without one (serve.ts): `initialize` (which revision, which capabilities) and
 // the check of `logging/setLevel`.
 
 import type { JsonObject } from '../jsonrpc/message.ts';

@@ -24,7 +24,7 @@ import {
 import type { Prompts } from './prompts.ts';
 import type { Registration } from './registry.ts';
 import type { Resources } from './resources.ts';
-import { serveSessionless } from './sessionless.ts';
+import { serveRequest } from './serve.ts';
 import type { CacheDefaults } from './cache-hints.ts';
 import { serveListen } from './listen.ts';
 import type { ListenFeed } from './listen-feed.ts';
@@ -201,7 +201,7 @@ export class ServerCore implements RequestServer {
    * and carries its notifications. Resolves with the response (errors included).
    */
   serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse> {
-    return serveSessionless(this, request, via);
+    return serveRequest(this, request, via);
   }
 
   /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */

@@ -18,14 +18,15 @@ import type {
 import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
-import type { InputBroker, RequestContext } from './context.ts';
+import type { InputBroker } from './context.ts';
+import type { InboundScope } from '../protocol/inbound-check.ts';
 import type { RequestOrigin } from './method-handlers.ts';
-import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isModernClaim } from '../protocol/envelope.ts';
-import { serveModern, type ModernHost, type ModernStream } from './modern.ts';
+import type { ModernHost, ModernStream } from './modern.ts';
+import { serve, type HandshakeScope, type RequestScope, type StatelessScope } from './serve.ts';
 import { createLegacyBroker } from './legacy-broker.ts';
 import { disconnectForPolling } from './polling-channel.ts';
-import { createRequestContext, type ContextOutput } from './request-context.ts';
+import type { ContextOutput } from './request-context.ts';
 import { answerInitialize, requestedLevel } from './handshake.ts';
 import { isLevelEnabled } from './logging.ts';
 
@@ -42,15 +43,6 @@ export interface SessionHost extends ModernHost {
   capabilitiesAt?(version: string): object;
 }
 
-/** ServerSession's private steps, for SessionHooks (assigned in ServerSession's static block). */
-let internals: {
-  handleRequest(owner: ServerSession, request: InboundRequest): Promise<JsonObject>;
-  intercept(owner: ServerSession, request: InboundRequest): Promise<JsonObject> | undefined;
-  handleNotification(owner: ServerSession, method: string): void;
-  handleClose(owner: ServerSession): void;
-  reportError(owner: ServerSession, error: Error): void;
-};
-
 /** A live handshake-era connection of a Server. Created by `Server.connect`. */
 export class ServerSession {
   readonly session: Session;
@@ -58,36 +50,19 @@ export class ServerSession {
   clientInfo: Implementation | undefined;
   #server: SessionHost;
   #channel: Channel;
-  /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
-  #era: 'legacy' | 'modern' | undefined;
-  /** Where stateless-era notifications go on this connection (made on first use). */
-  #modern: ModernStream | undefined;
+  /** The connection's scope and the Session's hooks: one object for the connection's life. */
+  readonly #scope: SessionScope;
   #logLevel: LoggingLevel | undefined;
   /** Made on first subscription / first list change: most sessions never need them. */
   #subscriptions: Set<string> | undefined;
   #pendingLists: Set<ListKind> | undefined;
   #sessionId: string | undefined;
-  #onClose: () => void;
 
   constructor(server: SessionHost, channel: Channel, onClose: () => void) {
     this.#server = server;
     this.#channel = channel;
-    this.#onClose = onClose;
-    this.session = new Session(new SessionHooks(this, channel, server.methods));
-  }
-
-  static {
-    internals = {
-      handleRequest: (owner, request) => owner.#handleRequest(request),
-      intercept: (owner, request) => owner.#intercept(request),
-      handleNotification: (owner, method) => owner.#handleNotification(method),
-      handleClose: (owner) => owner.#handleClose(),
-      reportError: (owner, error) => owner.#server.reportError(error),
-    };
-  }
-
-  get #modernStream(): ModernStream {
-    return (this.#modern ??= new SessionStream(this.session, this.#channel));
+    this.#scope = new SessionScope(this, server, channel, onClose);
+    this.session = new Session(this.#scope);
   }
 
   /** Starts receiving. */
@@ -113,50 +88,9 @@ export class ServerSession {
     }
   }
 
-  /** Every handshake-era request (initialize and ping too) goes through the server's one handler table. */
-  async #handleRequest(request: InboundRequest): Promise<JsonObject> {
-    const origin = new LegacyOutput(this, this.#server, request);
-    const ctx = this.#context(request, origin);
-    const result = await this.#server.dispatch(request.method, request.params, ctx, origin);
-    return adaptResultForRevision(request.method, result, ctx.protocolVersion);
-  }
-
-  /** Routes stateless-era requests; keeps the two eras' state machines apart on one stream. */
-  #intercept(request: InboundRequest): Promise<JsonObject> | undefined {
-    const isClaim = isModernClaim(request.params);
-    if (this.#era === undefined && isClaim) {
-      this.#era = 'modern';
-      // The stream's revision, for observers; the handshake-era checks never run on this connection.
-      this.session.protocolVersion = '2026-07-28';
-    }
-    if (this.#era === 'modern') {
-      if (request.method === 'initialize' && !isClaim) {
-        return Promise.reject(
-          new RpcError(
-            ErrorCode.InvalidRequest,
-            'Invalid Request: this connection is serving protocol revision 2026-07-28 without a handshake; "initialize" is not accepted on it',
-          ),
-        );
-      }
-      return serveModern(this.#server, request, this.#modernStream);
-    }
-    // A stateless-only method without a claim is a broken stateless request (-32602), not a lifecycle error.
-    if (this.#era === undefined && this.#server.methods.isStatelessOnly(request.method))
-      return serveModern(this.#server, request, this.#modernStream);
-    if (isClaim) {
-      return Promise.reject(
-        new RpcError(
-          ErrorCode.InvalidRequest,
-          `Invalid Request: this connection negotiated protocol revision ${this.session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`,
-        ),
-      );
-    }
-    return undefined;
-  }
-
   /** `initialize` (answered by the session itself). */
   initialize(params: InitializeRequestParams): InitializeResult {
-    this.#era = 'legacy';
+    this.#scope.connectionEra = 'legacy';
     const { version, capabilities, result } = answerInitialize(this.#server, params);
     this.#negotiate(version, capabilities, params.capabilities as JsonObject);
     this.clientInfo = params.clientInfo as Implementation;
@@ -200,11 +134,6 @@ export class ServerSession {
     return this.session.notify(method, params);
   }
 
-  #handleNotification(method: string): void {
-    if (method === 'notifications/initialized' && this.session.state === 'initializing')
-      this.session.setState('operating');
-  }
-
   /** A list of the server changed: tell the client once per tick and kind (if it is operating). */
   listChanged(kind: ListKind): void {
     if (this.session.state !== 'operating' && this.session.state !== 'initializing') return;
@@ -223,23 +152,6 @@ export class ServerSession {
     }, 0);
   }
 
-  #context(request: InboundRequest, output: LegacyOutput): RequestContext {
-    const session = this.session;
-    const meta = (request.params._meta as JsonObject | undefined) ?? {};
-    return createRequestContext(
-      {
-        era: 'legacy',
-        protocolVersion: session.protocolVersion ?? LEGACY_VERSIONS[0],
-        clientCapabilities: session.peerCapabilities as ClientCapabilities,
-        clientInfo: this.clientInfo,
-        request,
-        meta,
-        auth: this.#channel.info?.principalOf?.(request.id),
-      },
-      output,
-    );
-  }
-
   /** See `LegacyConnection.sessionId`: drawn on first use (most sessions never need it). */
   get sessionId(): string {
     return (this.#sessionId ??= crypto.randomUUID());
@@ -254,44 +166,123 @@ export class ServerSession {
   get channel(): Channel {
     return this.#channel;
   }
-
-  #handleClose(): void {
-    this.#onClose();
-  }
 }
 
-/** The Session's options as one object with prototype methods (no closures per connection). */
-class SessionHooks implements SessionOptions {
-  readonly role = 'server';
-  readonly servesPing = true;
+/**
+ * One connection's scope for `serve` (the negotiated facts, read from the Session when a request
+ * arrives) and the Session's hooks, as one object with prototype methods (no closures per
+ * connection). It routes each inbound request by the connection's era, decided by its first request.
+ */
+class SessionScope implements SessionOptions, HandshakeScope {
   readonly channel: Channel;
-  readonly methods: MethodTable;
+  /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
+  connectionEra: 'legacy' | 'modern' | undefined;
   readonly #owner: ServerSession;
+  readonly #server: SessionHost;
+  readonly #onClose: () => void;
+  /** Where stateless-era notifications go on this connection (made on first use). */
+  #modern: StatelessScope | undefined;
 
-  constructor(owner: ServerSession, channel: Channel, methods: MethodTable) {
+  constructor(owner: ServerSession, server: SessionHost, channel: Channel, onClose: () => void) {
     this.#owner = owner;
+    this.#server = server;
     this.channel = channel;
-    this.methods = methods;
+    this.#onClose = onClose;
   }
 
+  // Constants as prototype getters, not fields: an idle session's heap is these objects (issue 23).
+  get role(): 'server' {
+    return 'server';
+  }
+
+  get era(): 'legacy' {
+    return 'legacy';
+  }
+
+  get checksInbound(): false {
+    return false;
+  }
+
+  get methods(): MethodTable {
+    return this.#server.methods;
+  }
+
+  /** Every inbound request of the connection, through the server's one serve path. */
   handleRequest(request: InboundRequest): Promise<JsonObject> {
-    return internals.handleRequest(this.#owner, request);
+    const routed = this.#route(request);
+    return routed instanceof RpcError ? Promise.reject(routed) : serve(this.#server, request, routed);
   }
 
-  intercept(request: InboundRequest): Promise<JsonObject> | undefined {
-    return internals.intercept(this.#owner, request);
+  /** The scope a request is served in, or the error refusing it: one era per connection. */
+  #route(request: InboundRequest): RequestScope | RpcError {
+    const isClaim = isModernClaim(request.params);
+    const session = this.#owner.session;
+    if (this.connectionEra === undefined && isClaim) {
+      this.connectionEra = 'modern';
+      // The stream's revision, for observers; the handshake-era checks never run on this connection.
+      session.protocolVersion = '2026-07-28';
+    }
+    if (this.connectionEra === 'modern') {
+      if (request.method === 'initialize' && !isClaim) {
+        return new RpcError(
+          ErrorCode.InvalidRequest,
+          'Invalid Request: this connection is serving protocol revision 2026-07-28 without a handshake; "initialize" is not accepted on it',
+        );
+      }
+      return this.#stateless;
+    }
+    // A stateless-only method without a claim is a broken stateless request (-32602), not a lifecycle error.
+    if (this.connectionEra === undefined && this.methods.isStatelessOnly(request.method))
+      return this.#stateless;
+    if (isClaim) {
+      return new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: this connection negotiated protocol revision ${session.protocolVersion ?? '(pending)'} with initialize; stateless-era requests are not accepted on it`,
+      );
+    }
+    return this;
+  }
+
+  get #stateless(): StatelessScope {
+    return (this.#modern ??= { era: 'modern', stream: new SessionStream(this.#owner.session, this.channel) });
+  }
+
+  get inbound(): InboundScope {
+    return this.#owner.session.inboundScope;
+  }
+
+  get protocolVersion(): string {
+    return this.#owner.session.protocolVersion ?? LEGACY_VERSIONS[0];
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    return this.#owner.session.peerCapabilities as ClientCapabilities;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#owner.clientInfo;
+  }
+
+  principalOf(requestId: RequestId): Principal | undefined {
+    return this.channel.info?.principalOf?.(requestId);
+  }
+
+  outputFor(request: InboundRequest): LegacyOutput {
+    return new LegacyOutput(this.#owner, this.#server, request);
   }
 
   handleNotification(method: string): void {
-    internals.handleNotification(this.#owner, method);
+    const session = this.#owner.session;
+    if (method === 'notifications/initialized' && session.state === 'initializing')
+      session.setState('operating');
   }
 
   handleClose(): void {
-    internals.handleClose(this.#owner);
+    this.#onClose();
   }
 
   onError(error: Error): void {
-    internals.reportError(this.#owner, error);
+    this.#server.reportError(error);
   }
 }
 

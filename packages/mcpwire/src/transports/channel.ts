@@ -52,12 +52,6 @@ export interface ChannelInfo {
    * handler as `ctx.auth`.
    */
   readonly principalOf?: (requestId: RequestId) => Principal | undefined;
-  /**
-   * Set by a transport that keeps no handshake-era sessions (createSessionlessHandler): this
-   * channel carries one request of a client that negotiated `protocolVersion` earlier, perhaps with
-   * another process; `servingRequests` hands it to `RequestServer.serveRequest` as `via.protocolVersion`.
-   */
-  readonly negotiated?: { readonly protocolVersion: string };
 }
 
 /** Something that makes channels: `connect` resolves with an open-able channel, or rejects. */
@@ -75,16 +69,20 @@ export interface ChannelServer {
 }
 
 /**
- * What a transport that keeps no sessions needs of a server: each request served on its own, in
- * either era (`ServerCore` has only this; `Server` has `connect` too). Resolves with the response,
- * an error response included; never rejects.
+ * A server that serves each request on its own, in either era (`ServerCore` has only this; `Server`
+ * has `connect` too): what a transport that keeps no session for a request calls (every
+ * stateless-era request, and each request of a handler without sessions). `via` is the request's
+ * scope and its way back. Resolves with the response, an error response included; never rejects.
  */
 export interface RequestServer {
   serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse>;
   close?(): Promise<void>;
 }
 
-/** How one request of a {@link RequestServer} arrived, and where what belongs to it goes. */
+/**
+ * How one request of a {@link RequestServer} arrived (its scope) and where what belongs to it goes
+ * (its sink). The transport makes one per request, so it is a small object, not a connection.
+ */
 export interface RequestVia {
   /**
    * The handshake-era revision the client negotiated before (as its request names it);

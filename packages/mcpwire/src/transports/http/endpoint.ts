@@ -19,6 +19,7 @@ import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
 import { findRepeatedHeader } from './repeated-headers.ts';
 import { serveModernRequest } from './modern-exchange.ts';
+import type { RequestServer } from '../channel.ts';
 import type { ChannelServer, HttpConfig, Principal } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
 import {
@@ -28,7 +29,6 @@ import {
   preflightResponse,
   type SecurityPolicy,
 } from './security.ts';
-import { serverWithSender } from './sender-channel.ts';
 
 /**
  * The handler: a fetch-style function, plus `close` to end every session and stream it holds, and
@@ -63,7 +63,7 @@ export interface HandshakeRoutes {
  * unexpected failure is reported to `onError` and answered 500.
  */
 export function createEndpoint(
-  server: ChannelServer,
+  server: ChannelServer | RequestServer,
   config: HttpConfig,
   toolSchema: ToolSchemaLookup,
   handshake: HandshakeRoutes,
@@ -89,7 +89,7 @@ export function createEndpoint(
 
 interface Context {
   config: HttpConfig;
-  server: ChannelServer;
+  server: ChannelServer | RequestServer;
   handshake: HandshakeRoutes;
   toolSchema: ToolSchemaLookup;
   policy: SecurityPolicy;
@@ -157,12 +157,9 @@ async function handlePost(
       const checked = checkModernRequest(routed.message, request.headers, context.toolSchema);
       const refused = checked instanceof Promise ? await checked : checked;
       if (refused) return errorReply(refused);
-      const server =
-        principal === undefined
-          ? context.server
-          : serverWithSender(context.server, { requestId: routed.message.id, principal });
-      return await serveModernRequest(server, routed.message, request, {
+      return await serveModernRequest(context.server, routed.message, request, {
         keepAliveMs: context.config.keepAliveMs,
+        principal,
       });
     }
     case 'legacy':

@@ -5,7 +5,6 @@
 // HTTP-34), and GET and DELETE get 405 (HTTP-19). The stateless era is served as ever.
 
 import type { RequestServer } from '../channel.ts';
-import { servingRequests } from '../request-channels.ts';
 import { createEndpoint, notAllowed, requestsOf, type HttpHandler } from './endpoint.ts';
 import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
 import { resolveOptions, type HttpHandlerOptions, type ToolSchemaSource } from './options.ts';
@@ -34,12 +33,11 @@ export function createSessionlessHandler(
   options: SessionlessHandlerOptions = {},
 ): HttpHandler {
   const config = resolveOptions(options);
-  const channels = servingRequests(server);
   const custom = config.toolSchema;
   const direct = server.toolInputSchema?.bind(server);
   // A server that cannot name its tools' schemas gets no Mcp-Param-* checks (S26-HDR-5) unless told.
   const toolSchema = custom ?? direct ?? (() => undefined);
-  return createEndpoint(channels, config, toolSchema, {
+  return createEndpoint(server, config, toolSchema, {
     post: (request, frame, isInitialize, accepts, principal) => {
       const requests = requestsOf(frame);
       const refused = checkVersionHeader(request, requests[0]?.id);
@@ -49,7 +47,7 @@ export function createSessionlessHandler(
         : (request.headers.get('mcp-protocol-version') ?? '2025-03-26');
       const batchRefused = refuseBatch(frame, protocolVersion);
       if (batchRefused) return Promise.resolve(batchRefused);
-      return serveSessionlessPost(channels, request, {
+      return serveSessionlessPost(server, request, {
         frame,
         requests,
         accepts,

@@ -1,13 +1,12 @@
-// One handshake-era POST served without a session (createSessionlessHandler): a channel of its own
-// that carries the POST's frame to the server and its answers back, as one JSON body or an SSE
-// stream (post-exchange.ts), and ends with the last response. Nothing is kept for resumption, so the
-// stream is live only, and a client that goes away cancels its requests.
+// One handshake-era POST served without a session (createSessionlessHandler): each request in its frame
+// goes to `RequestServer.serveRequest` with a via of its own, and the answers go back as one JSON body
+// or an SSE stream (post-exchange.ts), ending with the last response. Nothing is kept for resumption,
+// so the stream is live only, and a client that goes away cancels its requests.
 
 import { encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
-import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
-import type { JsonRpcRequest, Message } from '../../jsonrpc/message.ts';
+import type { JsonObject, JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
 import type { Principal } from '../../protocol/principal.ts';
-import type { Channel, ChannelInfo, ChannelReceiver, ChannelServer } from '../channel.ts';
+import type { RequestServer, RequestVia } from '../channel.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
 import { PostExchange, type Accepts, type PostStream } from './post-exchange.ts';
 import type { SseConnection } from './sse-writer.ts';
@@ -24,80 +23,103 @@ export interface SessionlessPost {
   maxSseBufferBytes: number;
 }
 
-/** Serves the POST on a channel of its own: 202 without requests, else their answer. */
+/**
+ * Serves the POST: 202 without requests, else their answer. Invalid items of the frame are answered
+ * in it; `notifications/cancelled` cancels a request of the same POST; other notifications and
+ * responses are dropped (nothing of a session to deliver them to).
+ */
 export function serveSessionlessPost(
-  server: ChannelServer,
+  server: RequestServer,
   request: Pick<HttpRequestView, 'onGone'>,
   post: SessionlessPost,
 ): Promise<HttpReply> {
-  const channel = new PostChannel(post);
-  server.connect(channel);
-  if (post.requests.length === 0) {
-    void channel.close();
-    return Promise.resolve(emptyReply(202));
+  if (post.requests.length === 0) return Promise.resolve(emptyReply(202));
+  const exchange = new PostExchange(
+    post.requests.map((item) => item.id),
+    {
+      accepts: post.accepts,
+      isBatch: post.frame.type === 'batch',
+      headers: {},
+      keepAliveMs: post.keepAliveMs,
+      maxSseBufferBytes: post.maxSseBufferBytes,
+      openStream: () => new LiveStream(),
+      priming: undefined,
+      closeAfterMs: undefined,
+    },
+  );
+  const vias = new Map<RequestId, PostVia>();
+  const stopWatching = request.onGone(() => {
+    for (const via of vias.values()) via.cancel('The connection closed');
+    exchange.abort();
+  });
+  const items = post.frame.type === 'batch' ? post.frame.items : [post.frame];
+  for (const item of items) {
+    if (item.type === 'invalid') {
+      void exchange.handle(item.response).catch(() => {});
+      continue;
+    }
+    const message = item.message;
+    if (!('method' in message)) continue; // A response: this side asked nothing.
+    if (!('id' in message)) {
+      if (message.method === 'notifications/cancelled') {
+        const params = message.params ?? {};
+        vias.get(params.requestId as RequestId)?.cancel(params.reason);
+      }
+      continue;
+    }
+    const via = new PostVia(exchange, message.id, post);
+    vias.set(message.id, via);
+    void server.serveRequest(message, via).then((response) => {
+      vias.delete(message.id);
+      void exchange.handle(response).catch(() => {});
+      if (exchange.isDone) stopWatching();
+    });
   }
-  const stopWatching = request.onGone(() => void channel.close());
-  channel.onClose = stopWatching;
-  return channel.response;
+  return exchange.response;
 }
 
-class PostChannel implements Channel {
-  readonly info: ChannelInfo;
-  readonly response: Promise<HttpReply>;
-  onClose: (() => void) | undefined;
-  readonly #frame: Frame;
-  readonly #exchange: PostExchange | undefined;
-  #receiver: ChannelReceiver | undefined;
-  #isClosed = false;
+/** One request's way back: notifications on the POST's stream, its cancellation, its sender. */
+class PostVia implements RequestVia {
+  readonly protocolVersion: string | undefined;
+  readonly #exchange: PostExchange;
+  readonly #id: RequestId;
+  readonly #principal: Principal | undefined;
+  #controller: AbortController | undefined;
+  #isCancelled = false;
+  #reason: unknown;
 
-  constructor(post: SessionlessPost) {
-    const { principal, protocolVersion } = post;
-    const principalOf = () => principal;
-    this.info =
-      protocolVersion === undefined ? { principalOf } : { principalOf, negotiated: { protocolVersion } };
-    this.#frame = post.frame;
-    if (post.requests.length > 0) {
-      this.#exchange = new PostExchange(
-        post.requests.map((item) => item.id),
-        {
-          accepts: post.accepts,
-          isBatch: post.frame.type === 'batch',
-          headers: {},
-          keepAliveMs: post.keepAliveMs,
-          maxSseBufferBytes: post.maxSseBufferBytes,
-          openStream: () => new LiveStream(),
-          priming: undefined,
-          closeAfterMs: undefined,
-        },
-      );
+  constructor(exchange: PostExchange, id: RequestId, post: SessionlessPost) {
+    this.#exchange = exchange;
+    this.#id = id;
+    this.protocolVersion = post.protocolVersion;
+    this.#principal = post.principal;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#isCancelled) this.#controller.abort(this.#reason);
     }
-    this.response = this.#exchange?.response ?? Promise.resolve(emptyReply(202));
+    return this.#controller.signal;
   }
 
-  open(receiver: ChannelReceiver): void {
-    this.#receiver = receiver;
-    receiver.handleFrame(this.#frame);
+  get isCancelled(): boolean {
+    return this.#isCancelled;
   }
 
-  send(message: Message | readonly Message[]): Promise<void> {
-    const exchange = this.#exchange;
-    if (this.#isClosed || !exchange) return Promise.reject(new ConnectionClosedError());
-    const sent = exchange.handle(message);
-    if (exchange.isDone) {
-      // Answered: the channel ends once the last response is on its way.
-      const end = (): void => void this.close();
-      sent.then(end, end);
-    }
-    return sent;
+  cancel(reason: unknown): void {
+    if (this.#isCancelled) return;
+    this.#isCancelled = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
   }
 
-  close(): Promise<void> {
-    if (this.#isClosed) return Promise.resolve();
-    this.#isClosed = true;
-    this.#exchange?.abort();
-    this.#receiver?.handleClose();
-    this.onClose?.();
-    return Promise.resolve();
+  notify(method: string, params: JsonObject, _options?: SendOptions): Promise<void> {
+    return this.#exchange.handle({ jsonrpc: '2.0', method, params });
+  }
+
+  principalOf(requestId: RequestId): Principal | undefined {
+    return requestId === this.#id ? this.#principal : undefined;
   }
 }
 

@@ -1,0 +1,147 @@
+// The one way a request reaches the server's handlers, in either era and on any transport:
+// `serve(host, request, scope)` runs the inbound check, builds the request context, and calls the
+// middleware chain and the handler table (`ServerCore.dispatch`). Transports differ only in the scope
+// they pass: a handshake-era session's (server-session.ts, one object per connection), a stateless
+// request's (its `_meta` envelope, modern.ts), or a request served without a session
+// (`ServerCore.serveRequest`: the revision its transport says the client negotiated).
+
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
+import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
+import { adaptResultForRevision } from '../protocol/downgrade.ts';
+import { isModernClaim } from '../protocol/envelope.ts';
+import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
+import type { Principal } from '../protocol/principal.ts';
+import type { ClientCapabilities, Implementation } from '../protocol/types/index.ts';
+import { isWireObserved } from '../protocol/wire-observer.ts';
+import type { RequestVia } from '../transports/channel.ts';
+import type { RequestOrigin } from './method-handlers.ts';
+import { serveModern, type ModernHost, type ModernRequest, type ModernStream } from './modern.ts';
+import { ObservedVia } from './observed-via.ts';
+import { createRequestContext, type ContextOutput } from './request-context.ts';
+import { SessionlessScope, type SessionlessHost } from './sessionless-scope.ts';
+
+export type { SessionlessHost };
+
+/** A stateless-era request's scope: its facts come with it; what it sends goes to its stream. */
+export interface StatelessScope {
+  readonly era: 'modern';
+  readonly stream: ModernStream;
+}
+
+/**
+ * A handshake-era request's scope: what the session (or, without one, the transport) knows of the
+ * client, and where the request's output goes. A session keeps one for the connection.
+ */
+export interface HandshakeScope {
+  readonly era: 'legacy';
+  /** What the inbound check reads: lifecycle, the negotiated revision, the server's capabilities. */
+  readonly inbound: InboundScope;
+  /** The revision the handler sees. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** Who sent `requestId`, as the transport authenticated it (becomes `ctx.auth`). */
+  principalOf(requestId: ModernRequest['id']): Principal | undefined;
+  /** The request's output and origin (notifications, log level, input, the connection); one per request. */
+  outputFor(request: ModernRequest): ContextOutput & RequestOrigin;
+}
+
+/** Where a request comes from: one of the two eras' scopes. */
+export type RequestScope = StatelessScope | HandshakeScope;
+
+/**
+ * Serves one request that passed no check yet: check -> context -> middleware -> handler table.
+ * Resolves with the result (adapted to the handshake-era revision), or rejects with the RpcError to
+ * answer (anything else a handler throws is the caller's -32603). Every inbound request of a Server
+ * comes through here; nothing else calls the handler table.
+ */
+export async function serve(
+  host: ModernHost,
+  request: ModernRequest,
+  scope: RequestScope,
+): Promise<JsonObject> {
+  if (scope.era === 'modern') return serveModern(host, request, scope.stream);
+  const { method, params } = request;
+  checkInbound(host.methods.lookup(method), request, scope.inbound);
+  const output = scope.outputFor(request);
+  const version = scope.protocolVersion;
+  const ctx = createRequestContext(
+    {
+      era: 'legacy',
+      protocolVersion: version,
+      clientCapabilities: scope.clientCapabilities,
+      clientInfo: scope.clientInfo,
+      request,
+      meta: (params._meta as JsonObject | undefined) ?? {},
+      auth: scope.principalOf(request.id),
+    },
+    output,
+  );
+  const result = await host.dispatch(method, params, ctx, output);
+  return adaptResultForRevision(method, result, scope.protocolVersion);
+}
+
+/**
+ * Serves `request` without a session (`ServerCore.serveRequest`): `via` is its scope (the revision
+ * the client negotiated, if any) and its way back. Resolves with its response, a handler's failure
+ * included; never rejects. With a wire observer installed (the test suite's schema check), the
+ * request, its notifications and its response are reported as one connection's traffic.
+ */
+export function serveRequest(
+  host: SessionlessHost,
+  request: JsonRpcRequest,
+  via: RequestVia,
+): Promise<JsonRpcResponse> {
+  if (!isWireObserved()) return serveAndAnswer(host, request, via);
+  const observed = new ObservedVia(request, via);
+  return serveAndAnswer(host, request, observed).then((response) => {
+    observed.observe(request, response);
+    return response;
+  });
+}
+
+async function serveAndAnswer(
+  host: SessionlessHost,
+  request: JsonRpcRequest,
+  via: RequestVia,
+): Promise<JsonRpcResponse> {
+  const { id, method } = request;
+  const params = request.params ?? {};
+  const inbound = new ViaRequest(request, params, via);
+  // A stateless-only method without a claim is a broken stateless request (-32602).
+  const isModern = isModernClaim(params) || host.methods.isStatelessOnly(method);
+  try {
+    const scope: RequestScope = isModern
+      ? { era: 'modern', stream: via }
+      : new SessionlessScope(host, method, via);
+    return { jsonrpc: '2.0', id, result: await serve(host, inbound, scope) };
+  } catch (error) {
+    // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
+    if (via.isCancelled && !(error instanceof RpcError))
+      return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } };
+    return failureResponse(id, method, error, (failure) => host.reportError(failure));
+  }
+}
+
+/** The request as the handler layer sees it: its signal and cancellation are the via's. */
+class ViaRequest implements ModernRequest {
+  readonly id: JsonRpcRequest['id'];
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly #via: RequestVia;
+
+  constructor(request: JsonRpcRequest, params: JsonObject, via: RequestVia) {
+    this.id = request.id;
+    this.method = request.method;
+    this.params = params;
+    this.#via = via;
+  }
+
+  get signal(): AbortSignal {
+    return this.#via.signal;
+  }
+
+  get isCancelled(): boolean {
+    return this.#via.isCancelled;
+  }
+}
