@@ -41,7 +41,12 @@ describe('mcpwire tap after a burst', () => {
     async () => {
       const record = join(mkdtempSync(join(tmpdir(), 'mcpwire-tap-burst-')), 'burst.jsonl');
       await using tap = new TapProcess(['--record', record, '--', ...OUR_EVERYTHING]);
-      tap.child.stdin.end(BURST);
+      // The server must be up before the burst: closing stdin is the host's shutdown, and a server
+      // still starting 2 s after it closed is sent SIGTERM (on a loaded machine, starting takes that).
+      const [initialize, ...rest] = BURST.split(/(?<=\n)/);
+      tap.child.stdin.write(initialize!);
+      await tap.waitForLines(1);
+      tap.child.stdin.end(rest.join(''));
       assert.equal((await tap.exited).code, 0, tap.stderr);
 
       const forwarded = tap.stdout.toString().split('\n').slice(0, -1);

@@ -15,11 +15,22 @@ const SERVER_BYTES = 'starting up, listening on stdio\n{"jsonrpc":"2.0","id":1,"
 const FINDING =
   /^mcpwire tap: (\S+):(\d+) stdout-not-json error the server wrote a line to stdout that is no JSON-RPC message \(not JSON\): "starting up, listening on stdio"; .*\(STDIO-3\)$/m;
 
+/**
+ * Sends the ping and closes stdin once it is answered. Closing stdin is the host's shutdown: a server
+ * still starting when it closes is sent SIGTERM 2 s later (as mcpwire's client does), which a loaded
+ * machine can reach before the server has even started.
+ */
+async function endAfterAnswer(tap: TapProcess): Promise<void> {
+  tap.child.stdin.write(PING);
+  await tap.waitForLines(2);
+  tap.child.stdin.end();
+}
+
 describe('mcpwire tap live lint', { concurrency: 2 }, () => {
   test("a non-JSON line on the server's stdout is forwarded as it is and reported on stderr at its transcript line", async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'mcpwire-tap-lint-')), 'noisy.jsonl');
     await using tap = new TapProcess(['--record', record, '--', ...NOISY]);
-    tap.child.stdin.end(PING);
+    await endAfterAnswer(tap);
     assert.equal((await tap.exited).code, 0);
     assert.equal(tap.stdout.toString(), SERVER_BYTES);
     const [, file, line] = FINDING.exec(tap.stderr) ?? [];
@@ -38,7 +49,7 @@ describe('mcpwire tap live lint', { concurrency: 2 }, () => {
     writeFileSync(log, 'an earlier run\n');
     {
       await using tap = new TapProcess(['--log', log, '--', ...NOISY]);
-      tap.child.stdin.end(PING);
+      await endAfterAnswer(tap);
       assert.equal((await tap.exited).code, 0);
       assert.equal(tap.stdout.toString(), SERVER_BYTES);
       assert.equal(tap.stderr, '');
@@ -47,7 +58,7 @@ describe('mcpwire tap live lint', { concurrency: 2 }, () => {
     assert.match(logged, /^an earlier run\nmcpwire tap: stdout-not-json error the server wrote a line/);
     assert.equal(logged.split('\n').filter((line) => line.startsWith('mcpwire tap:')).length, 1);
     await using quiet = new TapProcess(['--no-lint', '--', ...NOISY]);
-    quiet.child.stdin.end(PING);
+    await endAfterAnswer(quiet);
     assert.equal((await quiet.exited).code, 0);
     assert.equal(quiet.stdout.toString(), SERVER_BYTES);
     assert.equal(quiet.stderr, '');
