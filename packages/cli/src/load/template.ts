@@ -25,7 +25,7 @@ export const TEMPLATE_FORMS =
 
 /** JSON nested deeper than this in a step's arguments is refused (the walk is a bounded recursion). */
 const MAX_DEPTH = 32;
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 /**
  * Compiles `value` (JSON): strings with placeholders become builders of strings, objects and arrays
