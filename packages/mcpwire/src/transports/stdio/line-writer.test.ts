@@ -27,7 +27,7 @@ describe('LineWriter', () => {
     assert.deepEqual(written, ['a\n', 'b\n']);
   });
 
-  it('with isCoalescing, hands the lines written in one tick to the stream together, in order (one writev)', async () => {
+  it('with isCoalescing, hands the lines written in one tick to the stream as one write, in order', async () => {
     const batches: string[][] = [];
     const stream = new Writable({
       decodeStrings: false,
@@ -44,10 +44,7 @@ describe('LineWriter', () => {
     const first = [writer.write('a\n'), writer.write('b\n'), writer.write('c\n')];
     await Promise.all(first);
     await Promise.all([writer.write('d\n'), writer.write('e\n')]);
-    assert.deepEqual(batches, [
-      ['a\n', 'b\n', 'c\n'],
-      ['d\n', 'e\n'],
-    ]);
+    assert.deepEqual(batches, [['a\nb\nc\n'], ['d\ne\n']]);
   });
 
   it('rejects a write to a destroyed stream and reports the failure once', async () => {

@@ -16,8 +16,8 @@ export interface LineWriterOptions {
   /** Called once, on the first failure of the stream itself (not after `fail`). */
   handleFailure?: ((error: ConnectionClosedError) => void) | undefined;
   /**
-   * Hand the lines written in one tick to the stream together (cork, and uncork when the tick
-   * ends: one writev). For a stream of our own, such as a child's stdin; default false.
+   * Hand the lines written in one tick to the stream together (joined, and written when the tick
+   * ends: one write). For a stream of our own, such as a child's stdin; default false.
    */
   isCoalescing?: boolean | undefined;
 }
@@ -30,7 +30,7 @@ interface QueuedLine {
 
 /**
  * Serialises writes in call order (with `isCoalescing`, those of one tick reach the stream
- * together: N pipelined lines, one syscall). Each `write` resolves once the stream has flushed that text
+ * together: N pipelined lines, one write). Each `write` resolves once the stream has flushed that text
  * (its write callback). While the stream's buffer is full (`write()` returned false), later texts
  * wait in a queue and are handed over on 'drain'. The writer listens for 'error' on the stream
  * until `release`, so an EPIPE never becomes an uncaught exception.
@@ -49,10 +49,15 @@ export class LineWriter {
   #isReleased = false;
   #idleWaiters: Array<() => void> = [];
   readonly #isCoalescing: boolean;
-  #isCorked = false;
-  readonly #uncork = (): void => {
-    this.#isCorked = false;
-    this.#stream.uncork();
+  /** With `isCoalescing`: the texts of this tick, joined, and their lines, written at its end. */
+  #batchText = '';
+  #batchLines: QueuedLine[] = [];
+  readonly #flushBatch = (): void => {
+    const lines = this.#batchLines;
+    const text = this.#batchText;
+    this.#batchLines = [];
+    this.#batchText = '';
+    this.#writeNow(text, lines);
   };
 
   constructor(stream: Writable, options: LineWriterOptions) {
@@ -122,21 +127,28 @@ export class LineWriter {
 
   #start(line: QueuedLine): void {
     this.#inFlight++;
-    // The lines of one tick (a pipelining client's requests) go to the stream together: corked
-    // until the tick ends, then one writev, one syscall, not one each.
-    if (this.#isCoalescing && !this.#isCorked) {
-      this.#isCorked = true;
-      this.#stream.cork();
-      process.nextTick(this.#uncork);
+    if (!this.#isCoalescing) {
+      this.#writeNow(line.text, [line]);
+      return;
     }
-    const isBelowHighWaterMark = this.#write(line.text, (error) => {
-      this.#inFlight--;
+    // The lines of one tick (a pipelining client's requests) go to the stream together: joined,
+    // then one write at the end of the tick, one syscall and one callback, not one each.
+    if (this.#batchLines.length === 0) process.nextTick(this.#flushBatch);
+    this.#batchText += line.text;
+    this.#batchLines.push(line);
+  }
+
+  /** Hands `text` (the texts of `lines`, in order) to the stream; settles them when it is flushed. */
+  #writeNow(text: string, lines: readonly QueuedLine[]): void {
+    const isBelowHighWaterMark = this.#write(text, (error) => {
+      this.#inFlight -= lines.length;
       if (error) {
         // Node calls this before it destroys the stream and emits 'error': stay subscribed.
         this.#hasStreamFailed = true;
-        line.reject(this.#toClosedError(error));
+        const closed = this.#toClosedError(error);
+        for (const line of lines) line.reject(closed);
       } else {
-        line.resolve();
+        for (const line of lines) line.resolve();
       }
       if (this.#isReleased && this.#inFlight === 0) this.#detach();
       this.#notifyIfIdle();
