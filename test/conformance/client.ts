@@ -7,7 +7,7 @@ import { Client, type ClientHandlers } from 'mcpwire/client';
 import type { Tool } from 'mcpwire';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { skills, SkillsClient, SkillVerificationError } from 'mcpwire/extensions/skills';
-import { createOAuthFetch, type AuthorizationRequest, type OAuthClientOptions } from 'mcpwire/auth';
+import { createOAuthAuthorization, type AuthorizationRequest, type OAuthClientOptions } from 'mcpwire/auth';
 
 /** One scenario: the handlers the client is built with, and what it does once connected. */
 interface Scenario {
@@ -294,8 +294,11 @@ async function followAuthorization(request: AuthorizationRequest): Promise<URL> 
   return new URL(location, request.url);
 }
 
-/** The fetch of the transport: an OAuth client for auth/* scenarios (loopback allowed), else the global fetch. */
-function fetchFor(name: string, serverUrl: string, context: ToolCallContext) {
+/**
+ * The transport's authorization: an OAuth client for auth/* scenarios (loopback allowed), beneath the
+ * transport's own requester (Node's pool); none for the others.
+ */
+function authorizationFor(name: string, serverUrl: string, context: ToolCallContext) {
   if (!name.startsWith('auth/')) return undefined;
   const preRegistered =
     context.client_id !== undefined && context.issuer !== undefined
@@ -307,7 +310,7 @@ function fetchFor(name: string, serverUrl: string, context: ToolCallContext) {
           },
         ]
       : [];
-  return createOAuthFetch(serverUrl, {
+  return createOAuthAuthorization(serverUrl, {
     authorize: followAuthorization,
     redirectUri: REDIRECT_URI,
     clientMetadata: { client_name: 'mcpwire-conformance-client' },
@@ -336,9 +339,9 @@ async function main(): Promise<void> {
       ...(name.startsWith('sep-2640-') ? { extensions: [skills()] } : {}),
     },
   );
-  const oauthFetch = fetchFor(name, serverUrl, context);
+  const authorization = authorizationFor(name, serverUrl, context);
   const transport = new StreamableHttpClientTransport(serverUrl, {
-    ...(oauthFetch === undefined ? {} : { fetch: oauthFetch }),
+    ...(authorization === undefined ? {} : { authorization }),
     onError: (error) => process.stderr.write(`[mcpwire fixture] transport: ${error.message}\n`),
   });
   try {

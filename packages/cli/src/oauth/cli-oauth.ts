@@ -1,12 +1,15 @@
-// The OAuth client of the client commands: `createOAuthFetch` of mcpwire/auth with the browser flow
+// The OAuth client of the client commands: mcpwire/auth's `createOAuthAuthorization` (or, when every
+// request must go through a fetch, `createOAuthFetch`) with the browser flow
 // (the URL printed on stderr, opened where a browser is, the answer taken on a loopback listener) and
 // a file token store per server, so a later run reuses the token without a new consent.
 
 import {
   createMemoryTokenStore,
+  createOAuthAuthorization,
   createOAuthFetch,
   isPrivateHost,
   type FetchLike,
+  type OAuthAuthorization,
   type OAuthClientOptions,
 } from 'mcpwire/auth';
 import { createAddressCheckedFetch, createFileTokenStore } from 'mcpwire/auth/node';
@@ -60,9 +63,13 @@ export function authBaseFetch(
   return createAddressCheckedFetch({ trustedOrigins: [new URL(serverUrl).origin] });
 }
 
-/** An OAuth-capable fetch and the listener behind it (closed on dispose). */
-export interface CliAuthFetch extends AsyncDisposable {
-  fetch: FetchLike;
+/** The OAuth client of a command and the listener behind it (closed on dispose). */
+export interface CliAuth extends AsyncDisposable {
+  /**
+   * The client transport's option that authorizes the MCP requests: `authorization`, beneath the
+   * transport's own requester (Node's keep-alive pool), unless a fetch was asked for (see createCliAuth).
+   */
+  transportOptions: { authorization: OAuthAuthorization } | { fetch: FetchLike };
   /** The token store file in use; undefined for a memory store. */
   storePath: string | undefined;
 }
@@ -74,19 +81,27 @@ export interface AuthPrompt {
   isBrowserWanted?: boolean;
 }
 
+/** How the OAuth client reaches the network. */
+export interface CliAuthWiring {
+  /** Makes the auth layer's own requests (metadata, registration, token), and the MCP ones with isFetchWanted. */
+  inner: FetchLike;
+  /** The MCP requests too through `inner` (an OAuth fetch): --trace and --record see every request so. */
+  isFetchWanted: boolean;
+}
+
 /**
- * A fetch for the MCP endpoint `serverUrl` that runs OAuth when the server answers 401: `inner` makes
- * every request (the MCP ones and the auth layer's own, so --trace and --record see them all). The
+ * The OAuth client of the MCP endpoint `serverUrl`, which runs OAuth when the server answers 401. The
  * authorization URL is printed to stderr (and opened in a browser when one is there); the answer is
  * awaited on a loopback listener for `authTimeout` seconds. Metadata on loopback and private addresses
  * is allowed when the server itself is on one (the user chose a local server), or with allowPrivateAuth.
  */
-export async function createCliAuthFetch(
+export async function createCliAuth(
   serverUrl: string,
   options: CliAuthOptions,
-  inner: FetchLike,
+  wiring: CliAuthWiring,
   prompt: AuthPrompt = {},
-): Promise<CliAuthFetch> {
+): Promise<CliAuth> {
+  const { inner } = wiring;
   const listener = await LoopbackRedirect.listen();
   const write = prompt.write ?? ((text: string) => process.stderr.write(text));
   const isBrowserWanted = prompt.isBrowserWanted ?? canOpenBrowser();
@@ -132,7 +147,9 @@ export async function createCliAuthFetch(
     },
   };
   return {
-    fetch: createOAuthFetch(serverUrl, client),
+    transportOptions: wiring.isFetchWanted
+      ? { fetch: createOAuthFetch(serverUrl, client) }
+      : { authorization: createOAuthAuthorization(serverUrl, client) },
     storePath,
     [Symbol.asyncDispose]: () => listener[Symbol.asyncDispose](),
   };

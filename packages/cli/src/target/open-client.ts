@@ -19,7 +19,7 @@ import type { Transport } from 'mcpwire';
 import type { EraKeyed } from 'mcpwire/client';
 import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
-import type { CliAuthFetch, CliAuthOptions } from '../oauth/cli-oauth.ts';
+import type { CliAuth, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
 import { toTerminalText } from '../terminal-text.ts';
 import { DeadlineExceededError, type Deadline } from './deadline.ts';
@@ -77,15 +77,15 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
           recorder.record({ type: 'stderr', text });
           showStderr(text);
         };
-  const authFetch =
+  const auth =
     target.kind === 'http' && options.auth !== undefined
-      ? await createAuthFetch(target, options.auth, recorder)
+      ? await createAuth(target, options.auth, recorder)
       : undefined;
   let pid: number | undefined;
   const transport = createTransport(target, {
     stderr,
     recorder,
-    authFetch: authFetch?.fetch,
+    auth: auth?.transportOptions,
     maxMessageBytes: options.maxMessageBytes,
     onPid: (spawned) => (pid = spawned),
   });
@@ -116,7 +116,7 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     await client.connect(transport, signal === undefined ? {} : { signal });
   } catch (error) {
     await client.close().catch(() => {});
-    await authFetch?.[Symbol.asyncDispose]();
+    await auth?.[Symbol.asyncDispose]();
     throw toCliError(error, `cannot connect to ${target.label}`, tail);
   }
   return {
@@ -125,21 +125,24 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     pid,
     [Symbol.asyncDispose]: async () => {
       await client.close().catch(() => {});
-      await authFetch?.[Symbol.asyncDispose]();
+      await auth?.[Symbol.asyncDispose]();
     },
   };
 }
 
-/** The OAuth fetch over the recording one (so the auth exchanges are on the wire view too), loaded only now. */
-async function createAuthFetch(
+/**
+ * The OAuth client, loaded only now: an `authorization` beneath the transport's pool; with a recorder,
+ * an OAuth fetch over the recording one (so the MCP and the auth exchanges are all on the wire view).
+ */
+async function createAuth(
   target: HttpTarget,
   auth: CliAuthOptions,
   recorder: WireRecorder | undefined,
-): Promise<CliAuthFetch> {
-  const { authBaseFetch, createCliAuthFetch } = await import('../oauth/cli-oauth.ts');
+): Promise<CliAuth> {
+  const { authBaseFetch, createCliAuth } = await import('../oauth/cli-oauth.ts');
   const base = authBaseFetch(target.url, auth);
   const inner: FetchLike = recorder === undefined ? base : recordingFetch(recorder, base);
-  return createCliAuthFetch(target.url, auth, inner);
+  return createCliAuth(target.url, auth, { inner, isFetchWanted: recorder !== undefined });
 }
 
 function createTransport(
@@ -147,12 +150,12 @@ function createTransport(
   wiring: {
     stderr: (text: string) => void;
     recorder: WireRecorder | undefined;
-    authFetch: FetchLike | undefined;
+    auth: CliAuth['transportOptions'] | undefined;
     maxMessageBytes: number | undefined;
     onPid: (pid: number | undefined) => void;
   },
 ): Transport {
-  const { stderr, recorder, authFetch, maxMessageBytes } = wiring;
+  const { stderr, recorder, auth, maxMessageBytes } = wiring;
   if (target.kind === 'stdio') {
     const spawning = new StdioClientTransport({
       command: target.command,
@@ -176,11 +179,7 @@ function createTransport(
   const options = {
     headers: target.headers,
     onError: () => {},
-    ...(authFetch !== undefined
-      ? { fetch: authFetch }
-      : recorder === undefined
-        ? {}
-        : { fetch: recordingFetch(recorder) }),
+    ...(auth !== undefined ? auth : recorder === undefined ? {} : { fetch: recordingFetch(recorder) }),
   };
   return target.transport === 'sse'
     ? new SseClientTransport(target.url, options)

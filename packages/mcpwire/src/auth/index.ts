@@ -3,6 +3,11 @@
 // Speaks fetch/Request/Response only; no transport imports it.
 
 export { createOAuthFetch } from './oauth-fetch.ts';
+export {
+  createOAuthAuthorization,
+  type AuthorizationExchange,
+  type OAuthAuthorization,
+} from './oauth-authorization.ts';
 export type {
   AuthorizationRequest,
   AuthorizeCallback,

@@ -12,6 +12,7 @@ export {
   type SseClientTransportOptions,
 } from './legacy-sse-client.ts';
 export type { FetchLike, FetcherOptions } from './http-fetcher.ts';
+export type { HttpAuthorization } from './http-authorization.ts';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './response-stream.ts';
 export {
   AnswerUndeliveredError,

@@ -40,6 +40,9 @@ import {
   type StreamPlan,
 } from './response-stream.ts';
 
+/** The reason an exchange's controller is aborted with once the exchange is over (an AbortError). */
+const EXCHANGE_OVER = new DOMException('The exchange is over', 'AbortError');
+
 /** One POST and what its answer is expected to carry. */
 export interface Exchange {
   body: Message | readonly Message[];
@@ -147,8 +150,9 @@ export class PostSender {
       this.#live.delete(controller);
       wasAborted = controller.signal.aborted;
       // The exchange is over: release any stream still open for it (a POST stream or a resuming
-      // GET the server holds open after the response, HTTP-14), so no socket outlives it.
-      controller.abort();
+      // GET the server holds open after the response, HTTP-14), so no socket outlives it. With a
+      // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU).
+      controller.abort(EXCHANGE_OVER);
       if (this.#carriers.size > 0) this.#dropCarrier(exchange);
     }
     if (exchange.failure !== undefined) throw exchange.failure;

@@ -4,6 +4,7 @@
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
 import { createDefaultRequester } from '#default-requester';
+import type { HttpAuthorization } from './http-authorization.ts';
 import { CrossOriginRedirectError, FetchFailedError, HttpError, OPAQUE_LOCATION } from './http-errors.ts';
 import { FetchRequester, type FetchLike, type HttpExchange, type Requester } from './requester.ts';
 
@@ -22,6 +23,11 @@ export interface FetcherOptions {
    * with it (./node-requester.ts); elsewhere the global `fetch`.
    */
   fetch?: FetchLike;
+  /**
+   * Authorizes every exchange (mcpwire/auth's createOAuthAuthorization): whichever way requests go
+   * (Node's pool or a fetch), it adds the credentials and may send an exchange again after a 401/403.
+   */
+  authorization?: HttpAuthorization;
   /** Headers added to every request (e.g. `Authorization`); the protocol's own headers win. */
   headers?: HeadersInput;
   /**
@@ -68,6 +74,7 @@ export interface ErrorBody {
  */
 export class Fetcher {
   readonly #requester: Requester;
+  readonly #authorization: HttpAuthorization | undefined;
   readonly #headers: HeadersInput;
   /** `requestInit`'s headers and signal (the rest is fetch's: FetchRequester's). */
   readonly #init: { headers: HeadersInput; signal: AbortSignal | null | undefined };
@@ -78,6 +85,7 @@ export class Fetcher {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const { headers, signal, ...fetchOptions } = options.requestInit ?? {};
     this.#headers = options.headers;
+    this.#authorization = options.authorization;
     this.#init = { headers, signal };
     const isFetchOnly = Object.keys(fetchOptions).length > 0;
     this.#requester =
@@ -143,8 +151,12 @@ export class Fetcher {
   }
 
   async #fetchOnce(call: FetchCall, exchange: HttpExchange): Promise<Response> {
+    const authorization = this.#authorization;
     try {
-      return await this.#requester.request(exchange);
+      if (authorization === undefined) return await this.#requester.request(exchange);
+      return await authorization.send(exchange, (headers) =>
+        this.#requester.request({ ...exchange, headers }),
+      );
     } catch (error) {
       if (call.signal?.aborted) throw error;
       throw new FetchFailedError(call.method, exchange.url.href, error);
