@@ -8,7 +8,7 @@ import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
 import { Deadline } from './target/deadline.ts';
 import { openClient, toCliError } from './target/open-client.ts';
 import { toTerminalJson } from './terminal-text.ts';
-import { resolveTarget, type Target } from './target/target.ts';
+import { resolveCommandTarget, type Target } from './target/target.ts';
 import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
 import { toCappedJson } from './wire/json-depth.ts';
 
@@ -49,7 +49,7 @@ export interface OneShot {
 }
 
 /**
- * Connects to `operand` (see resolveTarget), runs `work`, closes the connection (ending a spawned
+ * Connects to `operand` (see resolveCommandTarget), runs `work`, closes the connection (ending a spawned
  * server) and resolves with work's exit code. A failure rejects with a CliError whose message starts
  * with `doing` (see toCliError for the exit codes).
  */
@@ -60,14 +60,7 @@ export async function runOneShot(
   doing: string,
   work: (oneShot: OneShot) => Promise<ExitCodeValue>,
 ): Promise<ExitCodeValue> {
-  const target = await resolveTarget(operand, {
-    commandAfterDash,
-    config: options.config,
-    headers: options.header,
-    trustProjectConfig: options.trustProjectConfig,
-    env: options.env,
-    passEnv: options.passEnv,
-  });
+  const target = await resolveCommandTarget(operand, commandAfterDash, options);
   const recorder = await openCommandRecorder(doing, target, options);
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');

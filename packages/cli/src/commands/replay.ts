@@ -166,16 +166,9 @@ async function runReplay(
   if (options.check === true) {
     // Before the transcript is read: a bad --ignore or target is a usage error either way.
     const { IgnoredPaths } = await import('../wire/replay/ignored-paths.ts');
-    const { resolveTarget } = await import('../target/target.ts');
+    const { resolveCommandTarget } = await import('../target/target.ts');
     const ignored = IgnoredPaths.withPerRun(options.ignore);
-    const resolved = await resolveTarget(target ?? COMMAND_TARGET, {
-      commandAfterDash: afterDash,
-      config: options.config,
-      headers: options.header,
-      trustProjectConfig: options.trustProjectConfig,
-      env: options.env,
-      passEnv: options.passEnv,
-    });
+    const resolved = await resolveCommandTarget(target ?? COMMAND_TARGET, afterDash, options);
     const transcript = await readTranscript(file);
     const { runReplayCheck } = await import('../wire/replay/run-replay-check.ts');
     return runReplayCheck(transcript, resolved, {

@@ -10,7 +10,7 @@ import type { TargetCommandOptions } from '../one-shot.ts';
 import { authOf } from '../oauth/auth-options.ts';
 import { openClient, toCliError } from '../target/open-client.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
-import { resolveTarget } from '../target/target.ts';
+import { resolveCommandTarget } from '../target/target.ts';
 import { toTerminalText } from '../terminal-text.ts';
 import {
   callTool,
@@ -38,14 +38,7 @@ export async function runConnect(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = await resolveTarget(operand, {
-    commandAfterDash,
-    config: options.config,
-    headers: options.header,
-    trustProjectConfig: options.trustProjectConfig,
-    env: options.env,
-    passEnv: options.passEnv,
-  });
+  const target = await resolveCommandTarget(operand, commandAfterDash, options);
   // Ctrl-D (end of input) cancels a prompt as Ctrl-C does: at the menu, it quits.
   updateSettings({ aliases: { '\x04': 'cancel' } });
   const colours = coloursFor(process.stdout);

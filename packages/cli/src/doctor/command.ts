@@ -4,7 +4,7 @@
 import { coloursFor } from '../colours.ts';
 import type { ExitCodeValue } from '../exit-code.ts';
 import type { TargetCommandOptions } from '../one-shot.ts';
-import { resolveTarget } from '../target/target.ts';
+import { resolveCommandTarget } from '../target/target.ts';
 import { toTerminalJson, toTerminalText } from '../terminal-text.ts';
 import { openCommandRecorder } from '../wire/command-recorder.ts';
 import type { EventEntry } from '../wire/transcript.ts';
@@ -20,14 +20,7 @@ export async function doctor(
   commandAfterDash: readonly string[] | undefined,
   options: TargetCommandOptions,
 ): Promise<ExitCodeValue> {
-  const target = await resolveTarget(operand, {
-    commandAfterDash,
-    config: options.config,
-    headers: options.header,
-    trustProjectConfig: options.trustProjectConfig,
-    env: options.env,
-    passEnv: options.passEnv,
-  });
+  const target = await resolveCommandTarget(operand, commandAfterDash, options);
   const { auth } = authOf(options);
   if (auth !== undefined && target.kind !== 'http')
     throw new UsageError('--auth walks the OAuth flow of a URL target; a server over stdio has none');

@@ -9,7 +9,7 @@ import type { TargetCommandOptions } from '../one-shot.ts';
 import { ProgressLine } from '../progress-line.ts';
 import { authOf } from '../oauth/auth-options.ts';
 import { openClient, toCliError, type OpenClient } from '../target/open-client.ts';
-import { resolveTarget } from '../target/target.ts';
+import { resolveCommandTarget } from '../target/target.ts';
 import { toTerminalJson, toTerminalText } from '../terminal-text.ts';
 import { describeActual, evaluateAssertions, parseAssertions, type LoadAssertion } from './assertions.ts';
 import { callArguments } from './call-arguments.ts';
@@ -52,14 +52,7 @@ export async function runLoad(
 ): Promise<ExitCodeValue> {
   const checked = checkOptions(pairs, options);
   const scenario = await readScenario(options, pairs);
-  const target = await resolveTarget(operand, {
-    commandAfterDash,
-    config: options.config,
-    headers: options.header,
-    trustProjectConfig: options.trustProjectConfig,
-    env: options.env,
-    passEnv: options.passEnv,
-  });
+  const target = await resolveCommandTarget(operand, commandAfterDash, options);
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);

@@ -61,6 +61,31 @@ export interface TargetOptions {
   askApproval?: ((question: string) => Promise<boolean>) | undefined;
 }
 
+/** A command's own target flags, as commander parses them (`--config`, `-H`, `-e`, `--pass-env`, ...). */
+export interface TargetFlags {
+  config?: string | undefined;
+  header?: readonly string[] | undefined;
+  trustProjectConfig?: boolean | undefined;
+  env?: readonly string[] | undefined;
+  passEnv?: readonly string[] | undefined;
+}
+
+/** {@link resolveTarget} for a command: its operand, the words after `--` and its target flags. */
+export function resolveCommandTarget(
+  operand: string,
+  commandAfterDash: readonly string[] | undefined,
+  flags: TargetFlags,
+): Promise<Target> {
+  return resolveTarget(operand, {
+    commandAfterDash,
+    config: flags.config,
+    headers: flags.header,
+    trustProjectConfig: flags.trustProjectConfig,
+    env: flags.env,
+    passEnv: flags.passEnv,
+  });
+}
+
 /**
  * Resolves `operand`: {@link COMMAND_TARGET} for the command after `--`, an http(s) URL, or the name
  * of a server in a host config file (see {@link configSearchPath}; a server only a project config
