@@ -229,9 +229,8 @@ async function measure(transport: Transport, driver: Driver): Promise<Measuremen
   try {
     // One client per worker, as the hand-written driver has one connection per worker.
     if (driver === 'load')
-      // --no-auth: the server asks for none, and the CLI's OAuth wrapper (on by default for URLs) still
-      // takes every request through fetch instead of the client's pool (docs/load.md, "Speed").
-      return await runLoadCli({ url: http.url }, ['--no-auth', '--connections', String(config.concurrency)]);
+      // As a user runs it: OAuth on (the default for a URL), which this server never asks for.
+      return await runLoadCli({ url: http.url }, ['--connections', String(config.concurrency)]);
     const result = await measureLoad(http, sessionWorkload, {
       connections: config.concurrency,
       warmupMs: config.warmupMs,
