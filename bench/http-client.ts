@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import { Pool } from 'undici';
+import { machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -252,14 +253,7 @@ function render(results: Map<string, Samples>): string {
 async function main(): Promise<void> {
   if (!existsSync(join(root, 'packages/mcpwire/dist/client/index.js')))
     throw new Error('packages/mcpwire/dist missing: run npm run build');
-  const cpus = os.cpus();
-  const env = {
-    node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
-  };
+  const env = machineFacts();
   console.log(`mcpwire HTTP client benchmark${isQuick ? ' (BENCH_QUICK: smoke run only)' : ''}`);
   console.log(
     `node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,

@@ -27,6 +27,7 @@ import {
   type RawHttpConnection,
 } from './http-driver.ts';
 import type { ErrorLog } from './server-process.ts';
+import { machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -517,14 +518,7 @@ function toJson(scenario: Scenario, results: readonly Result[]) {
 async function main(): Promise<void> {
   if (!existsSync(join(root, 'packages/cli/dist/main.js')))
     throw new Error('packages/cli/dist/main.js missing: run npm run build');
-  const cpus = os.cpus();
-  const env = {
-    node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
-  };
+  const env = machineFacts();
   console.log(`mcpwire HTTP benchmark${isQuick ? ' (BENCH_QUICK: smoke run only)' : ''}`);
   console.log(
     `node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,
