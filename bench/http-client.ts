@@ -8,12 +8,11 @@
 // BENCH_BEFORE=<folder> (a built checkout of older code: its packages/mcpwire/dist).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import { Pool } from 'undici';
-import { machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -277,7 +276,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`${render(results)}\n`);
-  const loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const loadAverageAtEnd = loadAverageNow();
   console.log(`load average at end ${loadAverageAtEnd.join(' ')}`);
   const driverRate = median(results.get(undiciDriver.name)!.perSecond);
   const outFile = join(root, 'bench/results/http-client-latest.json');

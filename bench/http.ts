@@ -10,7 +10,6 @@
 // (default 1000), BENCH_WARMUP_SESSIONS=<w> (default 300), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
 // scenario keys and/or server names: run only those, for development; the report then holds only them).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
@@ -27,7 +26,7 @@ import {
   type RawHttpConnection,
 } from './http-driver.ts';
 import type { ErrorLog } from './server-process.ts';
-import { machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -547,7 +546,7 @@ async function main(): Promise<void> {
     console.log(`${render(scenario, list)}\n`);
     report.push(toJson(scenario, list));
   }
-  const loadAverageAtEnd = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const loadAverageAtEnd = loadAverageNow();
   console.log(`load average at end ${loadAverageAtEnd.join(' ')}`);
   const outFile = join(root, 'bench/results/http-latest.json');
   mkdirSync(dirname(outFile), { recursive: true });

@@ -15,6 +15,11 @@ export function machineFacts(): {
     platform: `${os.platform()} ${os.arch()}`,
     cpus: cpus.length,
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    loadAverageAtStart: loadAverageNow(),
   };
+}
+
+/** The 1, 5 and 15 minute load averages now, rounded to 2 places. */
+export function loadAverageNow(): number[] {
+  return os.loadavg().map((l) => Math.round(l * 100) / 100);
 }
