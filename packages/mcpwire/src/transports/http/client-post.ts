@@ -11,7 +11,7 @@ import {
   type RequestId,
 } from '../../jsonrpc/message.ts';
 import type { GetStreams } from './client-get-stream.ts';
-import type { HttpClientSession } from './client-session.ts';
+import { SESSION_ID_HEADER, type HttpClientSession } from './client-session.ts';
 import {
   AnswerUndeliveredError,
   describeNetworkError,
@@ -28,9 +28,10 @@ import {
   type ErrorBody,
   type FetchCall,
   type Fetcher,
+  type HeaderRecord,
+  type HttpAnswer,
 } from './http-fetcher.ts';
 import { isBatch, isModernErrorBody } from './http-messages.ts';
-import { McpHeader } from './mcp-headers.ts';
 import type { PendingRequests } from './pending-requests.ts';
 import {
   backoffDelay,
@@ -46,7 +47,8 @@ const EXCHANGE_OVER = new DOMException('The exchange is over', 'AbortError');
 /** One POST and what its answer is expected to carry. */
 export interface Exchange {
   body: Message | readonly Message[];
-  headers: Headers;
+  /** Lowercase names (a HeaderRecord). */
+  headers: HeaderRecord;
   rpcMethod?: string;
   /** Requests whose responses this POST's answer carries. */
   ids: RequestId[];
@@ -61,7 +63,7 @@ export interface Exchange {
 /** Creates the exchange for `body`, with a controller of its own. */
 export function createExchange(
   body: Exchange['body'],
-  options: { headers: Headers; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
+  options: { headers: HeaderRecord; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
 ): Exchange {
   const controller = new AbortController();
   const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
@@ -73,7 +75,7 @@ export function createExchange(
 
 /** A refused POST, kept for the HTTP error a failed fall back throws. */
 export interface Refusal {
-  response: Response;
+  response: HttpAnswer;
   call: FetchCall;
   body: ErrorBody;
 }
@@ -126,9 +128,11 @@ export class PostSender {
 
   async send(exchange: Exchange): Promise<void> {
     const { controller } = exchange;
-    const headers = new Headers(exchange.headers);
-    headers.set('Accept', 'application/json, text/event-stream');
-    headers.set('Content-Type', 'application/json');
+    const headers = {
+      ...exchange.headers,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
     const call: FetchCall = {
       method: 'POST',
       url: this.#options.url,
@@ -139,9 +143,11 @@ export class PostSender {
     };
     this.#live.add(controller);
     let wasAborted = false;
+    /** The answer was read or dropped to its end: nothing of the exchange is left open. */
+    let isOver = false;
     try {
       const response = await this.#options.fetcher.send(call);
-      if (response.ok) await this.#handleAccepted(response, exchange);
+      if (response.ok) isOver = await this.#handleAccepted(response, exchange);
       else await this.#handleRefused(response, exchange, call);
     } catch (error) {
       // Aborted on purpose: a cancellation (nothing to report) or close (below).
@@ -151,8 +157,9 @@ export class PostSender {
       wasAborted = controller.signal.aborted;
       // The exchange is over: release any stream still open for it (a POST stream or a resuming
       // GET the server holds open after the response, HTTP-14), so no socket outlives it. With a
-      // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU).
-      controller.abort(EXCHANGE_OVER);
+      // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU). Not
+      // after a JSON answer read to its end: nothing is open, and an abort costs an event.
+      if (!isOver) controller.abort(EXCHANGE_OVER);
       if (this.#carriers.size > 0) this.#dropCarrier(exchange);
     }
     if (exchange.failure !== undefined) throw exchange.failure;
@@ -169,7 +176,7 @@ export class PostSender {
    * it still fails, the request whose stream carried the server's request fails with
    * AnswerUndeliveredError (it would otherwise wait for nothing), and this rejects with the failure.
    */
-  async sendAnswer(answer: Message, headers: () => Headers): Promise<void> {
+  async sendAnswer(answer: Message, headers: () => HeaderRecord): Promise<void> {
     const id = isResponse(answer) ? answer.id : undefined;
     const { reconnection } = this.#options;
     for (let attempt = 0; ; attempt++) {
@@ -222,15 +229,16 @@ export class PostSender {
     for (const [id, carrier] of this.#carriers) if (carrier === exchange) this.#carriers.delete(id);
   }
 
-  async #handleAccepted(response: Response, exchange: Exchange): Promise<void> {
+  /** Reads a 2xx answer; true when its body was read or dropped to its end (not an SSE stream). */
+  async #handleAccepted(response: HttpAnswer, exchange: Exchange): Promise<boolean> {
     if (exchange.rpcMethod === 'initialize' && !exchange.isModern) this.#options.session.learn(response);
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
       const following = followStream(response, this.#plan(exchange));
       // Nothing is owed to a notification: its send resolves now, the stream is read on the side.
-      if (exchange.ids.length > 0) return following;
-      following.catch((error: Error) => this.#options.onError(error));
-      return;
+      if (exchange.ids.length > 0) await following;
+      else following.catch((error: Error) => this.#options.onError(error));
+      return false;
     }
     if (type === 'application/json') {
       const cap = this.#options.fetcher.maxResponseBytes;
@@ -253,11 +261,12 @@ export class PostSender {
         exchange.rpcMethod ?? 'a batch',
         `the server answered ${response.status} ${type || 'with no body'} without the response`,
       );
+    return true;
   }
 
-  async #handleRefused(response: Response, exchange: Exchange, call: FetchCall): Promise<void> {
-    const sentSession = exchange.headers.get(McpHeader.sessionId);
-    if (response.status === 404 && sentSession !== null) {
+  async #handleRefused(response: HttpAnswer, exchange: Exchange, call: FetchCall): Promise<void> {
+    const sentSession = exchange.headers[SESSION_ID_HEADER];
+    if (response.status === 404 && sentSession !== undefined) {
       discardBody(response);
       if (this.#options.session.id === sentSession) this.#options.streams.endSession();
       throw new SessionExpiredError(sentSession, exchange.rpcMethod);
@@ -293,7 +302,7 @@ export class PostSender {
  * terminated`) becomes: a ResponseStreamLostError naming the method, as when an SSE response stream
  * breaks, for the server had the request. An abort stays itself (the caller's cancellation or close).
  */
-function bodyLost(response: Response, exchange: Exchange, error: unknown): unknown {
+function bodyLost(response: HttpAnswer, exchange: Exchange, error: unknown): unknown {
   if (exchange.controller.signal.aborted) return error;
   const length = response.headers.get('content-length');
   const expected = length === null ? '' : ` of ${length} bytes`;
