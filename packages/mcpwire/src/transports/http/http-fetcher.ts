@@ -108,10 +108,14 @@ export class Fetcher {
   /** Sends one request; rejects with FetchFailedError when no response arrives (but rethrows an abort). */
   async send(call: FetchCall): Promise<HttpAnswer> {
     const headers = this.#headersOf(call);
-    const signals = [this.#init.signal, call.signal].filter((s): s is AbortSignal => s != null);
     const exchange: HttpExchange = { method: call.method, url: call.url, headers, redirect: 'manual' };
     if (call.body !== undefined) exchange.body = call.body;
-    if (signals.length > 0) exchange.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    const own = this.#init.signal ?? undefined;
+    const signal =
+      own === undefined || call.signal === undefined
+        ? (own ?? call.signal)
+        : AbortSignal.any([own, call.signal]);
+    if (signal !== undefined) exchange.signal = signal;
     const response = await this.#follow(call, exchange);
     return exchange.signal === undefined ? response : releasedOnAbort(response, exchange.signal);
   }

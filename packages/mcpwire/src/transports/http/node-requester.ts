@@ -22,7 +22,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export class NodeRequester implements Requester {
   #http: HttpAgent | undefined;
   #https: HttpsAgent | undefined;
-  /** The last URL's request options, made once (a channel posts to one URL). */
+  /** The last URL's host, port and path, made once (a channel posts to one URL). */
   #target: { href: string; options: RequestOptions } | undefined;
 
   request(exchange: HttpExchange): Promise<HttpAnswer> {
@@ -38,7 +38,10 @@ export class NodeRequester implements Requester {
     const send = isHttps ? httpsRequest : httpRequest;
     return new Promise<HttpAnswer>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const request = send({ ...this.#optionsOf(url), method, headers, agent }, (res) => {
+      const { protocol, hostname, port, path, auth } = this.#optionsOf(url);
+      const options: RequestOptions = { protocol, hostname, port, path, method, headers, agent };
+      if (auth !== undefined) options.auth = auth;
+      const request = send(options, (res) => {
         try {
           resolve(new NodeAnswer(res));
         } catch (error) {
@@ -152,21 +155,16 @@ class NodeAnswer implements HttpAnswer {
 /** Response headers over node's raw list: names compared without case, repeats joined with ", ". */
 class RawHeaders implements AnswerHeaders {
   readonly #raw: string[];
+  /** Lowercase name to value, made at the first `get`. */
+  #byName: Map<string, string> | undefined;
 
   constructor(raw: string[]) {
     this.#raw = raw;
   }
 
   get(name: string): string | null {
-    const wanted = name.toLowerCase();
-    const raw = this.#raw;
-    let value: string | null = null;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const key = raw[i]!;
-      if (key.length !== wanted.length || key.toLowerCase() !== wanted) continue;
-      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
-    }
-    return value;
+    this.#byName ??= joined(this.#raw);
+    return this.#byName.get(name.toLowerCase()) ?? null;
   }
 
   /** As a web Headers' forEach: lowercase names in order, repeats joined. */
@@ -176,6 +174,17 @@ class RawHeaders implements AnswerHeaders {
     for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
     headers.forEach((value, name) => callback(value, name));
   }
+}
+
+/** `raw`'s pairs by lowercase name, the values of a repeated name joined with ", " (as Headers.get). */
+function joined(raw: string[]): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const earlier = byName.get(name);
+    byName.set(name, earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`);
+  }
+  return byName;
 }
 
 /**
