@@ -56,7 +56,7 @@ export class NodeRequester implements Requester {
         // An abort at any time, the body's reading included, destroys the request and its socket.
         const abort = (): void => void request.destroy(new Error('aborted', { cause: signal.reason }));
         signal.addEventListener('abort', abort, { once: true });
-        request.once('close', () => signal.removeEventListener('abort', abort));
+        request.on('close', () => signal.removeEventListener('abort', abort));
       }
       request.end(body);
     });
@@ -215,14 +215,14 @@ function readCappedText(res: IncomingMessage, cap: number): Promise<CappedText> 
       chunks.push(chunk);
       size += chunk.length;
     });
-    res.once('end', () => {
+    res.on('end', () => {
       if (isSettled) return;
       isSettled = true;
       resolve({ text: text(), isCut: false });
     });
     // `on`: an 'error' with no listener would be thrown.
     res.on('error', (error: Error) => fail(closedError(error)));
-    res.once('close', () => {
+    res.on('close', () => {
       if (!res.complete) fail(new Error('other side closed'));
     });
   });
