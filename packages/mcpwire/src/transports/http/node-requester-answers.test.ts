@@ -129,4 +129,28 @@ describe("the client's reading of the pool's answers", { timeout: 60_000 }, () =
     await Promise.all([...served.open].map((socket) => once(socket, 'close')));
     assert.equal(served.open.size, 0);
   });
+
+  it('closing the client while a JSON answer is half sent fails the call as closed, and its socket closes', async () => {
+    let held!: (res: ServerResponse) => void;
+    const isHeld = new Promise<ServerResponse>((resolve) => (held = resolve));
+    await using served = await startServer((message, res) => {
+      if (message.method === 'initialize') return initializeResult();
+      if (message.method === 'tools/list') return { tools: [HOLD] };
+      if (message.method !== 'tools/call') return {};
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"jsonrpc":"2.0",');
+      held(res);
+      return undefined;
+    });
+    const client = newClient();
+    await client.connect(new StreamableHttpClientTransport(served.url, { onError: () => {} }));
+    await client.listTools();
+    const call = client.callTool({ name: 'hold' });
+    const closed = once(await isHeld, 'close');
+    await client.close();
+    await assert.rejects(call, { name: 'ConnectionClosedError' });
+    await closed;
+    await Promise.all([...served.open].map((socket) => once(socket, 'close')));
+    assert.equal(served.open.size, 0);
+  });
 });
