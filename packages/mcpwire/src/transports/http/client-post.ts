@@ -31,6 +31,7 @@ import {
   type HeaderRecord,
   type HttpAnswer,
 } from './http-fetcher.ts';
+import { ExchangeAbort } from './exchange-abort.ts';
 import { isBatch, isModernErrorBody } from './http-messages.ts';
 import type { PendingRequests } from './pending-requests.ts';
 import {
@@ -53,7 +54,7 @@ export interface Exchange {
   /** Requests whose responses this POST's answer carries. */
   ids: RequestId[];
   isModern: boolean;
-  controller: AbortController;
+  controller: ExchangeAbort;
   /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
   mayFallBack: boolean;
   /** Set when a server request this exchange's stream carried could not be answered: the send fails with it. */
@@ -65,7 +66,7 @@ export function createExchange(
   body: Exchange['body'],
   options: { headers: HeaderRecord; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
 ): Exchange {
-  const controller = new AbortController();
+  const controller = new ExchangeAbort();
   const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
   const { headers, ids, isModern = false, mayFallBack = false } = options;
   const exchange: Exchange = { body, headers, ids, isModern, controller, mayFallBack };
@@ -118,7 +119,7 @@ export interface PostSenderOptions {
 export class PostSender {
   readonly #options: PostSenderOptions;
   /** Controllers of every POST in flight. */
-  readonly #live = new Set<AbortController>();
+  readonly #live = new Set<{ abort(): void }>();
   /** Server requests not yet answered, by id: the exchange whose stream carried each. */
   readonly #carriers = new Map<RequestId, Exchange>();
 
@@ -138,7 +139,7 @@ export class PostSender {
       url: this.#options.url,
       headers,
       body: encodeMessage(exchange.body),
-      signal: controller.signal,
+      signal: controller,
       ...(exchange.rpcMethod === undefined ? {} : { rpcMethod: exchange.rpcMethod }),
     };
     this.#live.add(controller);
@@ -151,10 +152,10 @@ export class PostSender {
       else await this.#handleRefused(response, exchange, call);
     } catch (error) {
       // Aborted on purpose: a cancellation (nothing to report) or close (below).
-      if (!controller.signal.aborted) throw error;
+      if (!controller.aborted) throw error;
     } finally {
       this.#live.delete(controller);
-      wasAborted = controller.signal.aborted;
+      wasAborted = controller.aborted;
       // The exchange is over: release any stream still open for it (a POST stream or a resuming
       // GET the server holds open after the response, HTTP-14), so no socket outlives it. With a
       // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU). Not
@@ -303,7 +304,7 @@ export class PostSender {
  * breaks, for the server had the request. An abort stays itself (the caller's cancellation or close).
  */
 function bodyLost(response: HttpAnswer, exchange: Exchange, error: unknown): unknown {
-  if (exchange.controller.signal.aborted) return error;
+  if (exchange.controller.aborted) return error;
   const length = response.headers.get('content-length');
   const expected = length === null ? '' : ` of ${length} bytes`;
   return new ResponseStreamLostError(

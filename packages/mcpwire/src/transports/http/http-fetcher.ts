@@ -9,6 +9,8 @@ import type { HttpAuthorization } from './http-authorization.ts';
 import { CrossOriginRedirectError, FetchFailedError, HttpError, OPAQUE_LOCATION } from './http-errors.ts';
 import {
   FetchRequester,
+  toAbortSignal,
+  type AbortLike,
   type AnswerHeaders,
   type CappedText,
   type FetchLike,
@@ -67,7 +69,7 @@ export interface FetchCall {
   /** The request's own headers (a record's names lowercase); they win over the caller's. */
   headers?: Headers | HeaderRecord;
   body?: string;
-  signal?: AbortSignal;
+  signal?: AbortLike;
   /** The JSON-RPC method carried, for error messages. */
   rpcMethod?: string;
 }
@@ -114,7 +116,7 @@ export class Fetcher {
     const signal =
       own === undefined || call.signal === undefined
         ? (own ?? call.signal)
-        : AbortSignal.any([own, call.signal]);
+        : AbortSignal.any([own, toAbortSignal(call.signal)]);
     if (signal !== undefined) exchange.signal = signal;
     const response = await this.#follow(call, exchange);
     return exchange.signal === undefined ? response : releasedOnAbort(response, exchange.signal);
@@ -312,7 +314,7 @@ function toResponse(answer: HttpAnswer): Response {
  * the headers are in and those copies are collected, an abort no longer reaches the connection (a
  * stream the client closed stayed open, and kept the process alive). Other bodies are read at once.
  */
-function releasedOnAbort(response: HttpAnswer, signal: AbortSignal): HttpAnswer {
+function releasedOnAbort(response: HttpAnswer, signal: AbortLike): HttpAnswer {
   // The type first: Node's answer makes a web stream only when `body` is read.
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
   const { body } = response;

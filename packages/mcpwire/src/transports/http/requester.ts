@@ -8,13 +8,33 @@ export type FetchLike = (request: Request) => Promise<Response>;
 /** Request headers as sent: lowercase names, one value each, built per exchange by the Fetcher. */
 export type HeaderRecord = Record<string, string>;
 
+/**
+ * What a requester reads of an abort signal; an AbortSignal is one, and so is the POST path's
+ * ExchangeAbort (./exchange-abort.ts), which makes no AbortSignal unless asked.
+ */
+export interface AbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** `signal` as an AbortSignal (for fetch, AbortSignal.any): itself when it is one. */
+export function toAbortSignal(signal: AbortLike): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
+}
+
 /** One HTTP exchange to make, exactly as given. */
 export interface HttpExchange {
   method: 'GET' | 'POST' | 'DELETE';
   url: URL;
   headers: HeaderRecord;
   body?: string;
-  signal?: AbortSignal;
+  signal?: AbortLike;
   /**
    * `manual` always, except for a browser's second try at a GET whose redirect it hid
    * (`opaqueredirect`); a requester that sees every redirect never follows any.
@@ -82,7 +102,7 @@ export class FetchRequester implements Requester {
     const { method, url, headers, body, signal, redirect } = exchange;
     const init: RequestInit = { ...this.#init, method, headers, redirect };
     if (body !== undefined) init.body = body;
-    if (signal !== undefined) init.signal = signal;
+    if (signal !== undefined) init.signal = toAbortSignal(signal);
     return this.#fetch(new Request(url, init));
   }
 
