@@ -3,6 +3,8 @@
 // (bench/servers/raw-mcp-peer.mjs, one process per round) on 127.0.0.1, in interleaved rounds. Per subject:
 // sequential p50 latency (one call at a time) and calls/s with 16 calls in flight. The Client also runs
 // with `fetch: globalThis.fetch` (what the `fetch` option costs), and, with BENCH_BEFORE, from older code.
+// Per subject also the client's CPU per call in the timed window (this process's user + system time from
+// process.cpuUsage(), one subject at a time: less swayed by the machine's other load than calls/s).
 // Prints medians and the ratio to the driver and writes bench/results/http-client-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_CLIENT_SECONDS=<s> timed window (default 5), BENCH_QUICK=1 smoke run,
 // BENCH_BEFORE=<folder> (a built checkout of older code: its packages/mcpwire/dist).
@@ -152,6 +154,8 @@ interface Samples {
   p50: number[];
   p99: number[];
   perSecond: number[];
+  /** The client process's CPU time per call with `config.inFlight` in flight, microseconds. */
+  cpuPerCall: number[];
   calls: number;
   failures: string[];
 }
@@ -172,8 +176,11 @@ async function measure(subject: Subject, url: string, samples: Samples): Promise
     samples.p50.push(median(latencies)!);
     samples.p99.push(percentile(latencies, 99)!);
     await inFlight(opened.call, config.concurrentWarmupMs, note);
+    const cpuBefore = process.cpuUsage();
     const count = await inFlight(opened.call, config.concurrentMs, note);
+    const cpu = process.cpuUsage(cpuBefore);
     samples.perSecond.push(count / (config.concurrentMs / 1000));
+    samples.cpuPerCall.push((cpu.user + cpu.system) / count);
     samples.calls += config.sequentialCalls + count;
   } finally {
     await opened.close();
@@ -233,6 +240,7 @@ function render(results: Map<string, Samples>): string {
     formatRatio(median(s.p50), driverP50),
     formatNumber(median(s.perSecond)),
     formatRatio(median(s.perSecond), driverRate),
+    formatNumber(median(s.cpuPerCall), 1),
     s.failures.length === 0 ? 'ok' : `problems: ${s.failures[0]}`,
   ]);
   return formatTable(
@@ -243,6 +251,7 @@ function render(results: Map<string, Samples>): string {
       'p50 / driver',
       `calls/s (${config.inFlight} in flight)`,
       'rate / driver',
+      'client CPU us/call',
       'status',
     ],
     rows,
@@ -263,7 +272,10 @@ async function main(): Promise<void> {
       `for ${formatNumber(config.concurrentWarmupMs)} ms warm-up + ${formatNumber(config.concurrentMs)} ms timed\n`,
   );
   const results = new Map<string, Samples>(
-    subjects.map((s) => [s.name, { p50: [], p99: [], perSecond: [], calls: 0, failures: [] }]),
+    subjects.map((s) => [
+      s.name,
+      { p50: [], p99: [], perSecond: [], cpuPerCall: [], calls: 0, failures: [] },
+    ]),
   );
   for (let round = 0; round < config.rounds; round++) {
     const order = subjects.map((_, i) => subjects[(i + round) % subjects.length]!);
@@ -290,7 +302,8 @@ async function main(): Promise<void> {
     method:
       'tools/call echo on bench/servers/raw-mcp-peer.mjs (a hand-written sessionless 2025-11-25 endpoint, no ' +
       'validation); every answer checked (id, echoed text); sequential: one call at a time, p50 and p99 of ' +
-      'per-call latency; rate: calls completed with 16 in flight (closed loop) / timed window',
+      'per-call latency; rate: calls completed with 16 in flight (closed loop) / timed window; client CPU: ' +
+      'process.cpuUsage() user + system over the timed window / calls completed',
     subjects: subjects.map((subject) => {
       const s = results.get(subject.name)!;
       return {
@@ -301,9 +314,15 @@ async function main(): Promise<void> {
           sequentialP50Ms: round3(median(s.p50)),
           sequentialP99Ms: round3(median(s.p99)),
           callsPerSecond: round3(median(s.perSecond)),
+          clientCpuMicrosPerCall: round3(median(s.cpuPerCall)),
         },
         rateToDriver: driverRate ? round3(median(s.perSecond)! / driverRate) : null,
-        rounds: { p50: s.p50.map(round3), p99: s.p99.map(round3), callsPerSecond: s.perSecond.map(round3) },
+        rounds: {
+          p50: s.p50.map(round3),
+          p99: s.p99.map(round3),
+          callsPerSecond: s.perSecond.map(round3),
+          clientCpuMicrosPerCall: s.cpuPerCall.map(round3),
+        },
         calls: s.calls,
         failures: s.failures,
       };

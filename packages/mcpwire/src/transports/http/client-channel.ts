@@ -16,7 +16,7 @@ import { Inbox } from '../inbox.ts';
 import { GetStreams } from './client-get-stream.ts';
 import { createExchange, errorResponseIn, PostSender, type Exchange, type Refusal } from './client-post.ts';
 import { HttpClientSession } from './client-session.ts';
-import { discardBody, type FetchCall, type Fetcher } from './http-fetcher.ts';
+import { discardBody, type FetchCall, type Fetcher, type HeaderRecord } from './http-fetcher.ts';
 import { claimOf, isBatch } from './http-messages.ts';
 import { LegacySseConnection } from './legacy-sse-client.ts';
 import { setModernHeaders } from './mcp-headers.ts';
@@ -128,15 +128,14 @@ export class StreamableHttpClientChannel implements Channel {
 
   async #sendRequest(request: JsonRpcRequest): Promise<void> {
     const claim = claimOf(request);
-    let headers: Headers;
+    let headers: HeaderRecord;
     let mayFallBack = false;
     if (claim !== undefined) {
       this.#modernVersion = claim;
-      headers = new Headers();
       const args = request.params?.arguments;
       const params =
         request.method === 'tools/call' ? this.#tools.paramHeaders(String(request.params?.name), args) : [];
-      setModernHeaders(headers, request, { version: claim, params });
+      headers = modernHeaders(request, { version: claim, params });
     } else {
       if (request.method === 'initialize') mayFallBack = this.#beginSession();
       headers = this.#session.headers();
@@ -161,8 +160,8 @@ export class StreamableHttpClientChannel implements Channel {
     // S26-HTTP-10: closing the request's stream is the stateless era's cancellation; nothing is posted.
     if (pending?.isModern) return this.#pending.forget(pending);
     const version = this.#modernVersion;
-    const headers = version === undefined ? this.#session.headers() : new Headers();
-    if (version !== undefined) setModernHeaders(headers, notification, { version });
+    const headers =
+      version === undefined ? this.#session.headers() : modernHeaders(notification, { version });
     await this.#posts.send(
       createExchange(notification, { headers, ids: [], isModern: version !== undefined }),
     );
@@ -251,7 +250,7 @@ export class StreamableHttpClientChannel implements Channel {
     this.#inbox.close(error);
   }
 
-  async #deleteSession(headers: Headers): Promise<void> {
+  async #deleteSession(headers: HeaderRecord): Promise<void> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
     try {
@@ -268,4 +267,16 @@ export class StreamableHttpClientChannel implements Channel {
       clearTimeout(timer);
     }
   }
+}
+
+/** A stateless-era message's headers (setModernHeaders) as a HeaderRecord. */
+function modernHeaders(
+  message: JsonRpcRequest | JsonRpcNotification,
+  options: Parameters<typeof setModernHeaders>[2],
+): HeaderRecord {
+  const headers = new Headers();
+  setModernHeaders(headers, message, options);
+  const record: HeaderRecord = {};
+  headers.forEach((value, name) => (record[name] = value));
+  return record;
 }

@@ -1,9 +1,9 @@
 // The GET side of a handshake-era Streamable HTTP session (2025-11-25 section 2.8.3): the server's
 // own stream (HTTP-17/18), resuming a broken stream with Last-Event-ID (HTTP-23), and expiry (HTTP-31).
 
-import type { HttpClientSession } from './client-session.ts';
+import { SESSION_ID_HEADER, type HttpClientSession } from './client-session.ts';
 import { HttpError, SessionExpiredError } from './http-errors.ts';
-import { discardBody, mediaTypeOf, type FetchCall, type Fetcher } from './http-fetcher.ts';
+import { discardBody, mediaTypeOf, type FetchCall, type Fetcher, type HttpAnswer } from './http-fetcher.ts';
 import { McpHeader } from './mcp-headers.ts';
 import { followStream, isRefusal, type ReconnectionOptions, type StreamPlan } from './response-stream.ts';
 
@@ -34,16 +34,16 @@ export class GetStreams {
   }
 
   /** GET with `Last-Event-ID` (HTTP-23), or a fresh GET stream when `lastEventId` is empty. */
-  async resume(lastEventId: string, signal: AbortSignal): Promise<Response> {
+  async resume(lastEventId: string, signal: AbortSignal): Promise<HttpAnswer> {
     const { session } = this.#options;
     const headers = session.headers();
-    headers.set('Accept', 'text/event-stream');
-    if (lastEventId !== '') headers.set(McpHeader.lastEventId, lastEventId);
+    headers.accept = 'text/event-stream';
+    if (lastEventId !== '') headers[McpHeader.lastEventId.toLowerCase()] = lastEventId;
     const call: FetchCall = { method: 'GET', url: this.#options.url, headers, signal };
     const response = await this.#options.fetcher.send(call);
     if (response.ok && mediaTypeOf(response) === 'text/event-stream') return response;
-    const sentSession = headers.get(McpHeader.sessionId);
-    if (response.status === 404 && sentSession !== null) {
+    const sentSession = headers[SESSION_ID_HEADER];
+    if (response.status === 404 && sentSession !== undefined) {
       discardBody(response);
       if (session.id === sentSession) this.endSession();
       throw new SessionExpiredError(sentSession);

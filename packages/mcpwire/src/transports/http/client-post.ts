@@ -11,7 +11,7 @@ import {
   type RequestId,
 } from '../../jsonrpc/message.ts';
 import type { GetStreams } from './client-get-stream.ts';
-import type { HttpClientSession } from './client-session.ts';
+import { SESSION_ID_HEADER, type HttpClientSession } from './client-session.ts';
 import {
   AnswerUndeliveredError,
   describeNetworkError,
@@ -28,9 +28,11 @@ import {
   type ErrorBody,
   type FetchCall,
   type Fetcher,
+  type HeaderRecord,
+  type HttpAnswer,
 } from './http-fetcher.ts';
+import { ExchangeAbort } from './exchange-abort.ts';
 import { isBatch, isModernErrorBody } from './http-messages.ts';
-import { McpHeader } from './mcp-headers.ts';
 import type { PendingRequests } from './pending-requests.ts';
 import {
   backoffDelay,
@@ -46,12 +48,13 @@ const EXCHANGE_OVER = new DOMException('The exchange is over', 'AbortError');
 /** One POST and what its answer is expected to carry. */
 export interface Exchange {
   body: Message | readonly Message[];
-  headers: Headers;
+  /** Lowercase names (a HeaderRecord). */
+  headers: HeaderRecord;
   rpcMethod?: string;
   /** Requests whose responses this POST's answer carries. */
   ids: RequestId[];
   isModern: boolean;
-  controller: AbortController;
+  controller: ExchangeAbort;
   /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
   mayFallBack: boolean;
   /** Set when a server request this exchange's stream carried could not be answered: the send fails with it. */
@@ -61,9 +64,9 @@ export interface Exchange {
 /** Creates the exchange for `body`, with a controller of its own. */
 export function createExchange(
   body: Exchange['body'],
-  options: { headers: Headers; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
+  options: { headers: HeaderRecord; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
 ): Exchange {
-  const controller = new AbortController();
+  const controller = new ExchangeAbort();
   const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
   const { headers, ids, isModern = false, mayFallBack = false } = options;
   const exchange: Exchange = { body, headers, ids, isModern, controller, mayFallBack };
@@ -73,7 +76,7 @@ export function createExchange(
 
 /** A refused POST, kept for the HTTP error a failed fall back throws. */
 export interface Refusal {
-  response: Response;
+  response: HttpAnswer;
   call: FetchCall;
   body: ErrorBody;
 }
@@ -116,7 +119,7 @@ export interface PostSenderOptions {
 export class PostSender {
   readonly #options: PostSenderOptions;
   /** Controllers of every POST in flight. */
-  readonly #live = new Set<AbortController>();
+  readonly #live = new Set<{ abort(): void }>();
   /** Server requests not yet answered, by id: the exchange whose stream carried each. */
   readonly #carriers = new Map<RequestId, Exchange>();
 
@@ -126,33 +129,38 @@ export class PostSender {
 
   async send(exchange: Exchange): Promise<void> {
     const { controller } = exchange;
-    const headers = new Headers(exchange.headers);
-    headers.set('Accept', 'application/json, text/event-stream');
-    headers.set('Content-Type', 'application/json');
+    const headers = {
+      ...exchange.headers,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
     const call: FetchCall = {
       method: 'POST',
       url: this.#options.url,
       headers,
       body: encodeMessage(exchange.body),
-      signal: controller.signal,
+      signal: controller,
       ...(exchange.rpcMethod === undefined ? {} : { rpcMethod: exchange.rpcMethod }),
     };
     this.#live.add(controller);
     let wasAborted = false;
+    /** The answer was read or dropped to its end: nothing of the exchange is left open. */
+    let isOver = false;
     try {
       const response = await this.#options.fetcher.send(call);
-      if (response.ok) await this.#handleAccepted(response, exchange);
+      if (response.ok) isOver = await this.#handleAccepted(response, exchange);
       else await this.#handleRefused(response, exchange, call);
     } catch (error) {
       // Aborted on purpose: a cancellation (nothing to report) or close (below).
-      if (!controller.signal.aborted) throw error;
+      if (!controller.aborted) throw error;
     } finally {
       this.#live.delete(controller);
-      wasAborted = controller.signal.aborted;
+      wasAborted = controller.aborted;
       // The exchange is over: release any stream still open for it (a POST stream or a resuming
       // GET the server holds open after the response, HTTP-14), so no socket outlives it. With a
-      // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU).
-      controller.abort(EXCHANGE_OVER);
+      // reason made once: abort() alone builds a DOMException per call (11% of `load`'s CPU). Not
+      // after a JSON answer read to its end: nothing is open, and an abort costs an event.
+      if (!isOver) controller.abort(EXCHANGE_OVER);
       if (this.#carriers.size > 0) this.#dropCarrier(exchange);
     }
     if (exchange.failure !== undefined) throw exchange.failure;
@@ -169,7 +177,7 @@ export class PostSender {
    * it still fails, the request whose stream carried the server's request fails with
    * AnswerUndeliveredError (it would otherwise wait for nothing), and this rejects with the failure.
    */
-  async sendAnswer(answer: Message, headers: () => Headers): Promise<void> {
+  async sendAnswer(answer: Message, headers: () => HeaderRecord): Promise<void> {
     const id = isResponse(answer) ? answer.id : undefined;
     const { reconnection } = this.#options;
     for (let attempt = 0; ; attempt++) {
@@ -222,15 +230,16 @@ export class PostSender {
     for (const [id, carrier] of this.#carriers) if (carrier === exchange) this.#carriers.delete(id);
   }
 
-  async #handleAccepted(response: Response, exchange: Exchange): Promise<void> {
+  /** Reads a 2xx answer; true when its body was read or dropped to its end (not an SSE stream). */
+  async #handleAccepted(response: HttpAnswer, exchange: Exchange): Promise<boolean> {
     if (exchange.rpcMethod === 'initialize' && !exchange.isModern) this.#options.session.learn(response);
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
       const following = followStream(response, this.#plan(exchange));
       // Nothing is owed to a notification: its send resolves now, the stream is read on the side.
-      if (exchange.ids.length > 0) return following;
-      following.catch((error: Error) => this.#options.onError(error));
-      return;
+      if (exchange.ids.length > 0) await following;
+      else following.catch((error: Error) => this.#options.onError(error));
+      return false;
     }
     if (type === 'application/json') {
       const cap = this.#options.fetcher.maxResponseBytes;
@@ -253,11 +262,12 @@ export class PostSender {
         exchange.rpcMethod ?? 'a batch',
         `the server answered ${response.status} ${type || 'with no body'} without the response`,
       );
+    return true;
   }
 
-  async #handleRefused(response: Response, exchange: Exchange, call: FetchCall): Promise<void> {
-    const sentSession = exchange.headers.get(McpHeader.sessionId);
-    if (response.status === 404 && sentSession !== null) {
+  async #handleRefused(response: HttpAnswer, exchange: Exchange, call: FetchCall): Promise<void> {
+    const sentSession = exchange.headers[SESSION_ID_HEADER];
+    if (response.status === 404 && sentSession !== undefined) {
       discardBody(response);
       if (this.#options.session.id === sentSession) this.#options.streams.endSession();
       throw new SessionExpiredError(sentSession, exchange.rpcMethod);
@@ -293,8 +303,8 @@ export class PostSender {
  * terminated`) becomes: a ResponseStreamLostError naming the method, as when an SSE response stream
  * breaks, for the server had the request. An abort stays itself (the caller's cancellation or close).
  */
-function bodyLost(response: Response, exchange: Exchange, error: unknown): unknown {
-  if (exchange.controller.signal.aborted) return error;
+function bodyLost(response: HttpAnswer, exchange: Exchange, error: unknown): unknown {
+  if (exchange.controller.aborted) return error;
   const length = response.headers.get('content-length');
   const expected = length === null ? '' : ` of ${length} bytes`;
   return new ResponseStreamLostError(

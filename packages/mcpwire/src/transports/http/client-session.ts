@@ -1,6 +1,7 @@
 // What a handshake-era HTTP client remembers between requests: the session id the server assigned
 // on initialize (HTTP-25/28) and the negotiated protocol version it must name (HTTP-33).
 
+import type { AnswerHeaders, HeaderRecord } from './requester.ts';
 import { McpHeader } from './mcp-headers.ts';
 
 /** Visible ASCII only (HTTP-26); anything else is not a session id we will echo. */
@@ -28,16 +29,25 @@ export class HttpClientSession {
   }
 
   /** Records the `Mcp-Session-Id` of an initialize response, if it carries a valid one. */
-  learn(response: Response): void {
+  learn(response: { headers: AnswerHeaders }): void {
     const id = response.headers.get(McpHeader.sessionId);
     if (id !== null && SESSION_ID.test(id)) this.#id = id;
   }
 
-  /** The headers of a handshake-era request: the session id and the negotiated version, once known. */
-  headers(): Headers {
-    const headers = new Headers();
-    if (this.#id !== undefined) headers.set(McpHeader.sessionId, this.#id);
-    if (this.protocolVersion !== undefined) headers.set(McpHeader.protocolVersion, this.protocolVersion);
+  /**
+   * The headers of a handshake-era request, a new record each call (lowercase names, as
+   * {@link SESSION_ID_HEADER}): the session id and the negotiated version, once known.
+   */
+  headers(): HeaderRecord {
+    const headers: HeaderRecord = {};
+    if (this.#id !== undefined) headers[SESSION_ID_HEADER] = this.#id;
+    if (this.protocolVersion !== undefined) headers[PROTOCOL_VERSION_HEADER] = this.protocolVersion;
     return headers;
   }
 }
+
+/** `Mcp-Session-Id` as a HeaderRecord names it. */
+export const SESSION_ID_HEADER = McpHeader.sessionId.toLowerCase();
+
+/** `MCP-Protocol-Version` as a HeaderRecord names it. */
+const PROTOCOL_VERSION_HEADER = McpHeader.protocolVersion.toLowerCase();

@@ -1,14 +1,26 @@
 // One HTTP request of a client transport: the caller's headers and RequestInit merged under the
 // protocol's own headers, redirects followed only within the origin, network failures named, failed
-// responses turned into HttpError. The exchange itself is a Requester's (./requester.ts).
+// responses turned into HttpError. The exchange itself is a Requester's (./requester.ts), answered
+// as an HttpAnswer (a web Response, or Node's lighter record).
 
 import type { JsonRpcErrorObject, JsonRpcErrorResponse } from '../../jsonrpc/message.ts';
 import { createDefaultRequester } from '#default-requester';
 import type { HttpAuthorization } from './http-authorization.ts';
 import { CrossOriginRedirectError, FetchFailedError, HttpError, OPAQUE_LOCATION } from './http-errors.ts';
-import { FetchRequester, type FetchLike, type HttpExchange, type Requester } from './requester.ts';
+import {
+  FetchRequester,
+  toAbortSignal,
+  type AbortLike,
+  type AnswerHeaders,
+  type CappedText,
+  type FetchLike,
+  type HeaderRecord,
+  type HttpAnswer,
+  type HttpExchange,
+  type Requester,
+} from './requester.ts';
 
-export type { FetchLike } from './requester.ts';
+export type { CappedText, FetchLike, HeaderRecord, HttpAnswer } from './requester.ts';
 
 /** Redirects within the origin followed at most, as fetch's own limit. */
 const MAX_REDIRECTS = 20;
@@ -54,9 +66,10 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 export interface FetchCall {
   method: 'GET' | 'POST' | 'DELETE';
   url: URL;
-  headers?: Headers;
+  /** The request's own headers (a record's names lowercase); they win over the caller's. */
+  headers?: Headers | HeaderRecord;
   body?: string;
-  signal?: AbortSignal;
+  signal?: AbortLike;
   /** The JSON-RPC method carried, for error messages. */
   rpcMethod?: string;
 }
@@ -95,17 +108,33 @@ export class Fetcher {
   }
 
   /** Sends one request; rejects with FetchFailedError when no response arrives (but rethrows an abort). */
-  async send(call: FetchCall): Promise<Response> {
-    // Read at every request: a caller may change its Headers object (a rotated token).
-    const headers = new Headers(this.#init.headers);
-    new Headers(this.#headers).forEach((value, name) => headers.set(name, value));
-    call.headers?.forEach((value, name) => headers.set(name, value));
-    const signals = [this.#init.signal, call.signal].filter((s): s is AbortSignal => s != null);
+  async send(call: FetchCall): Promise<HttpAnswer> {
+    const headers = this.#headersOf(call);
     const exchange: HttpExchange = { method: call.method, url: call.url, headers, redirect: 'manual' };
     if (call.body !== undefined) exchange.body = call.body;
-    if (signals.length > 0) exchange.signal = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+    const own = this.#init.signal ?? undefined;
+    const signal =
+      own === undefined || call.signal === undefined
+        ? (own ?? call.signal)
+        : AbortSignal.any([own, toAbortSignal(call.signal)]);
+    if (signal !== undefined) exchange.signal = signal;
     const response = await this.#follow(call, exchange);
     return exchange.signal === undefined ? response : releasedOnAbort(response, exchange.signal);
+  }
+
+  /**
+   * The headers of one request, lowercase: `requestInit`'s, the transport's, then the call's own.
+   * The caller's are read at every request: a caller may change its Headers object (a rotated token).
+   */
+  #headersOf(call: FetchCall): HeaderRecord {
+    const headers: HeaderRecord = {};
+    const add = (value: string, name: string): void => void (headers[name] = value);
+    if (this.#init.headers !== undefined) new Headers(this.#init.headers).forEach(add);
+    if (this.#headers !== undefined) new Headers(this.#headers).forEach(add);
+    const own = call.headers;
+    if (own instanceof Headers) own.forEach(add);
+    else if (own !== undefined) for (const name in own) headers[name.toLowerCase()] = own[name]!;
+    return headers;
   }
 
   /** Releases the connections the requests held; idempotent. */
@@ -121,7 +150,7 @@ export class Fetcher {
    * handling, whose CORS checks guard the other origin; a POST is not, for its body would go to a
    * target nobody can check (and the server would receive it twice).
    */
-  async #follow(call: FetchCall, exchange: HttpExchange): Promise<Response> {
+  async #follow(call: FetchCall, exchange: HttpExchange): Promise<HttpAnswer> {
     let step = exchange;
     for (let hop = 0; ; hop++) {
       const { url } = step;
@@ -150,13 +179,17 @@ export class Fetcher {
     }
   }
 
-  async #fetchOnce(call: FetchCall, exchange: HttpExchange): Promise<Response> {
+  async #fetchOnce(call: FetchCall, exchange: HttpExchange): Promise<HttpAnswer> {
     const authorization = this.#authorization;
     try {
       if (authorization === undefined) return await this.#requester.request(exchange);
-      return await authorization.send(exchange, (headers) =>
-        this.#requester.request({ ...exchange, headers }),
-      );
+      // The authorization speaks web Headers and Response (mcpwire/auth's contract).
+      const asked = { method: exchange.method, url: exchange.url, headers: new Headers(exchange.headers) };
+      return await authorization.send(asked, async (headers) => {
+        const sent: HeaderRecord = {};
+        headers.forEach((value, name) => (sent[name] = value));
+        return toResponse(await this.#requester.request({ ...exchange, headers: sent }));
+      });
     } catch (error) {
       if (call.signal?.aborted) throw error;
       throw new FetchFailedError(call.method, exchange.url.href, error);
@@ -165,7 +198,7 @@ export class Fetcher {
 
   /** Reads a failed response (unless its `body` was read already) and describes it as an HttpError. */
   async toHttpError(
-    response: Response,
+    response: HttpAnswer,
     call: FetchCall,
     body?: ErrorBody,
     cause?: unknown,
@@ -178,7 +211,7 @@ export class Fetcher {
       statusText: response.statusText,
       ...(call.rpcMethod === undefined ? {} : { method: call.rpcMethod }),
       body: read.text,
-      headers: response.headers,
+      headers: toHeaders(response.headers),
       ...(read.response === undefined ? {} : { error: read.response.error }),
       ...(cause === undefined ? {} : { cause }),
     });
@@ -186,7 +219,7 @@ export class Fetcher {
 }
 
 /** Reads a (failed) response's body; never throws (an unreadable body reads as empty). */
-export async function readErrorBody(response: Response): Promise<ErrorBody> {
+export async function readErrorBody(response: HttpAnswer): Promise<ErrorBody> {
   let read: CappedText;
   try {
     read = await readCapped(response, MAX_ERROR_BODY_BYTES);
@@ -199,17 +232,12 @@ export async function readErrorBody(response: Response): Promise<ErrorBody> {
   return error === undefined ? { text } : { text, response: error };
 }
 
-/** A body read up to a cap: its text, and whether there was more (then cancelled, never read). */
-export interface CappedText {
-  text: string;
-  isCut: boolean;
-}
-
 /**
  * Reads `response`'s body as UTF-8 up to `cap` bytes. Past the cap (or when Content-Length says it
  * will be) the body is cancelled at once: the rest is neither read nor buffered.
  */
-export async function readCapped(response: Response, cap: number): Promise<CappedText> {
+export async function readCapped(response: HttpAnswer, cap: number): Promise<CappedText> {
+  if (response.readText !== undefined) return response.readText(cap);
   const { body } = response;
   if (body === null) return { text: '', isCut: false };
   if (Number(response.headers.get('content-length') ?? 0) > cap) {
@@ -248,13 +276,36 @@ function parseErrorResponse(text: string): JsonRpcErrorResponse | undefined {
 }
 
 /** The media type of a response, lowercased, without parameters. */
-export function mediaTypeOf(response: Response): string {
+export function mediaTypeOf(response: HttpAnswer): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** Drops a body nobody will read, so the connection can be reused. */
-export function discardBody(response: Response): void {
-  response.body?.cancel().catch(() => {});
+export function discardBody(response: HttpAnswer): void {
+  if (response.discard !== undefined) response.discard();
+  else response.body?.cancel().catch(() => {});
+}
+
+/** `headers` as a web Headers (for HttpError): the same object when it is one. */
+function toHeaders(headers: AnswerHeaders): Headers {
+  if (headers instanceof Headers) return headers;
+  const copy = new Headers();
+  headers.forEach((value, name) => copy.append(name, value));
+  return copy;
+}
+
+/**
+ * `answer` as a web Response (for an HttpAuthorization): the same object when it is one. A status
+ * phrase a Response refuses is dropped.
+ */
+function toResponse(answer: HttpAnswer): Response {
+  if (answer instanceof Response) return answer;
+  const init = { status: answer.status, headers: toHeaders(answer.headers) };
+  try {
+    return new Response(answer.body, { ...init, statusText: answer.statusText });
+  } catch {
+    return new Response(answer.body, init);
+  }
 }
 
 /**
@@ -263,10 +314,11 @@ export function discardBody(response: Response): void {
  * the headers are in and those copies are collected, an abort no longer reaches the connection (a
  * stream the client closed stayed open, and kept the process alive). Other bodies are read at once.
  */
-function releasedOnAbort(response: Response, signal: AbortSignal): Response {
+function releasedOnAbort(response: HttpAnswer, signal: AbortLike): HttpAnswer {
+  // The type first: Node's answer makes a web stream only when `body` is read.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
   const { body } = response;
-  if (body === null || !response.headers.get('content-type')?.startsWith('text/event-stream'))
-    return response;
+  if (body === null) return response;
   const reader = body.getReader();
   const release = (): void => void reader.cancel(signal.reason).catch(() => {});
   if (signal.aborted) release();
@@ -289,9 +341,6 @@ function releasedOnAbort(response: Response, signal: AbortSignal): Response {
       return reader.cancel(reason);
     },
   });
-  return new Response(released, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  const { status, statusText, ok, type, headers } = response;
+  return { status, statusText, ok, type, headers, body: released };
 }

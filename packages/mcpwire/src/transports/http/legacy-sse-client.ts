@@ -7,7 +7,7 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver, Transport } from '../channel.ts';
 import { Inbox } from '../inbox.ts';
-import { discardBody, Fetcher, mediaTypeOf, type FetcherOptions } from './http-fetcher.ts';
+import { discardBody, Fetcher, mediaTypeOf, type FetcherOptions, type HttpAnswer } from './http-fetcher.ts';
 import { decodeSse, type ServerSentEvent } from './sse-parser.ts';
 
 /** How long a connection waits for the `endpoint` event after the stream opened, in ms. */
@@ -88,7 +88,7 @@ export class LegacySseConnection {
       signal: this.#controller.signal,
       ...('method' in message ? { rpcMethod: message.method } : {}),
     };
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await this.#options.fetcher.send(call);
     } catch (error) {

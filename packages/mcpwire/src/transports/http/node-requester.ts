@@ -1,10 +1,12 @@
 // The default Requester on Node (issue 26): node:http and node:https keep-alive agents, one of each
 // per requester (that is, per client channel), whose sockets all close with it. Node's global fetch
-// costs a client several times a plain pooled request per call; this path skips it.
+// costs a client several times a plain pooled request per call; this path skips it, and answers
+// with NodeAnswer: no web Response, and no web stream unless someone asks for the body as one.
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { HttpExchange, Requester } from './requester.ts';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
+import type { AnswerHeaders, CappedText, HttpAnswer, HttpExchange, Requester } from './requester.ts';
 
 /**
  * Idle sockets kept per origin for reuse. Sockets in use are not capped: a held SSE stream (the
@@ -13,40 +15,49 @@ import type { HttpExchange, Requester } from './requester.ts';
  */
 export const MAX_IDLE_SOCKETS = 64;
 
-/** Statuses whose responses have no body (a Response with a body refuses them). */
+/** Statuses whose responses have no body. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Node's requester: see {@link Requester}; all of its sockets close on `close`. */
 export class NodeRequester implements Requester {
   #http: HttpAgent | undefined;
   #https: HttpsAgent | undefined;
+  /** The last URL's host, port and path, made once (a channel posts to one URL). */
+  #target: { href: string; options: RequestOptions } | undefined;
 
-  request(exchange: HttpExchange): Promise<Response> {
+  request(exchange: HttpExchange): Promise<HttpAnswer> {
     const { method, url, body, signal } = exchange;
     const isHttps = url.protocol === 'https:';
     const agent = isHttps
       ? (this.#https ??= new HttpsAgent(AGENT_OPTIONS))
       : (this.#http ??= new HttpAgent(AGENT_OPTIONS));
-    const headers: Record<string, string> = {};
-    exchange.headers.forEach((value, name) => (headers[name] = value));
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const headers =
+      body === undefined
+        ? exchange.headers
+        : { ...exchange.headers, 'content-length': String(Buffer.byteLength(body)) };
     const send = isHttps ? httpsRequest : httpRequest;
-    return new Promise<Response>((resolve, reject) => {
-      const request = send(
-        url,
-        { method, headers, agent, ...(signal === undefined ? {} : { signal }) },
-        (res) => {
-          try {
-            resolve(toResponse(res));
-          } catch (error) {
-            res.destroy();
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        },
-      );
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const { protocol, hostname, port, path, auth } = this.#optionsOf(url);
+      const options: RequestOptions = { protocol, hostname, port, path, method, headers, agent };
+      if (auth !== undefined) options.auth = auth;
+      const request = send(options, (res) => {
+        try {
+          resolve(new NodeAnswer(res));
+        } catch (error) {
+          res.destroy();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
       // `on`, not `once`: a request can fail twice (a socket error after an abort), and an
       // 'error' with no listener would be thrown.
       request.on('error', (error) => reject(signal?.aborted ? (signal.reason ?? error) : error));
+      if (signal !== undefined) {
+        // An abort at any time, the body's reading included, destroys the request and its socket.
+        const abort = (): void => void request.destroy(new Error('aborted', { cause: signal.reason }));
+        signal.addEventListener('abort', abort, { once: true });
+        request.on('close', () => signal.removeEventListener('abort', abort));
+      }
       request.end(body);
     });
   }
@@ -58,6 +69,12 @@ export class NodeRequester implements Requester {
     this.#http = undefined;
     this.#https = undefined;
   }
+
+  #optionsOf(url: URL): RequestOptions {
+    const { href } = url;
+    if (this.#target?.href !== href) this.#target = { href, options: urlToHttpOptions(url) };
+    return this.#target.options;
+  }
 }
 
 const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: MAX_IDLE_SOCKETS, scheduling: 'lifo' } as const;
@@ -68,23 +85,152 @@ export function createDefaultRequester(): Requester {
 }
 
 /**
- * `res` as a web Response: its status, headers, and its body as a stream read as it arrives. A
- * status a Response cannot carry (outside 200-599) throws; a reason phrase it refuses is dropped.
+ * A node:http response as an HttpAnswer. A status outside 200-599 is refused (throws). The body is
+ * read once: as text (`readText`), dropped (`discard`), or as a web stream (`body`, made then).
  */
-function toResponse(res: IncomingMessage): Response {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const status = res.statusCode ?? 0;
-  if (status < 200 || status > 599) throw new RangeError(`HTTP status ${status} is not a final response`);
-  const hasBody = !NULL_BODY_STATUSES.has(status);
-  if (!hasBody) res.resume();
-  const body = hasBody ? toBodyStream(res) : null;
-  try {
-    return new Response(body, { status, statusText: res.statusMessage ?? '', headers });
-  } catch {
-    return new Response(body, { status, headers });
+class NodeAnswer implements HttpAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: RawHeaders;
+  readonly #res: IncomingMessage;
+  /** The body's stream once asked for; null when there is no body. */
+  #body: ReadableStream<Uint8Array> | null | undefined;
+  #isUsed = false;
+
+  constructor(res: IncomingMessage) {
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status > 599) throw new RangeError(`HTTP status ${status} is not a final response`);
+    this.status = status;
+    this.statusText = res.statusMessage ?? '';
+    this.headers = new RawHeaders(res.rawHeaders);
+    this.#res = res;
+    if (NULL_BODY_STATUSES.has(status)) {
+      this.#body = null;
+      res.resume();
+    }
   }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  get type(): string {
+    return 'default';
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body !== undefined) return this.#body;
+    this.#take();
+    this.#body = toBodyStream(this.#res);
+    return this.#body;
+  }
+
+  readText(cap: number): Promise<CappedText> {
+    if (this.#body === null) return Promise.resolve({ text: '', isCut: false });
+    this.#take();
+    const res = this.#res;
+    if (Number(this.headers.get('content-length') ?? 0) > cap) {
+      if (!res.complete) res.destroy();
+      return Promise.resolve({ text: '', isCut: true });
+    }
+    return readCappedText(res, cap);
+  }
+
+  discard(): void {
+    if (this.#body !== undefined) return void this.#body?.cancel().catch(() => {});
+    if (this.#isUsed) return;
+    this.#isUsed = true;
+    // A body already in (most refusals, a 202) drains and the socket is reused; else it is closed.
+    if (this.#res.complete) this.#res.resume();
+    else this.#res.destroy();
+  }
+
+  /** Marks the body used; it can be read only once, as a web Response's. */
+  #take(): void {
+    if (this.#isUsed) throw new TypeError('The body has already been read');
+    this.#isUsed = true;
+  }
+}
+
+/** Response headers over node's raw list: names compared without case, repeats joined with ", ". */
+class RawHeaders implements AnswerHeaders {
+  readonly #raw: string[];
+  /** Lowercase name to value, made at the first `get`. */
+  #byName: Map<string, string> | undefined;
+
+  constructor(raw: string[]) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    this.#byName ??= joined(this.#raw);
+    return this.#byName.get(name.toLowerCase()) ?? null;
+  }
+
+  /** As a web Headers' forEach: lowercase names in order, repeats joined. */
+  forEach(callback: (value: string, name: string) => void): void {
+    const headers = new Headers();
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    headers.forEach((value, name) => callback(value, name));
+  }
+}
+
+/** `raw`'s pairs by lowercase name, the values of a repeated name joined with ", " (as Headers.get). */
+function joined(raw: string[]): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const earlier = byName.get(name);
+    byName.set(name, earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`);
+  }
+  return byName;
+}
+
+/**
+ * Reads `res`'s body as UTF-8, up to `cap` bytes: past it the socket is destroyed, the rest never
+ * read. A connection that closes before the body's end rejects.
+ */
+function readCappedText(res: IncomingMessage, cap: number): Promise<CappedText> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let isSettled = false;
+    const text = (): string =>
+      (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    const fail = (error: Error): void => {
+      if (isSettled) return;
+      isSettled = true;
+      reject(error);
+    };
+    res.on('data', (chunk: Buffer) => {
+      if (isSettled) return;
+      if (size + chunk.length > cap) {
+        isSettled = true;
+        chunks.push(chunk.subarray(0, cap - size));
+        size = cap;
+        res.destroy();
+        return resolve({ text: text(), isCut: true });
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    res.on('end', () => {
+      if (isSettled) return;
+      isSettled = true;
+      resolve({ text: text(), isCut: false });
+    });
+    // `on`: an 'error' with no listener would be thrown.
+    res.on('error', (error: Error) => fail(closedError(error)));
+    res.on('close', () => {
+      if (!res.complete) fail(new Error('other side closed'));
+    });
+  });
+}
+
+/** Node reports a connection that closed in the middle of a body as `aborted` (ECONNRESET). */
+function closedError(error: Error & { code?: unknown }): Error {
+  return error.code === 'ECONNRESET' ? new Error('other side closed', { cause: error }) : error;
 }
 
 /**
@@ -111,10 +257,7 @@ function toBodyStream(res: IncomingMessage): ReadableStream<Uint8Array> {
         isSettled = true;
         controller.close();
       });
-      // Node reports a connection that closed in the middle of a body as `aborted` (ECONNRESET).
-      res.once('error', (error: Error & { code?: unknown }) =>
-        fail(error.code === 'ECONNRESET' ? new Error('other side closed', { cause: error }) : error),
-      );
+      res.on('error', (error: Error) => fail(closedError(error)));
       res.once('close', () => {
         if (!res.complete) fail(new Error('other side closed'));
       });

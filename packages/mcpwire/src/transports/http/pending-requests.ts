@@ -19,7 +19,7 @@ export interface PendingRequest {
   method: string;
   isModern: boolean;
   /** Aborts the POST (and its stream) that carries the response. */
-  controller: AbortController;
+  controller: { abort(reason?: unknown): void };
 }
 
 /** How many delivered response ids are remembered to drop replays. */

@@ -2,6 +2,7 @@
 // `Last-Event-ID` when it breaks early (HTTP-10/11, HTTP-20..24; SEP-1699 polling).
 
 import { HttpError, ResponseStreamLostError, SessionExpiredError } from './http-errors.ts';
+import type { HttpAnswer } from './requester.ts';
 import { decodeSse, SseParserStream } from './sse-parser.ts';
 
 /** How a broken stream is resumed. The server's `retry:` value, when it sent one, replaces the backoff. */
@@ -44,7 +45,7 @@ export interface StreamPlan {
   /** True while a response this stream carries has not arrived (on this stream or elsewhere). */
   isOwed(): boolean;
   /** Opens the GET that resumes after `lastEventId` (none when empty); resolves with an SSE response. */
-  resume(lastEventId: string, signal: AbortSignal): Promise<Response>;
+  resume(lastEventId: string, signal: AbortSignal): Promise<HttpAnswer>;
 }
 
 /**
@@ -55,9 +56,9 @@ export interface StreamPlan {
  * Rejects with ResponseStreamLostError when it cannot resume, or with a refusal that ends
  * resumption (SessionExpiredError, HttpError 401/403/405).
  */
-export async function followStream(first: Response | undefined, plan: StreamPlan): Promise<void> {
+export async function followStream(first: HttpAnswer | undefined, plan: StreamPlan): Promise<void> {
   const cursor: Cursor = { lastEventId: '', retry: undefined, seen: new Set() };
-  let response: Response | undefined = first;
+  let response: HttpAnswer | undefined = first;
   let failure: unknown;
   let attempts = 0;
   for (;;) {
@@ -95,7 +96,7 @@ interface Cursor {
 }
 
 async function readStream(
-  response: Response,
+  response: HttpAnswer,
   cursor: Cursor,
   plan: StreamPlan,
 ): Promise<{ hasDelivered: boolean; failure: unknown }> {
