@@ -12,6 +12,7 @@ import {
   type HttpHandlerOptions,
   type ToolSchemaSource,
 } from './options.ts';
+import { InMemorySessionStore } from './session-store.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
@@ -36,6 +37,7 @@ export function createHttpHandler(
     },
     {
       store: options.eventStore ?? new InMemoryEventStore(),
+      sessions: options.sessions ?? new InMemorySessionStore(),
       retryMs: config.retryMs,
       keepAliveMs: config.keepAliveMs,
       maxSseBufferBytes: config.maxSseBufferBytes,

@@ -7,10 +7,17 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import type { Principal } from '../../protocol/principal.ts';
+import type {
+  SessionChange,
+  SessionFacts,
+  SessionRecord,
+  SessionState,
+} from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
 import type { EventStore } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
+import type { SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
@@ -22,6 +29,8 @@ export interface SessionOwner {
 /** How sessions behave; shared by every session of one handler. */
 export interface HttpSessionSettings {
   store: EventStore;
+  /** Where the sessions' records are kept. */
+  sessions: SessionStore;
   retryMs: number;
   keepAliveMs: number;
   maxSseBufferBytes: number;
@@ -30,20 +39,19 @@ export interface HttpSessionSettings {
 }
 
 /**
- * A session: its id (128 random bits as a UUID, HTTP-26, SEC-7), the principal it is bound to,
- * the client key its registry's per-client cap counts it under, the revision negotiated by
- * `initialize` (read from its response), and its streams.
+ * A session: its record (id, 128 random bits as a UUID, HTTP-26, SEC-7; the principal it is bound
+ * to; the client key its per-client cap counts it under; the facts `initialize`, `logging/setLevel`
+ * and `resources/subscribe` decided), kept in the handler's session store, and its streams. It is
+ * its server session's `sessionState`: the server reads the facts here and writes changes through
+ * the store (fenced by the record's revision), so another handler sharing the store can serve the
+ * session's next request from the record alone.
  */
-export class HttpSession implements Channel {
-  readonly id = crypto.randomUUID();
-  readonly principal: string | undefined;
-  readonly clientKey: string | undefined;
-  /** The negotiated revision, once the initialize response has gone out. */
-  protocolVersion: string | undefined;
-  /** When traffic last touched the session (`Date.now()`), for idle expiry. */
+export class HttpSession implements Channel, SessionState {
+  /** When traffic last touched the session here (`Date.now()`), for the idle sweep. */
   lastActiveAt = Date.now();
-  /** The registry's count of touches when traffic last touched it: who is evicted first (no ties). */
-  touchOrder = 0;
+  #record: SessionRecord;
+  /** The revision read from the initialize response, for a server that keeps no facts in the record. */
+  #negotiated: string | undefined;
   // An idle session is small: what only some sessions need is made on first use (and maps of
   // in-flight work are dropped when empty).
   #settings: HttpSessionSettings;
@@ -60,15 +68,64 @@ export class HttpSession implements Channel {
   #info: ChannelInfo | undefined;
   #isClosed = false;
 
-  constructor(
-    identity: { principal: string | undefined; clientKey: string | undefined },
-    settings: HttpSessionSettings,
-    owner: SessionOwner,
-  ) {
-    this.principal = identity.principal;
-    this.clientKey = identity.clientKey;
+  constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
+    this.#record = record;
     this.#settings = settings;
     this.#owner = owner;
+  }
+
+  get id(): string {
+    return this.#record.id;
+  }
+
+  get principal(): string | undefined {
+    return this.#record.principal;
+  }
+
+  /** The negotiated revision, once `initialize` has been answered. */
+  get protocolVersion(): string | undefined {
+    return this.#record.protocolVersion ?? this.#negotiated;
+  }
+
+  /** The session's record as last read or written. */
+  get record(): SessionRecord {
+    return this.#record;
+  }
+
+  /** The server session reads and writes its facts here (see the class comment). */
+  get sessionState(): SessionState {
+    return this;
+  }
+
+  get facts(): SessionFacts {
+    return this.#record;
+  }
+
+  /** Takes a record read from the store if it is newer than the one held. */
+  adopt(record: SessionRecord): void {
+    if (record.revision > this.#record.revision) this.#record = record;
+  }
+
+  /**
+   * Stores a change made from the current facts; on a stale revision (another handler wrote first),
+   * makes it again from the record the store returned. Rejects when the session is gone.
+   */
+  async write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
+    const store = this.#settings.sessions;
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const record = this.#record;
+      const pending = store.update(record.id, record.revision, change(record));
+      const outcome = pending instanceof Promise ? await pending : pending;
+      if (outcome.ok) {
+        this.adopt(outcome.record);
+        return;
+      }
+      if (outcome.current === undefined) throw new ConnectionClosedError();
+      this.adopt(outcome.current);
+    }
+    throw new Error(
+      `Session ${this.#record.id}: the record kept changing under ${MAX_WRITE_ATTEMPTS} writes`,
+    );
   }
 
   get info(): ChannelInfo {
@@ -245,9 +302,12 @@ export class HttpSession implements Channel {
     if (Array.isArray(message) || !isResponse(message as Message) || this.#initializeId !== key) return;
     this.#initializeId = undefined;
     const result = (message as { result?: { protocolVersion?: unknown } }).result;
-    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+    if (typeof result?.protocolVersion === 'string') this.#negotiated = result.protocolVersion;
   }
 }
+
+/** Writes to one record that lose to other writers this many times in a row give up. */
+const MAX_WRITE_ATTEMPTS = 8;
 
 /** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
 function hasPolling(version: string | undefined): boolean {

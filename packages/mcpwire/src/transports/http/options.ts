@@ -15,6 +15,7 @@ export interface ToolSchemaSource {
   toolInputSchema?(name: string): object | undefined;
 }
 import type { EventStore } from './event-store.ts';
+import type { SessionStore } from './session-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
 import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';
 
@@ -81,6 +82,12 @@ export interface HttpHandlerOptions {
   sessionIdleTimeoutMs?: number;
   /** Where handshake-era SSE events are kept for Last-Event-ID replay. Default in memory. */
   eventStore?: EventStore;
+  /**
+   * Where handshake-era session records are kept (see `SessionStore`). Handlers sharing one store
+   * (over servers of the same definition) serve each other's sessions. Default in memory, this
+   * handler's own.
+   */
+  sessions?: SessionStore;
   /** The `retry:` (ms) sent on each handshake-era stream's priming event. Default 1,000. */
   retryMs?: number;
   /**
@@ -120,7 +127,13 @@ export interface HttpHandlerOptions {
 export type HttpConfig = Required<
   Omit<
     HttpHandlerOptions,
-    'eventStore' | 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'
+    | 'eventStore'
+    | 'sessions'
+    | 'closeSseStreamsAfterMs'
+    | 'toolSchema'
+    | 'authenticate'
+    | 'auth'
+    | 'clientKey'
   >
 > &
   Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'>;
@@ -129,6 +142,7 @@ export type HttpConfig = Required<
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
   const {
     eventStore: _store,
+    sessions: _sessions,
     closeSseStreamsAfterMs,
     toolSchema,
     authenticate,

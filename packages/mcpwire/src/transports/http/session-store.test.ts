@@ -6,59 +6,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
 import { ENDPOINT, post, sseMessages, type Loose } from '../../../test/support/http-kit.ts';
-import type { SessionChange, SessionRecord } from '../../protocol/session-record.ts';
+import { JsonRoundTripStore } from '../../../test/support/json-session-store.ts';
+import type { SessionRecord } from '../../protocol/session-record.ts';
 import { createHttpHandler } from './handler.ts';
-import {
-  InMemorySessionStore,
-  type SessionCreateLimits,
-  type SessionCreation,
-  type SessionStore,
-  type SessionUpdate,
-} from './session-store.ts';
+import { InMemorySessionStore } from './session-store.ts';
 
 type Body = Record<string, Loose>;
-
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-/** The in-memory store behind a wall of JSON: every record in or out is a fresh copy, asynchronously. */
-export class JsonRoundTripStore implements SessionStore {
-  readonly inner = new InMemorySessionStore();
-  /** Every record written (create and update), as JSON text. */
-  readonly written: string[] = [];
-
-  async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {
-    this.written.push(JSON.stringify(record));
-    await Promise.resolve();
-    return copy(this.inner.create(copy(record), limits));
-  }
-
-  async get(id: string): Promise<SessionRecord | undefined> {
-    await Promise.resolve();
-    const record = this.inner.get(id);
-    return record === undefined ? undefined : copy(record);
-  }
-
-  async update(id: string, expectedRevision: number, change: SessionChange): Promise<SessionUpdate> {
-    this.written.push(JSON.stringify(change));
-    await Promise.resolve();
-    return copy(this.inner.update(id, expectedRevision, copy(change)));
-  }
-
-  async touch(id: string, at: number): Promise<void> {
-    await Promise.resolve();
-    this.inner.touch(id, at);
-  }
-
-  async delete(id: string): Promise<boolean> {
-    await Promise.resolve();
-    return this.inner.delete(id);
-  }
-
-  async count(clientKey?: string): Promise<number> {
-    await Promise.resolve();
-    return this.inner.count(clientKey);
-  }
-}
 
 function setup() {
   const server = createFixtureServer();
