@@ -7,7 +7,7 @@ import type { Implementation, LoggingLevel } from './types/index.ts';
 
 /**
  * What a handshake-era session decided, as plain JSON data: the negotiated revision, the client's
- * capabilities and info (`initialize`), its logging level (`logging/setLevel`), its resource
+ * capabilities and info (`initialize`), whether it sent `notifications/initialized`, its logging level (`logging/setLevel`), its resource
  * subscriptions (`resources/subscribe`). Absent until decided.
  */
 export interface SessionFacts {
@@ -17,6 +17,8 @@ export interface SessionFacts {
   readonly logLevel?: LoggingLevel;
   /** Subscribed resource URIs, in subscription order, each once. */
   readonly subscriptions?: readonly string[];
+  /** True once the client sent `notifications/initialized` (the session is operating). */
+  readonly initialized?: boolean;
 }
 
 /**

@@ -66,6 +66,31 @@ export class ServerSession {
     this.#scope = new SessionScope(this, server, channel, onClose);
     this.session = new Session(this.#scope);
     this.#state = channel.sessionState ?? new LocalSessionState();
+    const version = this.#state.facts.protocolVersion;
+    if (version !== undefined) this.#resume(version);
+  }
+
+  /**
+   * A session negotiated elsewhere (another handler sharing the session store): takes up its
+   * revision and capabilities from the record and serves it as operating, without an initialize.
+   */
+  #resume(version: string): void {
+    this.#scope.connectionEra = 'legacy';
+    const own = (this.#server.capabilitiesAt?.(version) ?? this.#server.capabilities()) as JsonObject;
+    this.#negotiate(version, own, this.#state.facts.clientCapabilities ?? {});
+    this.session.setState(this.#state.facts.initialized ? 'operating' : 'initializing');
+  }
+
+  /** The client's `notifications/initialized`: the session operates, here and wherever its record goes. */
+  initialized(): void {
+    this.session.setState('operating');
+    this.#state.write(() => ({ initialized: true })).catch((error: Error) => this.#server.reportError(error));
+  }
+
+  /** Catches up with a `notifications/initialized` that reached the session through another handler. */
+  catchUp(): void {
+    if (this.session.state === 'initializing' && this.#state.facts.initialized)
+      this.session.setState('operating');
   }
 
   /** The client's `clientInfo` from initialize. */
@@ -85,6 +110,7 @@ export class ServerSession {
 
   /** Sends `notifications/resources/updated` if the client subscribed to `uri` or a parent of it (RES-5). */
   resourceUpdated(uri: string): void {
+    this.catchUp();
     const subscriptions = this.#state.facts.subscriptions;
     if (this.session.state !== 'operating' || !subscriptions) return;
     for (const subscribed of subscriptions) {
@@ -221,6 +247,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   /** Every inbound request of the connection, through the server's one serve path. */
   handleRequest(request: InboundRequest): Promise<JsonObject> {
+    this.#owner.catchUp();
     const routed = this.#route(request);
     return routed instanceof RpcError ? Promise.reject(routed) : serve(this.#server, request, routed);
   }
@@ -285,8 +312,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   handleNotification(method: string): void {
     const session = this.#owner.session;
-    if (method === 'notifications/initialized' && session.state === 'initializing')
-      session.setState('operating');
+    if (method === 'notifications/initialized' && session.state === 'initializing') this.#owner.initialized();
   }
 
   handleClose(): void {

@@ -67,6 +67,7 @@ export class HttpSession implements Channel, SessionState {
   #streamIds: Set<string> | undefined;
   #info: ChannelInfo | undefined;
   #isClosed = false;
+  #writing: Promise<void> | undefined;
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
@@ -110,7 +111,27 @@ export class HttpSession implements Channel, SessionState {
    * Stores a change made from the current facts; on a stale revision (another handler wrote first),
    * makes it again from the record the store returned. Rejects when the session is gone.
    */
-  async write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
+  write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
+    const writing = this.#write(change);
+    // Settles either way (the writer sees the failure; this only says when it is over).
+    const tracked: Promise<void> = writing
+      .catch(() => {})
+      .then(() => {
+        if (this.#writing === tracked) this.#writing = undefined;
+      });
+    this.#writing = tracked;
+    return writing;
+  }
+
+  /**
+   * The writes in progress, if any: a POST without requests (202) is answered once the changes its
+   * notifications made are stored, so the client's next request, wherever it lands, sees them.
+   */
+  get writing(): Promise<void> | undefined {
+    return this.#writing;
+  }
+
+  async #write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
     const store = this.#settings.sessions;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const record = this.#record;

@@ -84,7 +84,9 @@ export async function handleLegacyPost(
     headers,
     principal: context.principal,
   });
-  // HTTP-7: notifications and responses only: accepted, no body.
+  // HTTP-7: notifications and responses only: accepted, no body (once what they changed is stored).
+  const writing = answer ? undefined : session.writing;
+  if (writing) await writing;
   const response = answer ? await answer : emptyReply(202);
   context.sessions.touch(session);
   return response;

@@ -69,20 +69,19 @@ export interface SessionStore {
   count(clientKey?: string): Awaitable<number>;
 }
 
-interface Entry {
-  record: SessionRecord;
-  idleMs: number;
-}
-
 /**
  * The default store: records in a Map of this process, answered synchronously (no promise on the
- * single-process path). Eviction order is the order of touches (a touch moves the entry to the end
+ * single-process path). Eviction order is the order of touches (a touch moves the record to the end
  * of its Maps), so it has no ties; finding whom to evict is a walk from the front, paid only at a cap.
- * Expired records are dropped when looked up and before a cap is applied.
+ * Expired records are dropped when looked up and before a cap is applied. The idle timeout is kept
+ * once for the store (a record created with another one keeps its own beside it).
  */
 export class InMemorySessionStore implements SessionStore {
-  #entries = new Map<string, Entry>();
-  #byClient = new Map<string, Map<string, Entry>>();
+  #records = new Map<string, SessionRecord>();
+  #byClient = new Map<string, Map<string, SessionRecord>>();
+  #idleMs: number | undefined;
+  /** Idle timeouts of records created with one other than `#idleMs` (rare: handlers that differ). */
+  #otherIdleMs: Map<string, number> | undefined;
 
   create(record: SessionRecord, limits: SessionCreateLimits): SessionCreation {
     const evicted: string[] = [];
@@ -94,80 +93,90 @@ export class InMemorySessionStore implements SessionStore {
       if (own.size >= maxSessionsPerClient && !this.#evictOne(own, limits, evicted))
         return { refused: { cap: 'maxSessionsPerClient', limit: maxSessionsPerClient } };
     }
-    if (this.#entries.size >= maxSessions) {
-      this.#dropExpired(this.#entries.values());
-      if (this.#entries.size >= maxSessions && !this.#evictOne(this.#entries, limits, evicted))
+    if (this.#records.size >= maxSessions) {
+      this.#dropExpired(this.#records.values());
+      if (this.#records.size >= maxSessions && !this.#evictOne(this.#records, limits, evicted))
         return { refused: { cap: 'maxSessions', limit: maxSessions } };
     }
     // One key string per client, shared by its records (an idle session stays small).
-    const shared = own?.values().next().value?.record.clientKey;
+    const shared = own?.values().next().value?.clientKey;
     const stored = shared === undefined ? record : { ...record, clientKey: shared };
-    const entry: Entry = { record: stored, idleMs: limits.idleTimeoutMs };
-    this.#entries.set(stored.id, entry);
+    this.#idleMs ??= limits.idleTimeoutMs;
+    if (limits.idleTimeoutMs !== this.#idleMs)
+      (this.#otherIdleMs ??= new Map()).set(stored.id, limits.idleTimeoutMs);
+    this.#records.set(stored.id, stored);
     if (key !== undefined) {
-      const sessions = this.#byClient.get(key) ?? new Map<string, Entry>();
-      this.#byClient.set(key, sessions.set(stored.id, entry));
+      const sessions = this.#byClient.get(key) ?? new Map<string, SessionRecord>();
+      this.#byClient.set(key, sessions.set(stored.id, stored));
     }
     return { record: stored, evicted };
   }
 
   get(id: string): SessionRecord | undefined {
-    return this.#live(id)?.record;
+    return this.#live(id);
   }
 
   update(id: string, expectedRevision: number, change: SessionChange): SessionUpdate {
-    const entry = this.#live(id);
-    if (entry === undefined || entry.record.revision !== expectedRevision)
-      return { ok: false, current: entry?.record };
-    entry.record = { ...entry.record, ...change, revision: expectedRevision + 1 };
-    return { ok: true, record: entry.record };
+    const current = this.#live(id);
+    if (current === undefined || current.revision !== expectedRevision) return { ok: false, current };
+    const record = { ...current, ...change, revision: expectedRevision + 1 };
+    this.#records.set(id, record);
+    const own = record.clientKey === undefined ? undefined : this.#byClient.get(record.clientKey);
+    own?.set(id, record);
+    return { ok: true, record };
   }
 
   touch(id: string, at: number): void {
-    const entry = this.#entries.get(id);
-    if (entry === undefined) return;
-    (entry.record as { lastActiveAt: number }).lastActiveAt = at;
+    const record = this.#records.get(id);
+    if (record === undefined) return;
+    (record as { lastActiveAt: number }).lastActiveAt = at;
     // Last touched, last in line for eviction.
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
-    const key = entry.record.clientKey;
+    this.#records.delete(id);
+    this.#records.set(id, record);
+    const key = record.clientKey;
     const own = key === undefined ? undefined : this.#byClient.get(key);
-    if (own?.delete(id)) own.set(id, entry);
+    if (own?.delete(id)) own.set(id, record);
   }
 
   delete(id: string): boolean {
-    const entry = this.#entries.get(id);
-    if (entry === undefined) return false;
-    this.#entries.delete(id);
-    const key = entry.record.clientKey;
+    const record = this.#records.get(id);
+    if (record === undefined) return false;
+    this.#records.delete(id);
+    this.#otherIdleMs?.delete(id);
+    const key = record.clientKey;
     const own = key === undefined ? undefined : this.#byClient.get(key);
     if (own?.delete(id) && own.size === 0) this.#byClient.delete(key!);
     return true;
   }
 
   count(clientKey?: string): number {
-    const entries = clientKey === undefined ? this.#entries : this.#byClient.get(clientKey);
-    if (entries === undefined) return 0;
-    this.#dropExpired(entries.values());
-    return entries.size;
+    const records = clientKey === undefined ? this.#records : this.#byClient.get(clientKey);
+    if (records === undefined) return 0;
+    this.#dropExpired(records.values());
+    return records.size;
   }
 
-  #live(id: string): Entry | undefined {
-    const entry = this.#entries.get(id);
-    if (entry === undefined || !isExpired(entry, Date.now())) return entry;
+  #live(id: string): SessionRecord | undefined {
+    const record = this.#records.get(id);
+    if (record === undefined || !this.#isExpired(record, Date.now())) return record;
     this.delete(id);
     return undefined;
   }
 
-  #dropExpired(entries: Iterable<Entry>): void {
+  #isExpired(record: SessionRecord, now: number): boolean {
+    const idleMs = this.#otherIdleMs?.get(record.id) ?? this.#idleMs ?? Infinity;
+    return now - record.lastActiveAt >= idleMs;
+  }
+
+  #dropExpired(records: Iterable<SessionRecord>): void {
     const now = Date.now();
     const expired: string[] = [];
-    for (const entry of entries) if (isExpired(entry, now)) expired.push(entry.record.id);
+    for (const record of records) if (this.#isExpired(record, now)) expired.push(record.id);
     for (const id of expired) this.delete(id);
   }
 
-  /** Deletes the least recently touched entry of `candidates` that is not pinned, if any. */
-  #evictOne(candidates: Map<string, Entry>, limits: SessionCreateLimits, evicted: string[]): boolean {
+  /** Deletes the least recently touched record of `candidates` that is not pinned, if any. */
+  #evictOne(candidates: Map<string, SessionRecord>, limits: SessionCreateLimits, evicted: string[]): boolean {
     for (const id of candidates.keys()) {
       if (limits.isPinned?.(id)) continue;
       this.delete(id);
@@ -176,8 +185,4 @@ export class InMemorySessionStore implements SessionStore {
     }
     return false;
   }
-}
-
-function isExpired(entry: Entry, now: number): boolean {
-  return now - entry.record.lastActiveAt >= entry.idleMs;
 }
