@@ -21,9 +21,16 @@ import type { SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
-/** Told when a session closes (the registry that holds it). */
+/** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
 export interface SessionOwner {
   forget(session: HttpSession): void;
+  /**
+   * A client's response or cancellation this handler has nothing waiting for: another handler
+   * serving the session may (the message bus carries it there).
+   */
+  forward(session: HttpSession, message: Message): void;
+  /** The session's record changed here (other handlers' live copies take it). */
+  changed(record: SessionRecord): void;
 }
 
 /** How sessions behave; shared by every session of one handler. */
@@ -68,6 +75,8 @@ export class HttpSession implements Channel, SessionState {
   #info: ChannelInfo | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
+  /** Ids of requests sent to the client here and not yet answered (made on first use). */
+  #awaiting: Set<RequestId> | undefined;
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
@@ -139,6 +148,7 @@ export class HttpSession implements Channel, SessionState {
       const outcome = pending instanceof Promise ? await pending : pending;
       if (outcome.ok) {
         this.adopt(outcome.record);
+        this.#owner.changed(outcome.record);
         return;
       }
       if (outcome.current === undefined) throw new ConnectionClosedError();
@@ -228,9 +238,45 @@ export class HttpSession implements Channel, SessionState {
         if (request.method === 'initialize') this.#initializeId = request.id;
       }
     }
+    if (requests.length === 0 && frame.type === 'message' && this.#isForElsewhere(frame.message)) {
+      this.#owner.forward(this, frame.message);
+      return undefined;
+    }
+    this.#deliver(frame);
+    return exchange?.response;
+  }
+
+  /** Remembers a request to the client, so that its answer is taken here (a bounded set). */
+  #noteRequest(message: Message): void {
+    if (!isRequest(message)) return;
+    const awaiting = (this.#awaiting ??= new Set());
+    if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.values().next().value!);
+    awaiting.add(message.id);
+  }
+
+  /** A message from the client that reached another handler serving this session (the bus). */
+  deliver(message: Message): void {
+    if (this.#isForElsewhere(message)) return;
+    this.#deliver({ type: 'message', message });
+  }
+
+  #deliver(frame: Frame): void {
+    if (frame.type === 'message' && isResponse(frame.message) && frame.message.id !== undefined) {
+      this.#awaiting?.delete(frame.message.id);
+    }
     if (this.#receiver) this.#receiver.handleFrame(frame);
     else (this.#backlog ??= []).push(frame);
-    return exchange?.response;
+  }
+
+  /**
+   * True for a client's response to a request not sent from here, or a cancellation of a request
+   * not running here: it belongs to another handler serving the session.
+   */
+  #isForElsewhere(message: Message): boolean {
+    if (isResponse(message)) return message.id !== undefined && !(this.#awaiting?.has(message.id) ?? false);
+    if ((message as { method?: unknown }).method !== 'notifications/cancelled') return false;
+    const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+    return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
   }
 
   /**
@@ -266,6 +312,8 @@ export class HttpSession implements Channel, SessionState {
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
     if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
+    if (Array.isArray(message)) for (const item of message as readonly Message[]) this.#noteRequest(item);
+    else this.#noteRequest(message as Message);
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
       const exchanges = this.#exchanges;
@@ -326,6 +374,9 @@ export class HttpSession implements Channel, SessionState {
     if (typeof result?.protocolVersion === 'string') this.#negotiated = result.protocolVersion;
   }
 }
+
+/** Requests to the client remembered at most (the oldest is forgotten: one never answered). */
+const MAX_AWAITED = 1024;
 
 /** Writes to one record that lose to other writers this many times in a row give up. */
 const MAX_WRITE_ATTEMPTS = 8;

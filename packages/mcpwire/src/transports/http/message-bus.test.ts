@@ -22,6 +22,8 @@ async function twoNodes() {
   const cancelled: string[] = [];
   let onStarted = (): void => {};
   const started = new Promise<void>((resolve) => (onStarted = resolve));
+  let onAborted = (): void => {};
+  const aborted = new Promise<void>((resolve) => (onAborted = resolve));
   const make = async (name: string) => {
     const server = createFixtureServer();
     server.tool({ name: 'wait_for_cancel' }, async (_args, ctx) => {
@@ -30,6 +32,7 @@ async function twoNodes() {
         ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
       );
       cancelled.push(name);
+      onAborted();
       return 'cancelled';
     });
     const handle = await serveHttp(createHttpHandler(server, { keepAliveMs: 0, sessions, bus }), { port: 0 });
@@ -42,6 +45,7 @@ async function twoNodes() {
     b,
     cancelled,
     started,
+    aborted,
     async [Symbol.asyncDispose]() {
       await a.handle.close();
       await b.handle.close();
@@ -123,11 +127,23 @@ describe('sessions as state: the message bus between handlers', () => {
   test('notifications/cancelled POSTed to B aborts the handler running on A', async () => {
     await using nodes = await twoNodes();
     const headers = await open(nodes.a.handle);
-    const call = await postTo(
-      nodes.a.handle,
-      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_cancel' } },
-      headers,
-    );
+    // No message is sent before the handler ends, so the POST's head does not come before then.
+    const gone = new AbortController();
+    const call = fetch(nodes.a.handle.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel' },
+      }),
+      signal: gone.signal,
+    }).catch(() => undefined);
     await nodes.started;
     const cancel = await postTo(
       nodes.b.handle,
@@ -139,9 +155,11 @@ describe('sessions as state: the message bus between handlers', () => {
       headers,
     );
     assert.equal(cancel.status, 202);
-    // A cancelled request gets no response (CANCEL-*): the stream ends once the handler has stopped.
-    await call.text();
+    await nodes.aborted;
     assert.deepEqual(nodes.cancelled, ['a']);
+    // A cancelled request gets no response: the client goes away.
+    gone.abort();
+    await call;
   });
 
   test("a list change raised on B's server reaches the GET stream held by A", async () => {

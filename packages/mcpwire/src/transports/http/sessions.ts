@@ -5,7 +5,9 @@
 import type { SessionRecord } from '../../protocol/session-record.ts';
 import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
 import type { ChannelServer } from './options.ts';
-import type { SessionCreateLimits, SessionRefusal, SessionStore } from './session-store.ts';
+import type { JsonObject, Message } from '../../jsonrpc/message.ts';
+import { BusTopic, type MessageBus } from './message-bus.ts';
+import type { Awaitable, SessionCreateLimits, SessionRefusal, SessionStore } from './session-store.ts';
 
 /** Limits of the registry. */
 export interface SessionLimits {
@@ -45,11 +47,57 @@ export class SessionRegistry implements SessionOwner {
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
+  #bus: MessageBus;
+  /** This handler's name on the bus (what it published itself it ignores). */
+  readonly busId = crypto.randomUUID();
+  #unsubscribe: Array<Awaitable<() => void>>;
 
-  constructor(limits: SessionLimits, settings: HttpSessionSettings) {
+  constructor(limits: SessionLimits, settings: HttpSessionSettings, bus: MessageBus) {
     this.#store = settings.sessions;
     this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
     this.#settings = settings;
+    this.#bus = bus;
+    this.#unsubscribe = [
+      bus.subscribe(BusTopic.sessionEnded, (message) => {
+        if (message.from !== this.busId) void this.#live(message.sessionId)?.close();
+      }),
+      bus.subscribe(BusTopic.sessionMessage, (message) => {
+        if (message.from !== this.busId) this.#live(message.sessionId)?.deliver(message.message as Message);
+      }),
+      bus.subscribe(BusTopic.sessionChanged, (message) => {
+        const record = message.record as unknown as SessionRecord | undefined;
+        if (message.from !== this.busId && record) this.#live(record.id)?.adopt(record);
+      }),
+    ];
+    for (const off of this.#unsubscribe) {
+      if (off instanceof Promise) off.catch((error: unknown) => settings.onError(asError(error)));
+    }
+  }
+
+  /** Publishes on the bus, reporting a failure to deliver. */
+  publish(topic: string, message: JsonObject): void {
+    try {
+      const pending = this.#bus.publish(topic, { ...message, from: this.busId });
+      if (pending instanceof Promise)
+        pending.catch((error: unknown) => this.#settings.onError(asError(error)));
+    } catch (error) {
+      this.#settings.onError(asError(error));
+    }
+  }
+
+  forward(session: HttpSession, message: Message): void {
+    this.publish(BusTopic.sessionMessage, {
+      sessionId: session.id,
+      message: message as unknown as JsonObject,
+    });
+  }
+
+  changed(record: SessionRecord): void {
+    this.publish(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
+  }
+
+  #live(id: unknown): HttpSession | undefined {
+    return typeof id === 'string' ? this.#sessions.get(id) : undefined;
   }
 
   /** Live sessions here. */
@@ -85,7 +133,10 @@ export class SessionRegistry implements SessionOwner {
     const pending = this.#store.create(draft, this.#limits);
     const created = pending instanceof Promise ? await pending : pending;
     if ('refused' in created) return created.refused;
-    for (const id of created.evicted) void this.#sessions.get(id)?.close();
+    for (const id of created.evicted) {
+      void this.#sessions.get(id)?.close();
+      this.publish(BusTopic.sessionEnded, { sessionId: id });
+    }
     return this.#serve(server, created.record);
   }
 
@@ -137,6 +188,7 @@ export class SessionRegistry implements SessionOwner {
   async end(session: HttpSession): Promise<void> {
     const pending = this.#store.delete(session.id);
     if (pending instanceof Promise) await pending;
+    this.publish(BusTopic.sessionEnded, { sessionId: session.id });
     await session.close();
   }
 
@@ -146,6 +198,14 @@ export class SessionRegistry implements SessionOwner {
    */
   async closeAll(): Promise<void> {
     this.#isClosed = true;
+    for (const off of this.#unsubscribe.splice(0)) {
+      if (off instanceof Promise)
+        off.then(
+          (fn) => fn(),
+          () => {},
+        );
+      else off();
+    }
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
   }
 
