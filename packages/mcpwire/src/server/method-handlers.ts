@@ -32,9 +32,9 @@ export interface HandlerHost {
 
 /** The handshake-era connection's own state, for the methods scoped to it. */
 export interface LegacyConnection {
-  initialize(params: InitializeRequestParams): InitializeResult;
-  setLevel(params: SetLevelRequestParams): EmptyResult;
-  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult;
+  initialize(params: InitializeRequestParams): InitializeResult | Promise<InitializeResult>;
+  setLevel(params: SetLevelRequestParams): EmptyResult | Promise<EmptyResult>;
+  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult | Promise<EmptyResult>;
   /**
    * Sends a request to the client on this connection, tied to no inbound request: for work that
    * outlives the request that started it (a task's input, TASK-9). Checked like any server request.

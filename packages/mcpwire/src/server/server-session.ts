@@ -3,6 +3,7 @@
 
 import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
+import { LocalSessionState, withSubscription, type SessionState } from '../protocol/session-record.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { Session, type InboundRequest, type SessionOptions } from '../protocol/session.ts';
 import type {
@@ -46,15 +47,16 @@ export interface SessionHost extends ModernHost {
 /** A live handshake-era connection of a Server. Created by `Server.connect`. */
 export class ServerSession {
   readonly session: Session;
-  /** The client's `clientInfo` from initialize. */
-  clientInfo: Implementation | undefined;
   #server: SessionHost;
   #channel: Channel;
   /** The connection's scope and the Session's hooks: one object for the connection's life. */
   readonly #scope: SessionScope;
-  #logLevel: LoggingLevel | undefined;
-  /** Made on first subscription / first list change: most sessions never need them. */
-  #subscriptions: Set<string> | undefined;
+  /**
+   * What the session decided (revision, client capabilities and info, log level, subscriptions):
+   * the channel's record when its transport keeps one (read there, written through it), else here.
+   */
+  readonly #state: SessionState;
+  /** Made on first list change: most sessions never need it. */
   #pendingLists: Set<ListKind> | undefined;
   #sessionId: string | undefined;
 
@@ -63,6 +65,37 @@ export class ServerSession {
     this.#channel = channel;
     this.#scope = new SessionScope(this, server, channel, onClose);
     this.session = new Session(this.#scope);
+    this.#state = channel.sessionState ?? new LocalSessionState();
+    const version = this.#state.facts.protocolVersion;
+    if (version !== undefined) this.#resume(version);
+  }
+
+  /**
+   * A session negotiated elsewhere (another handler sharing the session store): takes up its
+   * revision and capabilities from the record and serves it as operating, without an initialize.
+   */
+  #resume(version: string): void {
+    this.#scope.connectionEra = 'legacy';
+    const own = (this.#server.capabilitiesAt?.(version) ?? this.#server.capabilities()) as JsonObject;
+    this.#negotiate(version, own, this.#state.facts.clientCapabilities ?? {});
+    this.session.setState(this.#state.facts.initialized ? 'operating' : 'initializing');
+  }
+
+  /** The client's `notifications/initialized`: the session operates, here and wherever its record goes. */
+  initialized(): void {
+    this.session.setState('operating');
+    this.#state.write(() => ({ initialized: true })).catch((error: Error) => this.#server.reportError(error));
+  }
+
+  /** Catches up with a `notifications/initialized` that reached the session through another handler. */
+  catchUp(): void {
+    if (this.session.state === 'initializing' && this.#state.facts.initialized)
+      this.session.setState('operating');
+  }
+
+  /** The client's `clientInfo` from initialize. */
+  get clientInfo(): Implementation | undefined {
+    return this.#state.facts.clientInfo;
   }
 
   /** Starts receiving. */
@@ -77,8 +110,10 @@ export class ServerSession {
 
   /** Sends `notifications/resources/updated` if the client subscribed to `uri` or a parent of it (RES-5). */
   resourceUpdated(uri: string): void {
-    if (this.session.state !== 'operating' || !this.#subscriptions) return;
-    for (const subscribed of this.#subscriptions) {
+    this.catchUp();
+    const subscriptions = this.#state.facts.subscriptions;
+    if (this.session.state !== 'operating' || !subscriptions) return;
+    for (const subscribed of subscriptions) {
       if (uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)) {
         this.session
           .notify('notifications/resources/updated', { uri })
@@ -88,14 +123,17 @@ export class ServerSession {
     }
   }
 
-  /** `initialize` (answered by the session itself). */
-  initialize(params: InitializeRequestParams): InitializeResult {
+  /** `initialize` (answered by the session itself); answered once its facts are stored. */
+  initialize(params: InitializeRequestParams): Promise<InitializeResult> {
     this.#scope.connectionEra = 'legacy';
     const { version, capabilities, result } = answerInitialize(this.#server, params);
-    this.#negotiate(version, capabilities, params.capabilities as JsonObject);
-    this.clientInfo = params.clientInfo as Implementation;
+    const clientCapabilities = params.capabilities as JsonObject;
+    this.#negotiate(version, capabilities, clientCapabilities);
     this.session.setState('initializing');
-    return result;
+    const clientInfo = params.clientInfo as Implementation;
+    return this.#state
+      .write(() => ({ protocolVersion: version, clientCapabilities, clientInfo }))
+      .then(() => result);
   }
 
   /** Settles the connection's revision and both sides' capabilities. */
@@ -106,18 +144,18 @@ export class ServerSession {
     session.peerCapabilities = clientCapabilities;
   }
 
-  /** `logging/setLevel`. */
-  setLevel(params: SetLevelRequestParams): EmptyResult {
-    this.#logLevel = requestedLevel(params);
-    return {};
+  /** `logging/setLevel`: answered once the level is stored. */
+  setLevel(params: SetLevelRequestParams): Promise<EmptyResult> {
+    const logLevel = requestedLevel(params);
+    return this.#state.write(() => ({ logLevel })).then(() => ({}));
   }
 
-  /** `resources/subscribe` and `resources/unsubscribe`. */
-  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult {
+  /** `resources/subscribe` and `resources/unsubscribe`: answered once the subscriptions are stored. */
+  subscribe(params: SubscribeRequestParams, isSubscribe: boolean): Promise<EmptyResult> {
     const uri = params.uri as string;
-    if (isSubscribe) (this.#subscriptions ??= new Set()).add(uri);
-    else this.#subscriptions?.delete(uri);
-    return {};
+    return this.#state
+      .write((facts) => ({ subscriptions: withSubscription(facts.subscriptions, uri, isSubscribe) }))
+      .then(() => ({}));
   }
 
   /** A request to the client outside any inbound request (see `LegacyConnection.sendRequest`). */
@@ -159,7 +197,7 @@ export class ServerSession {
 
   /** The client's chosen logging level (`logging/setLevel`), if any. */
   get logLevel(): LoggingLevel | undefined {
-    return this.#logLevel;
+    return this.#state.facts.logLevel;
   }
 
   /** The connection's channel (for `disconnectForPolling`). */
@@ -209,6 +247,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   /** Every inbound request of the connection, through the server's one serve path. */
   handleRequest(request: InboundRequest): Promise<JsonObject> {
+    this.#owner.catchUp();
     const routed = this.#route(request);
     return routed instanceof RpcError ? Promise.reject(routed) : serve(this.#server, request, routed);
   }
@@ -273,8 +312,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   handleNotification(method: string): void {
     const session = this.#owner.session;
-    if (method === 'notifications/initialized' && session.state === 'initializing')
-      session.setState('operating');
+    if (method === 'notifications/initialized' && session.state === 'initializing') this.#owner.initialized();
   }
 
   handleClose(): void {

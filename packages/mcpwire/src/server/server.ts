@@ -54,8 +54,21 @@ export class Server extends ServerCore implements ChannelServer {
 
   /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
   override notifyResourceUpdated(uri: string): void {
-    for (const session of this.#sessions) session.resourceUpdated(uri);
+    this.relayResourceUpdated(uri);
     super.notifyResourceUpdated(uri);
+  }
+
+  /**
+   * Tells this server's handshake-era sessions that a list changed on another server of the same
+   * definition (an HTTP handler relays it from its message bus); no listener hears it.
+   */
+  relayListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    for (const session of this.#sessions) session.listChanged(kind);
+  }
+
+  /** Tells this server's subscribed handshake-era sessions that a resource changed elsewhere (see `relayListChanged`). */
+  relayResourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
   }
 
   /** Ends listen streams gracefully, then closes every connection. */

@@ -10,6 +10,7 @@ import type {
   SendOptions,
 } from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
+import type { SessionState } from '../protocol/session-record.ts';
 
 /** What a channel delivers to the side that opened it. */
 export interface ChannelReceiver {
@@ -34,6 +35,12 @@ export interface Channel {
   close(): Promise<void>;
   /** Facts for the session (e.g. a session id, the child's pid), and the principal. */
   readonly info?: ChannelInfo;
+  /**
+   * Where the handshake-era session on this channel keeps what it decided (a transport with a
+   * session store offers its record; a record that already holds a negotiated revision is a session
+   * brought back to life, served without a new `initialize`). Absent: the server keeps it in memory.
+   */
+  readonly sessionState?: SessionState;
 }
 
 /** Facts a transport may know about its connection. */

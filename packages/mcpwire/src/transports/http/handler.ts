@@ -2,6 +2,7 @@
 // endpoint serving both eras (endpoint.ts), handshake-era clients in sessions (HTTP-25..35). For
 // runtimes whose requests share no memory, createSessionlessHandler (sessionless-handler.ts).
 
+import type { JsonObject } from '../../jsonrpc/message.ts';
 import { InMemoryEventStore } from './event-store.ts';
 import { createEndpoint, type HttpHandler } from './endpoint.ts';
 import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy-routes.ts';
@@ -9,9 +10,13 @@ import type { ToolSchemaLookup } from './modern-route.ts';
 import {
   resolveOptions,
   type ChannelServer,
+  type FanOutSource,
   type HttpHandlerOptions,
+  type ListKind,
   type ToolSchemaSource,
 } from './options.ts';
+import { BusTopic, InMemoryMessageBus, type MessageBus } from './message-bus.ts';
+import { InMemorySessionStore } from './session-store.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
@@ -24,10 +29,11 @@ export type { HttpHandler } from './endpoint.ts';
  * an unexpected failure is reported to `onError` and answered 500.
  */
 export function createHttpHandler(
-  server: ChannelServer & ToolSchemaSource,
+  server: ChannelServer & ToolSchemaSource & FanOutSource,
   options: HttpHandlerOptions = {},
 ): HttpHandler {
   const config = resolveOptions(options);
+  const bus = options.bus ?? new InMemoryMessageBus();
   const sessions = new SessionRegistry(
     {
       maxSessions: config.maxSessions,
@@ -36,13 +42,16 @@ export function createHttpHandler(
     },
     {
       store: options.eventStore ?? new InMemoryEventStore(),
+      sessions: options.sessions ?? new InMemorySessionStore(),
       retryMs: config.retryMs,
       keepAliveMs: config.keepAliveMs,
       maxSseBufferBytes: config.maxSseBufferBytes,
       closeSseStreamsAfterMs: config.closeSseStreamsAfterMs,
       onError: config.onError,
     },
+    bus,
   );
+  const fanOut = connectFanOut(server, bus, sessions);
   const custom = config.toolSchema;
   // A server that can name a tool's schema directly spares a tools/list round per tools/call.
   const direct = server.toolInputSchema?.bind(server);
@@ -57,6 +66,48 @@ export function createHttpHandler(
       handleLegacyPost(request, frame, isInitialize, accepts, { server, sessions, principal, clientKey }),
     get: (request, principal) => handleLegacyGet(request, { server, sessions, principal }),
     delete: (request, principal) => handleLegacyDelete(request, { server, sessions, principal }),
-    close: () => sessions.closeAll(),
+    close: () => {
+      fanOut();
+      return sessions.closeAll();
+    },
   });
+}
+
+/**
+ * Carries the server's list changes and resource updates to the other handlers on the bus, and
+ * theirs to this server's sessions (relayed, so they are not published again). Returns the
+ * function that stops both ways.
+ */
+function connectFanOut(server: FanOutSource, bus: MessageBus, sessions: SessionRegistry): () => void {
+  const off: Array<() => void> = [];
+  const listen = (topic: string, listener: (message: JsonObject) => void): void => {
+    const pending = bus.subscribe(topic, (message) => {
+      if (message.from !== sessions.busId) listener(message);
+    });
+    if (pending instanceof Promise)
+      pending.then(
+        (fn) => off.push(fn),
+        () => {},
+      );
+    else off.push(pending);
+  };
+  if (server.onListChanged && server.relayListChanged) {
+    off.push(server.onListChanged((kind) => sessions.publish(BusTopic.listChanged, { kind })));
+    listen(BusTopic.listChanged, (message) => {
+      if (isListKind(message.kind)) server.relayListChanged?.(message.kind);
+    });
+  }
+  if (server.onResourceUpdated && server.relayResourceUpdated) {
+    off.push(server.onResourceUpdated((uri) => sessions.publish(BusTopic.resourceUpdated, { uri })));
+    listen(BusTopic.resourceUpdated, (message) => {
+      if (typeof message.uri === 'string') server.relayResourceUpdated?.(message.uri);
+    });
+  }
+  return () => {
+    for (const fn of off.splice(0)) fn();
+  };
+}
+
+function isListKind(value: unknown): value is ListKind {
+  return value === 'tools' || value === 'prompts' || value === 'resources';
 }

@@ -7,21 +7,37 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { JsonRpcRequest, Message, RequestId, SendOptions } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import type { Principal } from '../../protocol/principal.ts';
+import type {
+  SessionChange,
+  SessionFacts,
+  SessionRecord,
+  SessionState,
+} from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
 import type { EventStore } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
+import type { SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
-/** Told when a session closes (the registry that holds it). */
+/** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
 export interface SessionOwner {
   forget(session: HttpSession): void;
+  /**
+   * A client's response or cancellation this handler has nothing waiting for: another handler
+   * serving the session may (the message bus carries it there).
+   */
+  forward(session: HttpSession, message: Message): void;
+  /** The session's record changed here (other handlers' live copies take it). */
+  changed(record: SessionRecord): void;
 }
 
 /** How sessions behave; shared by every session of one handler. */
 export interface HttpSessionSettings {
   store: EventStore;
+  /** Where the sessions' records are kept. */
+  sessions: SessionStore;
   retryMs: number;
   keepAliveMs: number;
   maxSseBufferBytes: number;
@@ -30,20 +46,19 @@ export interface HttpSessionSettings {
 }
 
 /**
- * A session: its id (128 random bits as a UUID, HTTP-26, SEC-7), the principal it is bound to,
- * the client key its registry's per-client cap counts it under, the revision negotiated by
- * `initialize` (read from its response), and its streams.
+ * A session: its record (id, 128 random bits as a UUID, HTTP-26, SEC-7; the principal it is bound
+ * to; the client key its per-client cap counts it under; the facts `initialize`, `logging/setLevel`
+ * and `resources/subscribe` decided), kept in the handler's session store, and its streams. It is
+ * its server session's `sessionState`: the server reads the facts here and writes changes through
+ * the store (fenced by the record's revision), so another handler sharing the store can serve the
+ * session's next request from the record alone.
  */
-export class HttpSession implements Channel {
-  readonly id = crypto.randomUUID();
-  readonly principal: string | undefined;
-  readonly clientKey: string | undefined;
-  /** The negotiated revision, once the initialize response has gone out. */
-  protocolVersion: string | undefined;
-  /** When traffic last touched the session (`Date.now()`), for idle expiry. */
+export class HttpSession implements Channel, SessionState {
+  /** When traffic last touched the session here (`Date.now()`), for the idle sweep. */
   lastActiveAt = Date.now();
-  /** The registry's count of touches when traffic last touched it: who is evicted first (no ties). */
-  touchOrder = 0;
+  #record: SessionRecord;
+  /** The revision read from the initialize response, for a server that keeps no facts in the record. */
+  #negotiated: string | undefined;
   // An idle session is small: what only some sessions need is made on first use (and maps of
   // in-flight work are dropped when empty).
   #settings: HttpSessionSettings;
@@ -59,16 +74,89 @@ export class HttpSession implements Channel {
   #streamIds: Set<string> | undefined;
   #info: ChannelInfo | undefined;
   #isClosed = false;
+  #writing: Promise<void> | undefined;
+  /** Ids of requests sent to the client here and not yet answered (made on first use). */
+  #awaiting: Set<RequestId> | undefined;
 
-  constructor(
-    identity: { principal: string | undefined; clientKey: string | undefined },
-    settings: HttpSessionSettings,
-    owner: SessionOwner,
-  ) {
-    this.principal = identity.principal;
-    this.clientKey = identity.clientKey;
+  constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
+    this.#record = record;
     this.#settings = settings;
     this.#owner = owner;
+  }
+
+  get id(): string {
+    return this.#record.id;
+  }
+
+  get principal(): string | undefined {
+    return this.#record.principal;
+  }
+
+  /** The negotiated revision, once `initialize` has been answered. */
+  get protocolVersion(): string | undefined {
+    return this.#record.protocolVersion ?? this.#negotiated;
+  }
+
+  /** The session's record as last read or written. */
+  get record(): SessionRecord {
+    return this.#record;
+  }
+
+  /** The server session reads and writes its facts here (see the class comment). */
+  get sessionState(): SessionState {
+    return this;
+  }
+
+  get facts(): SessionFacts {
+    return this.#record;
+  }
+
+  /** Takes a record read from the store if it is newer than the one held. */
+  adopt(record: SessionRecord): void {
+    if (record.revision > this.#record.revision) this.#record = record;
+  }
+
+  /**
+   * Stores a change made from the current facts; on a stale revision (another handler wrote first),
+   * makes it again from the record the store returned. Rejects when the session is gone.
+   */
+  write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
+    const writing = this.#write(change);
+    // Settles either way (the writer sees the failure; this only says when it is over).
+    const tracked: Promise<void> = writing
+      .catch(() => {})
+      .then(() => {
+        if (this.#writing === tracked) this.#writing = undefined;
+      });
+    this.#writing = tracked;
+    return writing;
+  }
+
+  /**
+   * The writes in progress, if any: a POST without requests (202) is answered once the changes its
+   * notifications made are stored, so the client's next request, wherever it lands, sees them.
+   */
+  get writing(): Promise<void> | undefined {
+    return this.#writing;
+  }
+
+  async #write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
+    const store = this.#settings.sessions;
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const record = this.#record;
+      const pending = store.update(record.id, record.revision, change(record));
+      const outcome = pending instanceof Promise ? await pending : pending;
+      if (outcome.ok) {
+        this.adopt(outcome.record);
+        this.#owner.changed(outcome.record);
+        return;
+      }
+      if (outcome.current === undefined) throw new ConnectionClosedError();
+      this.adopt(outcome.current);
+    }
+    throw new Error(
+      `Session ${this.#record.id}: the record kept changing under ${MAX_WRITE_ATTEMPTS} writes`,
+    );
   }
 
   get info(): ChannelInfo {
@@ -150,9 +238,45 @@ export class HttpSession implements Channel {
         if (request.method === 'initialize') this.#initializeId = request.id;
       }
     }
+    if (requests.length === 0 && frame.type === 'message' && this.#isForElsewhere(frame.message)) {
+      this.#owner.forward(this, frame.message);
+      return undefined;
+    }
+    this.#deliver(frame);
+    return exchange?.response;
+  }
+
+  /** Remembers a request to the client, so that its answer is taken here (a bounded set). */
+  #noteRequest(message: Message): void {
+    if (!isRequest(message)) return;
+    const awaiting = (this.#awaiting ??= new Set());
+    if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.values().next().value!);
+    awaiting.add(message.id);
+  }
+
+  /** A message from the client that reached another handler serving this session (the bus). */
+  deliver(message: Message): void {
+    if (this.#isForElsewhere(message)) return;
+    this.#deliver({ type: 'message', message });
+  }
+
+  #deliver(frame: Frame): void {
+    if (frame.type === 'message' && isResponse(frame.message) && frame.message.id !== undefined) {
+      this.#awaiting?.delete(frame.message.id);
+    }
     if (this.#receiver) this.#receiver.handleFrame(frame);
     else (this.#backlog ??= []).push(frame);
-    return exchange?.response;
+  }
+
+  /**
+   * True for a client's response to a request not sent from here, or a cancellation of a request
+   * not running here: it belongs to another handler serving the session.
+   */
+  #isForElsewhere(message: Message): boolean {
+    if (isResponse(message)) return message.id !== undefined && !(this.#awaiting?.has(message.id) ?? false);
+    if ((message as { method?: unknown }).method !== 'notifications/cancelled') return false;
+    const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+    return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
   }
 
   /**
@@ -188,6 +312,8 @@ export class HttpSession implements Channel {
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
     if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
+    if (Array.isArray(message)) for (const item of message as readonly Message[]) this.#noteRequest(item);
+    else this.#noteRequest(message as Message);
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
       const exchanges = this.#exchanges;
@@ -245,9 +371,15 @@ export class HttpSession implements Channel {
     if (Array.isArray(message) || !isResponse(message as Message) || this.#initializeId !== key) return;
     this.#initializeId = undefined;
     const result = (message as { result?: { protocolVersion?: unknown } }).result;
-    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+    if (typeof result?.protocolVersion === 'string') this.#negotiated = result.protocolVersion;
   }
 }
+
+/** Requests to the client remembered at most (the oldest is forgotten: one never answered). */
+const MAX_AWAITED = 1024;
+
+/** Writes to one record that lose to other writers this many times in a row give up. */
+const MAX_WRITE_ATTEMPTS = 8;
 
 /** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
 function hasPolling(version: string | undefined): boolean {

@@ -1,5 +1,6 @@
 // The public Streamable HTTP server API (`mcpwire/http`): a web-standard `(Request) => Promise<Response>`
-// handler serving both protocol eras on one endpoint, and its pluggable event store. Runtime-neutral;
+// handler serving both protocol eras on one endpoint, and its pluggable event store, session store
+// and message bus (handlers sharing the last two serve each other's sessions). Runtime-neutral;
 // for Node's http module see `mcpwire/node`.
 
 export { createHttpHandler, type HttpHandler } from './handler.ts';
@@ -20,6 +21,8 @@ export type {
   HttpHandlerOptions,
   Principal,
   ToolSchemaSource,
+  FanOutSource,
+  ListKind,
 } from './options.ts';
 export type { RequestServer, RequestVia } from '../channel.ts';
 export {
@@ -28,6 +31,17 @@ export {
   type InMemoryEventStoreOptions,
   type StoredEvent,
 } from './event-store.ts';
+export {
+  InMemorySessionStore,
+  type Awaitable,
+  type SessionCreateLimits,
+  type SessionCreation,
+  type SessionRefusal,
+  type SessionStore,
+  type SessionUpdate,
+} from './session-store.ts';
+export type { SessionChange, SessionFacts, SessionRecord } from '../../protocol/session-record.ts';
+export { BusTopic, InMemoryMessageBus, type BusListener, type MessageBus } from './message-bus.ts';
 export { LOOPBACK_HOSTNAMES } from './security.ts';
 export { decodeHeaderValue } from './request-headers.ts';
 export { encodeSseEvent, createSseEncoder, type SseEvent } from './sse-writer.ts';

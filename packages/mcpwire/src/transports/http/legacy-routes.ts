@@ -44,7 +44,7 @@ export async function handleLegacyPost(
   if (refused) return refused;
   let session: HttpSession | undefined;
   if (isInitialize) {
-    const created = context.sessions.create(context.server, {
+    const created = await context.sessions.create(context.server, {
       principal: context.principal?.principal,
       clientKey: clientKeyOf(request, context.principal, context.clientKey),
     });
@@ -62,7 +62,8 @@ export async function handleLegacyPost(
     }
     session = created;
   } else {
-    const found = findSession(request, context, firstId);
+    const finding = findSession(request, context, firstId);
+    const found = finding instanceof Promise ? await finding : finding;
     if (!(found instanceof HttpSession)) return found;
     session = found;
     const batchRefused = refuseBatch(frame, session.protocolVersion);
@@ -83,7 +84,9 @@ export async function handleLegacyPost(
     headers,
     principal: context.principal,
   });
-  // HTTP-7: notifications and responses only: accepted, no body.
+  // HTTP-7: notifications and responses only: accepted, no body (once what they changed is stored).
+  const writing = answer ? undefined : session.writing;
+  if (writing) await writing;
   const response = answer ? await answer : emptyReply(202);
   context.sessions.touch(session);
   return response;
@@ -97,7 +100,7 @@ export async function handleLegacyGet(request: HttpRequestView, context: LegacyC
   }
   const refused = checkVersionHeader(request, undefined);
   if (refused) return refused;
-  const session = findSession(request, context, undefined);
+  const session = await findSession(request, context, undefined);
   if (!(session instanceof HttpSession)) return session;
   context.sessions.touch(session);
   const lastEventId = request.headers.get('last-event-id');
@@ -113,21 +116,34 @@ export async function handleLegacyDelete(
 ): Promise<HttpReply> {
   const refused = checkVersionHeader(request, undefined);
   if (refused) return refused;
-  const session = findSession(request, context, undefined);
+  const session = await findSession(request, context, undefined);
   if (!(session instanceof HttpSession)) return session;
-  await session.close();
+  await context.sessions.end(session);
   return emptyReply(204);
 }
 
-/** The request's session: 400 without an id (HTTP-29), 404 unknown or ended (HTTP-30), 400 on a version clash. */
+/**
+ * The request's session: 400 without an id (HTTP-29), 404 unknown or ended (HTTP-30), 400 on a
+ * version clash. Answers at once when the session store does.
+ */
 function findSession(
   request: HttpRequestView,
   context: LegacyContext,
   id: RequestId | undefined,
-): HttpSession | HttpReply {
+): HttpSession | HttpReply | Promise<HttpSession | HttpReply> {
   const sessionId = request.headers.get('mcp-session-id');
   if (sessionId === null) return refusal(400, 'Bad Request: Mcp-Session-Id header is required', id);
-  const session = context.sessions.get(sessionId, context.principal?.principal);
+  const found = context.sessions.find(context.server, sessionId, context.principal?.principal);
+  return found instanceof Promise
+    ? found.then((session) => checkSession(request, session, id))
+    : checkSession(request, found, id);
+}
+
+function checkSession(
+  request: HttpRequestView,
+  session: HttpSession | undefined,
+  id: RequestId | undefined,
+): HttpSession | HttpReply {
   if (!session) return refusal(404, 'Session not found', id);
   const version = request.headers.get('mcp-protocol-version');
   if (version !== null && session.protocolVersion !== undefined && version !== session.protocolVersion) {

@@ -15,8 +15,25 @@ export interface ToolSchemaSource {
   toolInputSchema?(name: string): object | undefined;
 }
 import type { EventStore } from './event-store.ts';
+import type { MessageBus } from './message-bus.ts';
+import type { SessionStore } from './session-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
 import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';
+
+/**
+ * What the HTTP handler may also ask of the server it serves, to carry list changes and resource
+ * updates to the other handlers on its message bus and to take theirs (mcpwire's `Server` has it).
+ */
+export interface FanOutSource {
+  onListChanged?(listener: (kind: ListKind) => void): () => void;
+  onResourceUpdated?(listener: (uri: string) => void): () => void;
+  /** Tells the server's own handshake-era sessions only (no listener hears it, so nothing echoes). */
+  relayListChanged?(kind: ListKind): void;
+  relayResourceUpdated?(uri: string): void;
+}
+
+/** The lists that announce changes. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
 
 /** One request of a POST body, as `HttpAuth.authorize` sees it. */
 export interface AuthorizedRequest {
@@ -81,6 +98,18 @@ export interface HttpHandlerOptions {
   sessionIdleTimeoutMs?: number;
   /** Where handshake-era SSE events are kept for Last-Event-ID replay. Default in memory. */
   eventStore?: EventStore;
+  /**
+   * Where handshake-era session records are kept (see `SessionStore`). Handlers sharing one store
+   * (over servers of the same definition) serve each other's sessions. Default in memory, this
+   * handler's own.
+   */
+  sessions?: SessionStore;
+  /**
+   * What must reach another handler sharing `sessions` (a client's answer to a server-to-client
+   * request, a cancellation, a session's end, list changes and resource updates): give every such
+   * handler the same bus. Default an in-memory bus of this handler's own.
+   */
+  bus?: MessageBus;
   /** The `retry:` (ms) sent on each handshake-era stream's priming event. Default 1,000. */
   retryMs?: number;
   /**
@@ -120,7 +149,14 @@ export interface HttpHandlerOptions {
 export type HttpConfig = Required<
   Omit<
     HttpHandlerOptions,
-    'eventStore' | 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'
+    | 'eventStore'
+    | 'sessions'
+    | 'bus'
+    | 'closeSseStreamsAfterMs'
+    | 'toolSchema'
+    | 'authenticate'
+    | 'auth'
+    | 'clientKey'
   >
 > &
   Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'>;
@@ -129,6 +165,8 @@ export type HttpConfig = Required<
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
   const {
     eventStore: _store,
+    sessions: _sessions,
+    bus: _bus,
     closeSseStreamsAfterMs,
     toolSchema,
     authenticate,

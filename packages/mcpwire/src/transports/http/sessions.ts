@@ -1,9 +1,13 @@
-// The live handshake-era sessions of one handler: created by `initialize` within two caps (all
-// sessions, and each client's), found by id and principal, closed on DELETE, on idle expiry, when a
-// cap needs room for a newcomer, or when the handler closes.
+// The handshake-era sessions of one handler: records in its session store, created by `initialize`
+// within two caps (all sessions, and each client's), found by id and principal, ended on DELETE, on
+// idle expiry or when a cap needs room for a newcomer; and the live objects of those served here.
 
+import type { SessionRecord } from '../../protocol/session-record.ts';
 import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
 import type { ChannelServer } from './options.ts';
+import type { JsonObject, Message } from '../../jsonrpc/message.ts';
+import { BusTopic, type MessageBus } from './message-bus.ts';
+import type { Awaitable, SessionCreateLimits, SessionRefusal, SessionStore } from './session-store.ts';
 
 /** Limits of the registry. */
 export interface SessionLimits {
@@ -13,41 +17,90 @@ export interface SessionLimits {
   idleTimeoutMs: number;
 }
 
-/** Why `create` made no session: every session under the named cap has a request in flight. */
-export interface SessionRefusal {
-  readonly cap: 'maxSessions' | 'maxSessionsPerClient';
-  readonly limit: number;
-}
+export type { SessionRefusal };
 
 /**
- * Sessions by id. A session is bound to the principal that created it: looking it up as anyone
- * else finds nothing (SEC-7). Idle expiry is one sweep, not a timer per session: `touch` stamps the
- * session, and a timer that runs while sessions exist closes those untouched for `idleTimeoutMs`
- * (checked every 1/60 of it, so a session lives at most that much longer) unless a request is in
- * flight or a stream attached; closing a session also closes its server session.
+ * The sessions one handler serves: records in the session store (shared with other handlers or not),
+ * and here the live objects (an HttpSession and its server session) of those it has served lately.
+ * A session is bound to the principal that created it: looking it up as anyone else finds nothing
+ * (SEC-7). Every request reads the session's record (one store lookup): a session unknown here is
+ * brought to life from it, one known here takes its newer facts, one whose record is gone (deleted,
+ * evicted or expired through another handler) is closed here too.
  *
- * At a cap, `create` evicts rather than refuses (issue 21: a refusal let one client lock everyone
- * out): past its client's cap, that client's longest-idle session; at the global cap, the
- * longest-idle of all. An evicted session is closed as an expired one is: its streams end and its
- * id then gets 404, so its client initialises again. Sessions with a request in flight are never
- * evicted (their work would be lost mid-way); when every candidate has one, `create` refuses.
- * `touch` only stamps a session (every request does it); finding the longest-idle is a scan, paid
- * only by an `initialize` at a cap.
+ * Idle expiry is the store's (records expire `idleTimeoutMs` after their last touch) and one sweep
+ * here, not a timer per session: every request touches the session, and a timer that runs while
+ * live sessions exist (every 1/60 of the timeout, so a session lives at most that much longer)
+ * touches those busy here (a request in flight or a stream attached counts as activity) and lets go
+ * of the others untouched here for the timeout: ended if the record expired, only released (to be
+ * brought back by their next request) if another handler kept it alive.
+ *
+ * At a cap, the store's `create` evicts rather than refuses (issue 21: a refusal let one client lock
+ * everyone out): past its client's cap, that client's least recently touched session; at the global
+ * cap, the least recently touched of all; never one with a request in flight here (pinned), and when
+ * every candidate has one, `create` refuses. An evicted session is ended as an expired one is: its
+ * streams here end and its id then gets 404, so its client initialises again.
  */
 export class SessionRegistry implements SessionOwner {
   #sessions = new Map<string, HttpSession>();
-  #byClient = new Map<string, Set<HttpSession>>();
-  #limits: SessionLimits;
+  #store: SessionStore;
+  #limits: SessionCreateLimits;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
-  #touches = 0;
+  #isClosed = false;
+  #bus: MessageBus;
+  /** This handler's name on the bus (what it published itself it ignores). */
+  readonly busId = crypto.randomUUID();
+  #unsubscribe: Array<Awaitable<() => void>>;
 
-  constructor(limits: SessionLimits, settings: HttpSessionSettings) {
-    this.#limits = limits;
+  constructor(limits: SessionLimits, settings: HttpSessionSettings, bus: MessageBus) {
+    this.#store = settings.sessions;
+    this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
     this.#settings = settings;
+    this.#bus = bus;
+    this.#unsubscribe = [
+      bus.subscribe(BusTopic.sessionEnded, (message) => {
+        if (message.from !== this.busId) void this.#live(message.sessionId)?.close();
+      }),
+      bus.subscribe(BusTopic.sessionMessage, (message) => {
+        if (message.from !== this.busId) this.#live(message.sessionId)?.deliver(message.message as Message);
+      }),
+      bus.subscribe(BusTopic.sessionChanged, (message) => {
+        const record = message.record as unknown as SessionRecord | undefined;
+        if (message.from !== this.busId && record) this.#live(record.id)?.adopt(record);
+      }),
+    ];
+    for (const off of this.#unsubscribe) {
+      if (off instanceof Promise) off.catch((error: unknown) => settings.onError(asError(error)));
+    }
   }
 
-  /** Live sessions. */
+  /** Publishes on the bus, reporting a failure to deliver. */
+  publish(topic: string, message: JsonObject): void {
+    try {
+      const pending = this.#bus.publish(topic, { ...message, from: this.busId });
+      if (pending instanceof Promise)
+        pending.catch((error: unknown) => this.#settings.onError(asError(error)));
+    } catch (error) {
+      this.#settings.onError(asError(error));
+    }
+  }
+
+  forward(session: HttpSession, message: Message): void {
+    this.publish(BusTopic.sessionMessage, {
+      sessionId: session.id,
+      message: message as unknown as JsonObject,
+    });
+  }
+
+  changed(record: SessionRecord): void {
+    this.publish(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
+  }
+
+  #live(id: unknown): HttpSession | undefined {
+    return typeof id === 'string' ? this.#sessions.get(id) : undefined;
+  }
+
+  /** Live sessions here. */
   get size(): number {
     return this.#sessions.size;
   }
@@ -64,59 +117,113 @@ export class SessionRegistry implements SessionOwner {
    * per-client cap counts; no key: only the global cap applies). Evicts first where a cap is
    * reached; the refusal when nothing under that cap can be evicted.
    */
-  create(
+  async create(
     server: ChannelServer,
     owner: { principal: string | undefined; clientKey: string | undefined },
-  ): HttpSession | SessionRefusal {
-    const { maxSessions, maxSessionsPerClient } = this.#limits;
-    const own = owner.clientKey === undefined ? undefined : (this.#byClient.get(owner.clientKey) ?? NONE);
-    if (own !== undefined && own.size >= maxSessionsPerClient && !evictOne(own)) {
-      return { cap: 'maxSessionsPerClient', limit: maxSessionsPerClient };
+  ): Promise<HttpSession | SessionRefusal> {
+    const now = Date.now();
+    const draft: SessionRecord = {
+      id: crypto.randomUUID(),
+      ...(owner.principal === undefined ? {} : { principal: owner.principal }),
+      ...(owner.clientKey === undefined ? {} : { clientKey: owner.clientKey }),
+      createdAt: now,
+      lastActiveAt: now,
+      revision: 0,
+    };
+    const pending = this.#store.create(draft, this.#limits);
+    const created = pending instanceof Promise ? await pending : pending;
+    if ('refused' in created) return created.refused;
+    for (const id of created.evicted) {
+      void this.#sessions.get(id)?.close();
+      this.publish(BusTopic.sessionEnded, { sessionId: id });
     }
-    if (this.#sessions.size >= maxSessions && !evictOne(this.#sessions.values())) {
-      return { cap: 'maxSessions', limit: maxSessions };
-    }
-    // One key string per client, shared by its sessions (an idle session stays small).
-    const clientKey = own?.values().next().value?.clientKey ?? owner.clientKey;
-    const session = new HttpSession({ principal: owner.principal, clientKey }, this.#settings, this);
-    session.touchOrder = ++this.#touches;
-    this.#sessions.set(session.id, session);
-    if (clientKey !== undefined) {
-      const sessions = this.#byClient.get(clientKey) ?? new Set();
-      this.#byClient.set(clientKey, sessions.add(session));
-    }
-    if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
-    server.connect(session);
-    return session;
+    return this.#serve(server, created.record);
   }
 
-  /** The session with this id if `principal` owns it. */
-  get(id: string, principal: string | undefined): HttpSession | undefined {
-    const session = this.#sessions.get(id);
-    return session && session.principal === principal ? session : undefined;
+  /**
+   * The session with this id if `principal` owns it: the one live here (with the record's newer
+   * facts) or one brought to life from its record. Answers at once when the store does.
+   */
+  find(
+    server: ChannelServer,
+    id: string,
+    principal: string | undefined,
+  ): HttpSession | undefined | Promise<HttpSession | undefined> {
+    if (this.#isClosed) return undefined;
+    const pending = this.#store.get(id);
+    return pending instanceof Promise
+      ? pending.then((record) => this.#found(server, id, principal, record))
+      : this.#found(server, id, principal, pending);
   }
 
-  /** Restarts the session's idle time (any traffic counts) and makes it the last to be evicted. */
+  #found(
+    server: ChannelServer,
+    id: string,
+    principal: string | undefined,
+    record: SessionRecord | undefined,
+  ): HttpSession | undefined {
+    const live = this.#sessions.get(id);
+    if (record === undefined) {
+      // Ended elsewhere (or expired): what is left of it here goes too.
+      if (live) void live.close();
+      return undefined;
+    }
+    if (record.principal !== principal || this.#isClosed) return undefined;
+    if (live) {
+      live.adopt(record);
+      return live;
+    }
+    return this.#serve(server, record);
+  }
+
+  /** Restarts the session's idle time (any traffic counts). */
   touch(session: HttpSession): void {
-    session.lastActiveAt = Date.now();
-    session.touchOrder = ++this.#touches;
+    const now = Date.now();
+    session.lastActiveAt = now;
+    const pending = this.#store.touch(session.id, now);
+    if (pending instanceof Promise) pending.catch((error: unknown) => this.#settings.onError(asError(error)));
   }
 
-  /** Closes every session. */
+  /** Ends the session everywhere: its record is deleted and what is live of it here closed. */
+  async end(session: HttpSession): Promise<void> {
+    const pending = this.#store.delete(session.id);
+    if (pending instanceof Promise) await pending;
+    this.publish(BusTopic.sessionEnded, { sessionId: session.id });
+    await session.close();
+  }
+
+  /**
+   * Closes every live session here; this handler then finds none. Their records stay: other
+   * handlers sharing the store may serve them.
+   */
   async closeAll(): Promise<void> {
+    this.#isClosed = true;
+    for (const off of this.#unsubscribe.splice(0)) {
+      if (off instanceof Promise)
+        off.then(
+          (fn) => fn(),
+          () => {},
+        );
+      else off();
+    }
     await Promise.all([...this.#sessions.values()].map((session) => session.close()));
   }
 
-  /** A session closed: it is no longer found. */
+  /** A session closed here: it is no longer live here. */
   forget(session: HttpSession): void {
-    this.#sessions.delete(session.id);
-    const key = session.clientKey;
-    const own = key === undefined ? undefined : this.#byClient.get(key);
-    if (own?.delete(session) && own.size === 0) this.#byClient.delete(key!);
+    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
     if (this.#sessions.size === 0 && this.#sweeper !== undefined) {
       clearInterval(this.#sweeper);
       this.#sweeper = undefined;
     }
+  }
+
+  #serve(server: ChannelServer, record: SessionRecord): HttpSession {
+    const session = new HttpSession(record, this.#settings, this);
+    this.#sessions.set(session.id, session);
+    if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
+    server.connect(session);
+    return session;
   }
 
   #startSweeper(): ReturnType<typeof setInterval> {
@@ -130,27 +237,29 @@ export class SessionRegistry implements SessionOwner {
     for (const session of this.#sessions.values()) {
       if (now - session.lastActiveAt < this.#limits.idleTimeoutMs) continue;
       // Busy (a request in flight, a stream attached) counts as activity.
-      if (session.isBusy) session.lastActiveAt = now;
-      else void session.close();
+      if (session.isBusy) this.touch(session);
+      else void this.#letGo(session);
     }
   }
-}
 
-const NONE: ReadonlySet<HttpSession> = new Set();
-
-/** Closes the least recently touched session of `candidates` with no request in flight, if any. */
-function evictOne(candidates: Iterable<HttpSession>): boolean {
-  let idlest: HttpSession | undefined;
-  for (const session of candidates) {
-    if (session.hasRequestsInFlight) continue;
-    if (idlest === undefined || session.touchOrder < idlest.touchOrder) idlest = session;
+  /** An idle session here: ended if its record expired too, else only released here. */
+  async #letGo(session: HttpSession): Promise<void> {
+    try {
+      const pending = this.#store.get(session.id);
+      const record = pending instanceof Promise ? await pending : pending;
+      if (record !== undefined && record.lastActiveAt <= session.lastActiveAt) await this.end(session);
+      else await session.close();
+    } catch (error) {
+      this.#settings.onError(asError(error));
+    }
   }
-  if (idlest === undefined) return false;
-  void idlest.close(); // synchronous: it is forgotten before close resolves
-  return true;
 }
 
 /** The idle sweep's period: 1/60 of the idle timeout, within setInterval's range (a larger delay would become 1 ms). */
 function sweepPeriodMs(idleMs: number): number {
   return Math.min(Math.max(1, Math.floor(idleMs / 60)), 2 ** 31 - 1);
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

@@ -1,0 +1,195 @@
+// What must reach another connection (issue 23): two handlers over two servers of the same
+// definition, sharing one session store and one MessageBus, each on its own 127.0.0.1 port through
+// the Node adapter. The answer to a server-to-client request POSTed to B reaches the handler on A
+// that waits; a cancellation POSTed to B aborts the handler running on A; a list change raised on
+// B's server reaches the GET stream held by A; DELETE on B ends A's streams.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createFixtureServer } from '../../../test/support/fixture-server.ts';
+import { SseReader, type Loose } from '../../../test/support/http-kit.ts';
+import { createHttpHandler } from './handler.ts';
+import { InMemoryMessageBus } from './message-bus.ts';
+import { serveHttp, type HttpServerHandle } from './node.ts';
+import { InMemorySessionStore } from './session-store.ts';
+
+type Body = Record<string, Loose>;
+
+/** Two nodes: handlers over fixture servers sharing a store and a bus, each served on 127.0.0.1. */
+async function twoNodes() {
+  const sessions = new InMemorySessionStore();
+  const bus = new InMemoryMessageBus();
+  const cancelled: string[] = [];
+  let onStarted = (): void => {};
+  const started = new Promise<void>((resolve) => (onStarted = resolve));
+  let onAborted = (): void => {};
+  const aborted = new Promise<void>((resolve) => (onAborted = resolve));
+  const make = async (name: string) => {
+    const server = createFixtureServer();
+    server.tool({ name: 'wait_for_cancel' }, async (_args, ctx) => {
+      onStarted();
+      await new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      cancelled.push(name);
+      onAborted();
+      return 'cancelled';
+    });
+    const handle = await serveHttp(createHttpHandler(server, { keepAliveMs: 0, sessions, bus }), { port: 0 });
+    return { server, handle };
+  };
+  const a = await make('a');
+  const b = await make('b');
+  return {
+    a,
+    b,
+    cancelled,
+    started,
+    aborted,
+    async [Symbol.asyncDispose]() {
+      await a.handle.close();
+      await b.handle.close();
+    },
+  };
+}
+
+function postTo(handle: HttpServerHandle, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(handle.url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Initializes on `handle` (with elicitation) and sends initialized; the session's headers. */
+async function open(handle: HttpServerHandle) {
+  const response = await postTo(handle, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 'bus', version: '1' },
+    },
+  });
+  assert.equal(response.status, 200);
+  await response.text();
+  const sessionId = response.headers.get('mcp-session-id');
+  assert.ok(sessionId);
+  const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+  const initialized = await postTo(handle, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  assert.equal(initialized.status, 202);
+  return headers;
+}
+
+function getStream(handle: HttpServerHandle, headers: Record<string, string>) {
+  return fetch(handle.url, { headers: { ...headers, Accept: 'text/event-stream' } });
+}
+
+describe('sessions as state: the message bus between handlers', () => {
+  test('the answer to ctx.elicit on A, POSTed to B, reaches the handler waiting on A', async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'test_elicitation', arguments: { message: 'who?' } },
+      },
+      headers,
+    );
+    assert.equal(call.headers.get('content-type'), 'text/event-stream');
+    const reader = new SseReader(call);
+    const request = (await reader.nextMessage()) as Body;
+    assert.equal(request.method, 'elicitation/create');
+    const answer = await postTo(
+      nodes.b.handle,
+      {
+        jsonrpc: '2.0',
+        id: request.id,
+        result: { action: 'accept', content: { username: 'u', email: 'e@x' } },
+      },
+      headers,
+    );
+    assert.equal(answer.status, 202);
+    const result = (await reader.nextMessage()) as Body;
+    assert.equal(result.id, 1);
+    assert.match(result.result.content[0].text, /User response: accept/);
+  });
+
+  test('notifications/cancelled POSTed to B aborts the handler running on A', async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    // No message is sent before the handler ends, so the POST's head does not come before then.
+    const gone = new AbortController();
+    const call = fetch(nodes.a.handle.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'wait_for_cancel' },
+      }),
+      signal: gone.signal,
+    }).catch(() => undefined);
+    await nodes.started;
+    const cancel = await postTo(
+      nodes.b.handle,
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 7, reason: 'changed my mind' },
+      },
+      headers,
+    );
+    assert.equal(cancel.status, 202);
+    await nodes.aborted;
+    assert.deepEqual(nodes.cancelled, ['a']);
+    // A cancelled request gets no response: the client goes away.
+    gone.abort();
+    await call;
+  });
+
+  test("a list change raised on B's server reaches the GET stream held by A", async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const stream = await getStream(nodes.a.handle, headers);
+    assert.equal(stream.status, 200);
+    const reader = new SseReader(stream);
+    nodes.b.server.tool({ name: 'late_tool' }, () => 'late');
+    const notification = (await reader.nextMessage()) as Body;
+    assert.equal(notification.method, 'notifications/tools/list_changed');
+    await reader.cancel();
+  });
+
+  test("DELETE on B ends the session's streams on A", async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const stream = await getStream(nodes.a.handle, headers);
+    assert.equal(stream.status, 200);
+    const deleted = await fetch(nodes.b.handle.url, { method: 'DELETE', headers });
+    assert.equal(deleted.status, 204);
+    const rest = await new SseReader(stream).rest();
+    assert.deepEqual(
+      rest.filter((frame) => frame.data !== ''),
+      [],
+      'the GET stream ended without a message',
+    );
+    assert.equal(
+      (await postTo(nodes.a.handle, { jsonrpc: '2.0', id: 9, method: 'ping' }, headers)).status,
+      404,
+    );
+  });
+});

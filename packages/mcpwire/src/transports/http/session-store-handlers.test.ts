@@ -1,0 +1,123 @@
+// Any handler serves any session (issue 23): two handlers over two servers of the same definition,
+// sharing one session store, serve one handshake-era session between them; caps and idle expiry
+// are the store's, so they hold across both.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createFixtureServer } from '../../../test/support/fixture-server.ts';
+import { ENDPOINT, post, sseMessages, type Loose } from '../../../test/support/http-kit.ts';
+import { JsonRoundTripStore } from '../../../test/support/json-session-store.ts';
+import { createHttpHandler, type HttpHandler } from './handler.ts';
+import type { HttpHandlerOptions } from './options.ts';
+
+type Body = Record<string, Loose>;
+
+/** Two handlers over two fixture servers (each with `log_info`) sharing `store`. */
+function pair(store = new JsonRoundTripStore(), options: HttpHandlerOptions = {}) {
+  const make = () => {
+    const server = createFixtureServer();
+    server.tool({ name: 'log_info' }, async (_args, ctx) => {
+      await ctx.log('info', 'an info line');
+      return 'logged';
+    });
+    return createHttpHandler(server, { keepAliveMs: 0, sessions: store, ...options });
+  };
+  return { store, a: make(), b: make() };
+}
+
+async function initialize(handler: HttpHandler, headers: Record<string, string> = {}) {
+  const response = await handler(
+    post(
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'pair', version: '1' },
+        },
+      },
+      headers,
+    ),
+  );
+  assert.equal(response.status, 200);
+  const sessionId = response.headers.get('mcp-session-id');
+  assert.ok(sessionId);
+  return { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+}
+
+/** The messages of a POST's answer, JSON or SSE. */
+async function messages(response: Response): Promise<Body[]> {
+  assert.equal(response.status, 200);
+  if (response.headers.get('content-type') === 'application/json') return [(await response.json()) as Body];
+  return (await sseMessages(response)) as Body[];
+}
+
+const logInfo = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'log_info' } });
+
+describe('sessions as state: any handler serves any session', () => {
+  test('a session created on A is served by B (tools/call), and a level set on B applies on A', async () => {
+    const { a, b } = pair();
+    const headers = await initialize(a);
+    assert.equal(
+      (await b(post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers))).status,
+      202,
+    );
+    const echoed = await messages(
+      await b(
+        post(
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'echo', arguments: { message: 'hi' } },
+          },
+          headers,
+        ),
+      ),
+    );
+    assert.equal(echoed.at(-1)?.result?.content?.[0]?.text, 'hi', JSON.stringify(echoed));
+    const loud = await messages(await a(post(logInfo(2), headers)));
+    assert.deepEqual(
+      loud.map((message) => message.method ?? 'response'),
+      ['notifications/message', 'response'],
+    );
+    const setLevel = await messages(
+      await b(
+        post({ jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'error' } }, headers),
+      ),
+    );
+    assert.deepEqual(setLevel[0]?.result, {}, JSON.stringify(setLevel));
+    const quiet = await messages(await a(post(logInfo(4), headers)));
+    assert.deepEqual(
+      quiet.map((message) => message.method ?? 'response'),
+      ['response'],
+    );
+    // DELETE on B ends it on A too.
+    assert.equal((await b(new Request(ENDPOINT, { method: 'DELETE', headers }))).status, 204);
+    assert.equal((await a(post({ jsonrpc: '2.0', id: 5, method: 'ping' }, headers))).status, 404);
+  });
+
+  test('the per-client cap counts sessions of both handlers: a newcomer on B evicts the idlest made on A', async () => {
+    const { a, b } = pair(new JsonRoundTripStore(), {
+      maxSessionsPerClient: 1,
+      clientKey: () => 'one-client',
+    });
+    const first = await initialize(a);
+    const second = await initialize(b);
+    assert.equal((await a(post({ jsonrpc: '2.0', id: 1, method: 'ping' }, first))).status, 404);
+    assert.equal((await a(post({ jsonrpc: '2.0', id: 1, method: 'ping' }, second))).status, 200);
+  });
+
+  test('idle expiry is the store record: a record untouched for the timeout is gone on both handlers', async () => {
+    const idleMs = 60_000;
+    const { store, a, b } = pair(new JsonRoundTripStore(), { sessionIdleTimeoutMs: idleMs });
+    const headers = await initialize(a);
+    assert.equal((await b(post({ jsonrpc: '2.0', id: 1, method: 'ping' }, headers))).status, 200);
+    // Age the record as if nobody touched it for the timeout (no sleeping).
+    store.inner.touch(headers['Mcp-Session-Id'], Date.now() - idleMs);
+    assert.equal((await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers))).status, 404);
+    assert.equal((await a(post({ jsonrpc: '2.0', id: 3, method: 'ping' }, headers))).status, 404);
+  });
+});

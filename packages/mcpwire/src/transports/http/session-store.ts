@@ -1,0 +1,188 @@
+// Where handshake-era sessions are kept (issue 23): the SessionStore interface a handler reads and
+// writes session records through, and its in-memory default. A store shared by several handlers (in
+// one process or, with a distributed implementation, many) lets any of them serve any session.
+
+import type { SessionChange, SessionRecord } from '../../protocol/session-record.ts';
+
+export type { SessionChange, SessionRecord };
+
+/** A value now, or a promise of it: the in-memory store answers at once, a remote one later. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** The caps and expiry `create` applies (the handler's options). */
+export interface SessionCreateLimits {
+  /** Sessions in the store at most. */
+  readonly maxSessions: number;
+  /** Sessions of one `clientKey` at most (records without a key count only against `maxSessions`). */
+  readonly maxSessionsPerClient: number;
+  /** A record untouched this long expires (Infinity: never). Kept with the record; `touch` restarts it. */
+  readonly idleTimeoutMs: number;
+  /**
+   * True for a session that must not be evicted (the caller has a request of it in flight). Asked
+   * only at a cap, about candidates for eviction.
+   */
+  readonly isPinned?: (id: string) => boolean;
+}
+
+/** Why `create` stored nothing: every session under the named cap is pinned. */
+export interface SessionRefusal {
+  readonly cap: 'maxSessions' | 'maxSessionsPerClient';
+  readonly limit: number;
+}
+
+/**
+ * The outcome of `create`: the stored record and the ids of the sessions evicted to make room for it
+ * (ended: the caller closes whatever it holds of them), or the refusal.
+ */
+export type SessionCreation =
+  | { readonly record: SessionRecord; readonly evicted: readonly string[] }
+  | { readonly refused: SessionRefusal };
+
+/** The outcome of `update`: the new record, or (stale revision, or gone) the current one if any. */
+export type SessionUpdate =
+  | { readonly ok: true; readonly record: SessionRecord }
+  | { readonly ok: false; readonly current: SessionRecord | undefined };
+
+/**
+ * Keeps handshake-era session records. Every method may answer at once or with a promise; a
+ * distributed implementation must make each one atomic on its own:
+ *
+ * - `create` stores a new record within the caps, evicting first where a cap is reached (past the
+ *   client's cap, that client's least recently touched session not pinned; at the global cap, the
+ *   least recently touched of all), or refuses when every candidate is pinned. Check and insert are
+ *   one step, so concurrent creates cannot exceed a cap.
+ * - `get` returns the record, or undefined when it was deleted, evicted or expired.
+ * - `update` applies a change only if the record's revision is still `expectedRevision` (a fence:
+ *   a writer that read an older record re-reads and tries again), and raises the revision by one.
+ * - `touch` restarts the idle time (`lastActiveAt = at`) without changing the revision.
+ * - `delete` removes the record (true if there was one).
+ * - `count` counts live records, all or those of one client key.
+ *
+ * Records expire `idleTimeoutMs` after their last touch (`create`'s limits).
+ */
+export interface SessionStore {
+  create(record: SessionRecord, limits: SessionCreateLimits): Awaitable<SessionCreation>;
+  get(id: string): Awaitable<SessionRecord | undefined>;
+  update(id: string, expectedRevision: number, change: SessionChange): Awaitable<SessionUpdate>;
+  touch(id: string, at: number): Awaitable<void>;
+  delete(id: string): Awaitable<boolean>;
+  count(clientKey?: string): Awaitable<number>;
+}
+
+/**
+ * The default store: records in a Map of this process, answered synchronously (no promise on the
+ * single-process path). Eviction order is the order of touches (a touch moves the record to the end
+ * of its Maps), so it has no ties; finding whom to evict is a walk from the front, paid only at a cap.
+ * Expired records are dropped when looked up and before a cap is applied. The idle timeout is kept
+ * once for the store (a record created with another one keeps its own beside it).
+ */
+export class InMemorySessionStore implements SessionStore {
+  #records = new Map<string, SessionRecord>();
+  #byClient = new Map<string, Map<string, SessionRecord>>();
+  #idleMs: number | undefined;
+  /** Idle timeouts of records created with one other than `#idleMs` (rare: handlers that differ). */
+  #otherIdleMs: Map<string, number> | undefined;
+
+  create(record: SessionRecord, limits: SessionCreateLimits): SessionCreation {
+    const evicted: string[] = [];
+    const { maxSessions, maxSessionsPerClient } = limits;
+    const key = record.clientKey;
+    const own = key === undefined ? undefined : this.#byClient.get(key);
+    if (own !== undefined && own.size >= maxSessionsPerClient) {
+      this.#dropExpired(own.values());
+      if (own.size >= maxSessionsPerClient && !this.#evictOne(own, limits, evicted))
+        return { refused: { cap: 'maxSessionsPerClient', limit: maxSessionsPerClient } };
+    }
+    if (this.#records.size >= maxSessions) {
+      this.#dropExpired(this.#records.values());
+      if (this.#records.size >= maxSessions && !this.#evictOne(this.#records, limits, evicted))
+        return { refused: { cap: 'maxSessions', limit: maxSessions } };
+    }
+    // One key string per client, shared by its records (an idle session stays small).
+    const shared = own?.values().next().value?.clientKey;
+    const stored = shared === undefined ? record : { ...record, clientKey: shared };
+    this.#idleMs ??= limits.idleTimeoutMs;
+    if (limits.idleTimeoutMs !== this.#idleMs)
+      (this.#otherIdleMs ??= new Map()).set(stored.id, limits.idleTimeoutMs);
+    this.#records.set(stored.id, stored);
+    if (key !== undefined) {
+      const sessions = this.#byClient.get(key) ?? new Map<string, SessionRecord>();
+      this.#byClient.set(key, sessions.set(stored.id, stored));
+    }
+    return { record: stored, evicted };
+  }
+
+  get(id: string): SessionRecord | undefined {
+    return this.#live(id);
+  }
+
+  update(id: string, expectedRevision: number, change: SessionChange): SessionUpdate {
+    const current = this.#live(id);
+    if (current === undefined || current.revision !== expectedRevision) return { ok: false, current };
+    const record = { ...current, ...change, revision: expectedRevision + 1 };
+    this.#records.set(id, record);
+    const own = record.clientKey === undefined ? undefined : this.#byClient.get(record.clientKey);
+    own?.set(id, record);
+    return { ok: true, record };
+  }
+
+  touch(id: string, at: number): void {
+    const record = this.#records.get(id);
+    if (record === undefined) return;
+    (record as { lastActiveAt: number }).lastActiveAt = at;
+    // Last touched, last in line for eviction.
+    this.#records.delete(id);
+    this.#records.set(id, record);
+    const key = record.clientKey;
+    const own = key === undefined ? undefined : this.#byClient.get(key);
+    if (own?.delete(id)) own.set(id, record);
+  }
+
+  delete(id: string): boolean {
+    const record = this.#records.get(id);
+    if (record === undefined) return false;
+    this.#records.delete(id);
+    this.#otherIdleMs?.delete(id);
+    const key = record.clientKey;
+    const own = key === undefined ? undefined : this.#byClient.get(key);
+    if (own?.delete(id) && own.size === 0) this.#byClient.delete(key!);
+    return true;
+  }
+
+  count(clientKey?: string): number {
+    const records = clientKey === undefined ? this.#records : this.#byClient.get(clientKey);
+    if (records === undefined) return 0;
+    this.#dropExpired(records.values());
+    return records.size;
+  }
+
+  #live(id: string): SessionRecord | undefined {
+    const record = this.#records.get(id);
+    if (record === undefined || !this.#isExpired(record, Date.now())) return record;
+    this.delete(id);
+    return undefined;
+  }
+
+  #isExpired(record: SessionRecord, now: number): boolean {
+    const idleMs = this.#otherIdleMs?.get(record.id) ?? this.#idleMs ?? Infinity;
+    return now - record.lastActiveAt >= idleMs;
+  }
+
+  #dropExpired(records: Iterable<SessionRecord>): void {
+    const now = Date.now();
+    const expired: string[] = [];
+    for (const record of records) if (this.#isExpired(record, now)) expired.push(record.id);
+    for (const id of expired) this.delete(id);
+  }
+
+  /** Deletes the least recently touched record of `candidates` that is not pinned, if any. */
+  #evictOne(candidates: Map<string, SessionRecord>, limits: SessionCreateLimits, evicted: string[]): boolean {
+    for (const id of candidates.keys()) {
+      if (limits.isPinned?.(id)) continue;
+      this.delete(id);
+      evicted.push(id);
+      return true;
+    }
+    return false;
+  }
+}
