@@ -96,6 +96,18 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it('hands the responses sent in one tick to stdout as one write (a pipelining client: one pipe write, not one each)', async () => {
+    const { channel, written } = openChannel();
+    channel.open(new RecordingReceiver());
+    await Promise.all([1, 2, 3].map((id) => channel.send({ jsonrpc: '2.0', id, result: {} })));
+    await channel.send({ jsonrpc: '2.0', id: 4, result: {} });
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":3,"result":{}}\n',
+      '{"jsonrpc":"2.0","id":4,"result":{}}\n',
+    ]);
+    await channel.close();
+  });
+
   it('closes once on stdin EOF, stops reading, and rejects later sends', async () => {
     const { stdin, channel } = openChannel();
     const receiver = new RecordingReceiver();
