@@ -17,7 +17,8 @@ export interface LineWriterOptions {
   handleFailure?: ((error: ConnectionClosedError) => void) | undefined;
   /**
    * Hand the lines written in one tick to the stream together (joined, and written when the tick
-   * ends: one write). For a stream of our own, such as a child's stdin; default false.
+   * ends: one write). For a stream of our own, such as a child's stdin or a stdio server's stdout;
+   * default false.
    */
   isCoalescing?: boolean | undefined;
 }

@@ -134,22 +134,27 @@ describe('createStdioServerChannel', () => {
     const channel = createStdioServerChannel({ stdin: new PassThrough(), stdout });
     channel.open(new RecordingReceiver());
     const settled: number[] = [];
-    const sends = [1, 2, 3].map((id) =>
-      channel.send({ jsonrpc: '2.0', id, result: {} }).then(() => settled.push(id)),
-    );
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // One send per turn of the loop: the sends of one tick would be joined into one write.
+    const sends: Array<Promise<unknown>> = [];
+    for (const id of [1, 2, 3]) {
+      sends.push(channel.send({ jsonrpc: '2.0', id, result: {} }).then(() => settled.push(id)));
+      await nextTurn();
+    }
     assert.equal(stdout.chunks.length, 1, 'the second and third wait for drain');
     stdout.complete();
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(stdout.chunks.length, 2);
-    stdout.complete();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
+    assert.equal(stdout.chunks.length, 2, 'after drain, what waited goes out');
     stdout.complete();
     await Promise.all(sends);
     assert.deepEqual(settled, [1, 2, 3]);
-    assert.deepEqual(
-      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
-      [1, 2, 3],
+    const ids = stdout.chunks.map((chunk) =>
+      chunk
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => (JSON.parse(line) as { id: number }).id),
     );
+    assert.deepEqual(ids, [[1], [2, 3]], 'the two that waited for drain go out together');
     await channel.close();
   });
 
@@ -196,12 +201,17 @@ describe('createStdioServerChannel', () => {
     const channel = createStdioServerChannel({ stdin, stdout });
     const receiver = new RecordingReceiver();
     channel.open(receiver);
-    const sends = [1, 2, 3].map((id) => channel.send({ jsonrpc: '2.0', id, result: {} }));
+    // One send per turn (the sends of one tick would be one write): 2 and 3 queue behind a full stdout.
+    const sends: Array<Promise<void>> = [];
+    for (const id of [1, 2, 3]) {
+      sends.push(channel.send({ jsonrpc: '2.0', id, result: {} }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     stdin.end();
     assert.equal(await receiver.waitForClose(), null);
     let isClosed = false;
     const closing = channel.close().then(() => (isClosed = true));
-    for (let written = 1; written <= 3; written++) {
+    for (let written = 1; written <= 2; written++) {
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(stdout.chunks.length, written);
       assert.equal(isClosed, false, 'close() waits for the queued responses');
@@ -209,8 +219,13 @@ describe('createStdioServerChannel', () => {
     }
     await Promise.all([...sends, closing]);
     assert.deepEqual(
-      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
-      [1, 2, 3],
+      stdout.chunks.map((chunk) =>
+        chunk
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => (JSON.parse(line) as { id: number }).id),
+      ),
+      [[1], [2, 3]],
     );
     await assert.rejects(channel.send({ jsonrpc: '2.0', method: 'x' }), ConnectionClosedError);
   });
@@ -220,6 +235,7 @@ describe('createStdioServerChannel', () => {
     const receiver = new RecordingReceiver();
     channel.open(receiver);
     const first = channel.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
     const queued = channel.send({ jsonrpc: '2.0', id: 2, result: {} });
     stdout.complete(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     await assert.rejects(first, /EPIPE/);
