@@ -108,6 +108,29 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it('writes a notification at once, with the responses held before it: only responses wait for the end of the tick', async () => {
+    const { channel, written } = openChannel();
+    channel.open(new RecordingReceiver());
+    const sends = [
+      channel.send({ jsonrpc: '2.0', id: 1, result: {} }),
+      channel.send({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 2, progress: 50 },
+      }),
+    ];
+    // An official SDK client drops a progress notification read together with its response
+    // (modelcontextprotocol/typescript-sdk#2580): notifications are not held for the response.
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":50}}\n',
+    ]);
+    sends.push(channel.send({ jsonrpc: '2.0', id: 2, result: {} }));
+    assert.equal(written.length, 1, 'a response waits for the end of the tick');
+    await Promise.all(sends);
+    assert.deepEqual(written.slice(1), ['{"jsonrpc":"2.0","id":2,"result":{}}\n']);
+    await channel.close();
+  });
+
   it('closes once on stdin EOF, stops reading, and rejects later sends', async () => {
     const { stdin, channel } = openChannel();
     const receiver = new RecordingReceiver();
