@@ -261,6 +261,12 @@ const scenarios: readonly Scenario[] = [
         args: v1('sessions'),
         note: 'StreamableHTTPServerTransport per session, node:http',
       },
+      {
+        name: 'raw-mcp',
+        args: ['bench/servers/raw-mcp.mjs', 'http', '{port}'],
+        noRatio: true,
+        note: 'the hand-written floor: bench/servers/raw-mcp.mjs, a session id at initialize and no checks',
+      },
     ],
   },
   {
@@ -460,6 +466,17 @@ function render(scenario: Scenario, results: readonly Result[]): string {
       ),
     ),
   ]);
+  const floor = results.find((r) => r.noRatio && r.samples.serverCpuUs?.length);
+  const floorRows = floor
+    ? results
+        .filter((r) => r !== floor && !r.noRatio)
+        .map((r) => [
+          r.name,
+          ...(['serverCpuUs', 'requestsPerSecond'] as const).map((key) =>
+            formatRatio(medianOf(r, key), medianOf(floor, key)),
+          ),
+        ])
+    : [];
   const problems: string[] = [];
   for (const r of results) {
     for (const sample of r.errorSamples) problems.push(`  ${r.name} wrong answer: ${sample}`);
@@ -471,6 +488,10 @@ function render(scenario: Scenario, results: readonly Result[]): string {
     columns.length
       ? `ratios (${subject} / baseline; "higher": above 1.00x favours ${subject}, "lower": below 1.00x)\n` +
         formatTable(['metric', 'better', ...columns.map((b) => `${subject} / ${b}`)], ratioRows)
+      : '',
+    floorRows.length
+      ? `against the hand-written ${floor!.name} (row / ${floor!.name})\n` +
+        formatTable(['server', 'server CPU µs/call', 'req/s'], floorRows)
       : '',
     problems.length ? `problems (measurements with errors are excluded):\n${problems.join('\n')}` : '',
   ];
@@ -495,6 +516,23 @@ function toJson(scenario: Scenario, results: readonly Result[]) {
       }),
     );
   }
+  const floor = results.find((r) => r.noRatio && r.samples.serverCpuUs?.length);
+  const handWritten = floor
+    ? Object.fromEntries(
+        results
+          .filter((r) => r !== floor && !r.noRatio)
+          .map((r) => [
+            `${r.name}/${floor.name}`,
+            Object.fromEntries(
+              (['serverCpuUs', 'requestsPerSecond'] as const).map((key) => {
+                const a = medianOf(r, key);
+                const d = medianOf(floor, key);
+                return [key, a !== undefined && d ? round3(a / d) : null];
+              }),
+            ),
+          ]),
+      )
+    : undefined;
   return {
     scenario: scenario.key,
     title: scenario.title,
@@ -511,6 +549,7 @@ function toJson(scenario: Scenario, results: readonly Result[]) {
       failures: r.failures.slice(0, 5),
     })),
     ratios,
+    ...(handWritten === undefined ? {} : { handWritten }),
   };
 }
 

@@ -1,6 +1,7 @@
 // The SDK-free benchmark client: spawns a stdio MCP server, speaks NDJSON JSON-RPC over its stdin/stdout,
 // verifies every response, and takes the three measurements (spawn-to-ready, sequential latency, pipelined throughput).
 import { performance } from 'node:perf_hooks';
+import { readCpuUs } from './http-driver.ts';
 import { ErrorLog, type RawResponse, ServerProcess, type ServerSpec } from './server-process.ts';
 import { percentile } from './stats.ts';
 
@@ -232,6 +233,11 @@ export function measureSequential(
 /** Result of {@link measurePipelined}. */
 export interface PipelinedMeasurement {
   callsPerSecond: number;
+  /**
+   * The server's CPU time (user + system, from /proc/<pid>/stat, 10 ms ticks) over the timed calls, per call;
+   * undefined where /proc cannot be read.
+   */
+  serverCpuUsPerCall: number | undefined;
   errors: ErrorLog;
 }
 
@@ -249,8 +255,13 @@ export function measurePipelined(
     const run = (firstId: number, count: number) =>
       pipeline(server, workload, { firstId, count, window: counts.window }, options, errors);
     if (counts.warmup > 0) await run(1, counts.warmup);
+    const pid = server.pid;
+    const cpuBefore = pid === undefined ? undefined : readCpuUs(pid);
     const seconds = await run(1 + counts.warmup, counts.count);
-    return { callsPerSecond: counts.count / seconds, errors };
+    const cpuAfter = pid === undefined ? undefined : readCpuUs(pid);
+    const serverCpuUsPerCall =
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / counts.count;
+    return { callsPerSecond: counts.count / seconds, serverCpuUsPerCall, errors };
   });
 }
 

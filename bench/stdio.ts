@@ -2,7 +2,6 @@
 // prints medians and ratios as a plain table, and writes bench/results/stdio-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run with small counts.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
@@ -16,6 +15,7 @@ import {
   measureSequential,
   measureSpawn,
 } from './raw-driver.ts';
+import { loadAverageNow, machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 import { workloads } from './workloads.ts';
 
@@ -64,6 +64,16 @@ const servers: readonly BenchServer[] = [
       existsSync(join(root, 'packages/cli/dist/main.js')) ? undefined : 'not built yet',
   },
   {
+    // The hand-written floor: a bare NDJSON JSON-RPC loop answering the same calls (no validation, no checks).
+    name: 'hand-written',
+    command: node,
+    cwd: root,
+    eras: {
+      legacy: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
+      modern: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
+    },
+  },
+  {
     name: 'official-v2',
     command: node,
     cwd: root,
@@ -87,7 +97,12 @@ const servers: readonly BenchServer[] = [
 
 /** Ratios are printed as `subject / baseline`. */
 const subject = 'mcpwire';
-const baselines = [...(before === undefined ? [] : ['mcpwire-before']), 'official-v2', 'official-v1'];
+const baselines = [
+  ...(before === undefined ? [] : ['mcpwire-before']),
+  'hand-written',
+  'official-v2',
+  'official-v1',
+];
 
 const isQuick = process.env.BENCH_QUICK === '1';
 const config = {
@@ -113,6 +128,7 @@ const metrics = [
   { key: 'p50Us', label: 'seq p50 µs', digits: 0, better: 'lower' },
   { key: 'p99Us', label: 'seq p99 µs', digits: 0, better: 'lower' },
   { key: 'callsPerSecond', label: 'pipelined calls/s', digits: 0, better: 'higher' },
+  { key: 'serverCpuUs', label: 'pipelined server CPU µs/call', digits: 1, better: 'lower' },
 ] as const;
 type MetricKey = (typeof metrics)[number]['key'];
 
@@ -135,7 +151,7 @@ interface ServerResult {
 function newResult(name: string): ServerResult {
   return {
     name,
-    samples: { spawnMs: [], p50Us: [], p99Us: [], callsPerSecond: [] },
+    samples: { spawnMs: [], p50Us: [], p99Us: [], callsPerSecond: [], serverCpuUs: [] },
     errors: 0,
     errorSamples: [],
     failures: [],
@@ -143,11 +159,16 @@ function newResult(name: string): ServerResult {
 }
 
 /** Keeps a measurement's values only when every response verified; otherwise records the errors instead. */
-function record(result: ServerResult, errors: ErrorLog, values: Partial<Record<MetricKey, number>>): void {
+function record(
+  result: ServerResult,
+  errors: ErrorLog,
+  values: Partial<Record<MetricKey, number | undefined>>,
+): void {
   result.errors += errors.count;
   for (const sample of errors.samples) if (result.errorSamples.length < 5) result.errorSamples.push(sample);
   if (errors.count > 0) return;
-  for (const [key, value] of Object.entries(values) as [MetricKey, number][]) result.samples[key].push(value);
+  for (const [key, value] of Object.entries(values) as [MetricKey, number | undefined][])
+    if (value !== undefined) result.samples[key].push(value);
 }
 
 /** Runs the three measurements for one server, each in a fresh process; a crash skips only that measurement. */
@@ -173,13 +194,13 @@ async function measureServer(server: ServerSpec, workload: Workload, result: Ser
     record(result, errors, { p50Us, p99Us });
   });
   await attempt('pipelined', async () => {
-    const { callsPerSecond, errors } = await measurePipelined(
+    const { callsPerSecond, serverCpuUsPerCall, errors } = await measurePipelined(
       server,
       workload,
       config.pipelined,
       driverOptions,
     );
-    record(result, errors, { callsPerSecond });
+    record(result, errors, { callsPerSecond, serverCpuUs: serverCpuUsPerCall });
   });
 }
 
@@ -324,20 +345,12 @@ function toJson(workload: Workload, results: readonly ServerResult[]) {
   };
 }
 
-function environment() {
-  const cpus = os.cpus();
-  return {
-    node: process.version,
-    platform: `${os.platform()} ${os.arch()}`,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-  };
-}
-
 async function main(): Promise<void> {
-  const env = environment();
+  const env = machineFacts();
   console.log(`mcpwire stdio benchmark${isQuick ? ' (BENCH_QUICK: small counts, smoke run only)' : ''}`);
-  console.log(`node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}`);
+  console.log(
+    `node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,
+  );
   console.log(
     `${config.rounds} interleaved rounds, fresh process per measurement; sequential ${formatNumber(config.sequential.count)} calls ` +
       `(+${formatNumber(config.sequential.warmup)} warm-up); pipelined ${formatNumber(config.pipelined.count)} calls, ` +
@@ -355,13 +368,15 @@ async function main(): Promise<void> {
     );
     report.push(toJson(workload, results));
   }
+  const loadAverageAtEnd = loadAverageNow();
+  console.log(`\nload average at end ${loadAverageAtEnd.join(' ')}`);
   const outFile = join(root, 'bench/results/stdio-latest.json');
   mkdirSync(dirname(outFile), { recursive: true });
   const json = {
     benchmark: 'stdio',
     generatedAt: new Date().toISOString(),
     quick: isQuick,
-    environment: env,
+    environment: { ...env, loadAverageAtEnd },
     config,
     workloads: report,
   };

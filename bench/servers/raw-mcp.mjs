@@ -1,6 +1,8 @@
 // A hand-written JSON-RPC server that speaks just enough of the 2025 lifecycle for a real MCP client
 // (initialize, notifications, tools/list, tools/call echo, ping), for bench/load.ts: the server is
-// cheap, so the figures are the load drivers'. No SDK, no validation.
+// cheap, so the figures are the load drivers'. No SDK, no validation. For bench/stdio.ts's hand-written
+// row it also answers the 2026-07-28 shape: `server/discover`, and `resultType: "complete"` on a result
+// whose request carries the per-request `_meta` protocol version (nothing in the envelope is checked).
 //   node bench/servers/raw-mcp.mjs stdio          NDJSON on stdin/stdout
 //   node bench/servers/raw-mcp.mjs http [port]    POST /mcp on 127.0.0.1 (JSON answers, Mcp-Session-Id);
 //                                                 prints `raw-mcp at http://127.0.0.1:<port>/mcp` on stderr
@@ -18,9 +20,20 @@ const TOOLS = {
   ],
 };
 
+const MODERN = 'io.modelcontextprotocol/protocolVersion';
+
+const DISCOVER = {
+  supportedVersions: ['2026-07-28'],
+  capabilities: { tools: {} },
+  serverInfo: { name: 'raw-mcp', version: '0.0.0' },
+  resultType: 'complete',
+};
+
 /** The result of one request, or an error object. */
 function answer(message) {
   switch (message.method) {
+    case 'server/discover':
+      return { result: DISCOVER };
     case 'initialize':
       return {
         result: {
@@ -29,8 +42,11 @@ function answer(message) {
           serverInfo: { name: 'raw-mcp', version: '0.0.0' },
         },
       };
-    case 'tools/call':
-      return { result: { content: [{ type: 'text', text: message.params?.arguments?.message ?? '' }] } };
+    case 'tools/call': {
+      const content = [{ type: 'text', text: message.params?.arguments?.message ?? '' }];
+      const isModern = message.params?._meta?.[MODERN] !== undefined;
+      return { result: isModern ? { content, resultType: 'complete' } : { content } };
+    }
     case 'tools/list':
       return { result: TOOLS };
     case 'ping':

@@ -17,7 +17,8 @@ export interface LineWriterOptions {
   handleFailure?: ((error: ConnectionClosedError) => void) | undefined;
   /**
    * Hand the lines written in one tick to the stream together (joined, and written when the tick
-   * ends: one write). For a stream of our own, such as a child's stdin; default false.
+   * ends: one write). For a stream of our own, such as a child's stdin or a stdio server's stdout;
+   * default false.
    */
   isCoalescing?: boolean | undefined;
 }
@@ -53,6 +54,7 @@ export class LineWriter {
   #batchText = '';
   #batchLines: QueuedLine[] = [];
   readonly #flushBatch = (): void => {
+    if (this.#batchLines.length === 0) return; // Already written by `flush`.
     const lines = this.#batchLines;
     const text = this.#batchText;
     this.#batchLines = [];
@@ -83,6 +85,14 @@ export class LineWriter {
       if (this.#isBlocked) this.#queue.push(line);
       else this.#start(line);
     });
+  }
+
+  /**
+   * With `isCoalescing`: hands what this tick has written so far to the stream now rather than at the
+   * end of the tick (a message that should not wait for the ones after it). Otherwise does nothing.
+   */
+  flush(): void {
+    this.#flushBatch();
   }
 
   /** Refuses all further writes with `error` and rejects the queued ones; in-flight writes settle on their own. */

@@ -96,6 +96,41 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it('hands the responses sent in one tick to stdout as one write (a pipelining client: one pipe write, not one each)', async () => {
+    const { channel, written } = openChannel();
+    channel.open(new RecordingReceiver());
+    await Promise.all([1, 2, 3].map((id) => channel.send({ jsonrpc: '2.0', id, result: {} })));
+    await channel.send({ jsonrpc: '2.0', id: 4, result: {} });
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":3,"result":{}}\n',
+      '{"jsonrpc":"2.0","id":4,"result":{}}\n',
+    ]);
+    await channel.close();
+  });
+
+  it('writes a notification at once, with the responses held before it: only responses wait for the end of the tick', async () => {
+    const { channel, written } = openChannel();
+    channel.open(new RecordingReceiver());
+    const sends = [
+      channel.send({ jsonrpc: '2.0', id: 1, result: {} }),
+      channel.send({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 2, progress: 50 },
+      }),
+    ];
+    // An official SDK client drops a progress notification read together with its response
+    // (modelcontextprotocol/typescript-sdk#2580): notifications are not held for the response.
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":50}}\n',
+    ]);
+    sends.push(channel.send({ jsonrpc: '2.0', id: 2, result: {} }));
+    assert.equal(written.length, 1, 'a response waits for the end of the tick');
+    await Promise.all(sends);
+    assert.deepEqual(written.slice(1), ['{"jsonrpc":"2.0","id":2,"result":{}}\n']);
+    await channel.close();
+  });
+
   it('closes once on stdin EOF, stops reading, and rejects later sends', async () => {
     const { stdin, channel } = openChannel();
     const receiver = new RecordingReceiver();
@@ -122,22 +157,27 @@ describe('createStdioServerChannel', () => {
     const channel = createStdioServerChannel({ stdin: new PassThrough(), stdout });
     channel.open(new RecordingReceiver());
     const settled: number[] = [];
-    const sends = [1, 2, 3].map((id) =>
-      channel.send({ jsonrpc: '2.0', id, result: {} }).then(() => settled.push(id)),
-    );
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // One send per turn of the loop: the sends of one tick would be joined into one write.
+    const sends: Array<Promise<unknown>> = [];
+    for (const id of [1, 2, 3]) {
+      sends.push(channel.send({ jsonrpc: '2.0', id, result: {} }).then(() => settled.push(id)));
+      await nextTurn();
+    }
     assert.equal(stdout.chunks.length, 1, 'the second and third wait for drain');
     stdout.complete();
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(stdout.chunks.length, 2);
-    stdout.complete();
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
+    assert.equal(stdout.chunks.length, 2, 'after drain, what waited goes out');
     stdout.complete();
     await Promise.all(sends);
     assert.deepEqual(settled, [1, 2, 3]);
-    assert.deepEqual(
-      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
-      [1, 2, 3],
+    const ids = stdout.chunks.map((chunk) =>
+      chunk
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => (JSON.parse(line) as { id: number }).id),
     );
+    assert.deepEqual(ids, [[1], [2, 3]], 'the two that waited for drain go out together');
     await channel.close();
   });
 
@@ -184,12 +224,17 @@ describe('createStdioServerChannel', () => {
     const channel = createStdioServerChannel({ stdin, stdout });
     const receiver = new RecordingReceiver();
     channel.open(receiver);
-    const sends = [1, 2, 3].map((id) => channel.send({ jsonrpc: '2.0', id, result: {} }));
+    // One send per turn (the sends of one tick would be one write): 2 and 3 queue behind a full stdout.
+    const sends: Array<Promise<void>> = [];
+    for (const id of [1, 2, 3]) {
+      sends.push(channel.send({ jsonrpc: '2.0', id, result: {} }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     stdin.end();
     assert.equal(await receiver.waitForClose(), null);
     let isClosed = false;
     const closing = channel.close().then(() => (isClosed = true));
-    for (let written = 1; written <= 3; written++) {
+    for (let written = 1; written <= 2; written++) {
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(stdout.chunks.length, written);
       assert.equal(isClosed, false, 'close() waits for the queued responses');
@@ -197,8 +242,13 @@ describe('createStdioServerChannel', () => {
     }
     await Promise.all([...sends, closing]);
     assert.deepEqual(
-      stdout.chunks.map((chunk) => (JSON.parse(chunk) as { id: number }).id),
-      [1, 2, 3],
+      stdout.chunks.map((chunk) =>
+        chunk
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => (JSON.parse(line) as { id: number }).id),
+      ),
+      [[1], [2, 3]],
     );
     await assert.rejects(channel.send({ jsonrpc: '2.0', method: 'x' }), ConnectionClosedError);
   });
@@ -208,6 +258,7 @@ describe('createStdioServerChannel', () => {
     const receiver = new RecordingReceiver();
     channel.open(receiver);
     const first = channel.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
     const queued = channel.send({ jsonrpc: '2.0', id: 2, result: {} });
     stdout.complete(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     await assert.rejects(first, /EPIPE/);
