@@ -52,7 +52,9 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   };
   // Loaded only with --auth dev: the development authorization server and the resource server.
   const devAuth =
-    options.auth === 'dev' ? await (await import('./serve-auth-dev.ts')).startDevAuth(host) : undefined;
+    options.auth === 'dev'
+      ? await (await import('./dev-auth/serve-auth-dev.ts')).startDevAuth(host)
+      : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
   const caps = {

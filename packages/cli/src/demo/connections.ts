@@ -75,7 +75,9 @@ export async function startHttpServer(
   // With --auth: the development authorization server (auto-approving) and the resource server.
   const devAuth =
     options.isAuth === true
-      ? await (await import('../serve-auth-dev.ts')).startDevAuth('127.0.0.1', { isAutoApproved: true })
+      ? await (
+          await import('../dev-auth/serve-auth-dev.ts')
+        ).startDevAuth('127.0.0.1', { isAutoApproved: true })
       : undefined;
   const handler = createHttpHandler(server, {
     allowedHosts: LOOPBACK_HOSTNAMES,

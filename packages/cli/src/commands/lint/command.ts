@@ -2,10 +2,10 @@
 // finding per line (see ../wire/lint/ for the engine and its rules).
 
 import type { Command } from 'commander';
-import { coloursFor } from '../colours.ts';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { RULES } from '../wire/lint/rules.ts';
-import type { LintCommandOptions } from '../wire/lint/run-lint.ts';
+import { coloursFor } from '../../colours.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { RULES } from '../../wire/lint/rules.ts';
+import type { LintCommandOptions } from '../../wire/lint/run-lint.ts';
 
 /** What `mcpwire lint --help` says the command does. */
 const DESCRIPTION =
@@ -27,7 +27,7 @@ export function lintCommand(): Command {
     .option('--rule <id>', 'report only this rule (repeatable); see the rules below', collect)
     .option('--ignore <id>', 'do not report this rule (repeatable)', collect)
     .action(async (file: string, options: LintCommandOptions) => {
-      const { runLint } = await import('../wire/lint/run-lint.ts');
+      const { runLint } = await import('../../wire/lint/run-lint.ts');
       process.exitCode = await runLint(file, options);
     });
   command.addHelpText('after', rulesHelp());

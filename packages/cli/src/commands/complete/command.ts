@@ -2,14 +2,14 @@
 // a prompt or of a resource template; the suggested values, one per line.
 
 import type { Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { ExitCode } from '../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { formatCompletion } from '../result-format.ts';
-import { requireCapability } from '../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
-import { parseStringPairs } from '../tool-arguments.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { ExitCode } from '../../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { formatCompletion } from '../../result-format.ts';
+import { requireCapability } from '../../server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { parseStringPairs } from '../../tool-arguments.ts';
 
 interface CompleteOptions extends TargetCommandOptions {
   context?: string[];

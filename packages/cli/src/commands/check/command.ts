@@ -4,14 +4,14 @@
 
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { CHECK_RULES, lookupCheckRule } from '../check/check-rules.ts';
-import { CLIENTS, lookupClient } from '../check/rules/client-table.ts';
-import { coloursFor } from '../colours.ts';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { UsageError } from '../exit-code.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
+import { CHECK_RULES, lookupCheckRule } from '../../check/check-rules.ts';
+import { CLIENTS, lookupClient } from '../../check/rules/client-table.ts';
+import { coloursFor } from '../../colours.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { UsageError } from '../../exit-code.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 
 /** The options of `check` besides the target options. */
 interface CheckOptions extends TargetCommandOptions {
@@ -57,7 +57,7 @@ export function checkCommand(context: ProgramContext): Command {
   addTargetOptions(command, { hasJson: false }).action(async (operand: string, options: CheckOptions) => {
     const pin = options.pin === undefined ? undefined : await readPin(options.pin);
     await runOneShotCommand(operand, context, options, 'check', async (oneShot) => {
-      const { runCheck } = await import('../check/run-check.ts');
+      const { runCheck } = await import('../../check/run-check.ts');
       return runCheck(oneShot, {
         format: options.format,
         clients: options.clients,
@@ -109,8 +109,8 @@ function collectRule(value: string, previous: string[] = []): string[] {
 
 async function readPin(
   file: string,
-): Promise<{ file: string; lock: import('../check/lock-file.ts').LockFile }> {
-  const { parseLockFile } = await import('../check/lock-file.ts');
+): Promise<{ file: string; lock: import('../../check/lock-file.ts').LockFile }> {
+  const { parseLockFile } = await import('../../check/lock-file.ts');
   try {
     return { file, lock: parseLockFile(readFileSync(file, 'utf8')) };
   } catch (error) {

@@ -2,11 +2,11 @@
 // when stdin or stdout is not one, since a script should use list, call, read, get and complete.
 
 import type { Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { UsageError } from '../exit-code.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { addTargetOptions, targetArgument } from '../target-options.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { UsageError } from '../../exit-code.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { addTargetOptions, targetArgument } from '../../target-options.ts';
 
 /** The `connect` command. */
 export function connectCommand(context: ProgramContext): Command {
@@ -25,7 +25,7 @@ export function connectCommand(context: ProgramContext): Command {
         throw new UsageError(
           'connect is interactive and needs a terminal on stdin and stdout; in scripts use "mcpwire list|call|read|get|complete"',
         );
-      const { runConnect } = await import('../connect/session.ts');
+      const { runConnect } = await import('../../connect/session.ts');
       process.exitCode = await runConnect(operand, context.commandAfterDash, options);
     },
   );

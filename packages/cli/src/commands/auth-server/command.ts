@@ -2,10 +2,14 @@
 // HTTP, for trying out and testing MCP clients and servers that use authorization. Not for production.
 
 import { InvalidArgumentError, type Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { UsageError } from '../exit-code.ts';
-import type { AuthServerRunOptions } from '../auth-server-run.ts';
-import { checkDevAuthHost, INSECURE_NETWORK_FLAG, INSECURE_NETWORK_HELP } from './dev-auth-host.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { UsageError } from '../../exit-code.ts';
+import type { AuthServerRunOptions } from '../../auth-server-run.ts';
+import {
+  checkDevAuthHost,
+  INSECURE_NETWORK_FLAG,
+  INSECURE_NETWORK_HELP,
+} from '../../dev-auth/dev-auth-host.ts';
 
 /** The `auth-server` command. */
 export function authServerCommand(): Command {
@@ -57,7 +61,7 @@ export function authServerCommand(): Command {
     .action(async (options: AuthServerRunOptions & { insecureDevAuthOnNetwork?: boolean }) => {
       checkOptions(options);
       checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire auth-server');
-      const { runAuthServer } = await import('../auth-server-run.ts');
+      const { runAuthServer } = await import('../../auth-server-run.ts');
       process.exitCode = await runAuthServer(options);
     });
   return addExamples(command, [

@@ -2,8 +2,8 @@
 // message on the wire is printed (see ../demo.ts for the story, ../demo/ for its steps).
 
 import { Option, type Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { UsageError } from '../exit-code.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { UsageError } from '../../exit-code.ts';
 
 interface DemoCommandOptions {
   era?: 'legacy' | 'modern';
@@ -52,7 +52,7 @@ export function demoCommand(): Command {
         throw new UsageError(
           '--auth needs --http: OAuth protects HTTP servers (try "mcpwire demo --http --auth")',
         );
-      const { runDemo } = await import('../demo.ts');
+      const { runDemo } = await import('../../demo.ts');
       process.exitCode = await runDemo({
         ...(options.era === undefined ? {} : { era: options.era }),
         isHttp: options.http === true,

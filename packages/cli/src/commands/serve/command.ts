@@ -2,9 +2,13 @@
 // stdout; the process ends when stdin closes, STDIO-2) or over Streamable HTTP with --http.
 
 import { InvalidArgumentError, type Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
-import { checkDevAuthHost, INSECURE_NETWORK_FLAG, INSECURE_NETWORK_HELP } from './dev-auth-host.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
+import {
+  checkDevAuthHost,
+  INSECURE_NETWORK_FLAG,
+  INSECURE_NETWORK_HELP,
+} from '../../dev-auth/dev-auth-host.ts';
 
 /** After the server has finished, how long stray handles may keep the process alive before it exits anyway. */
 const EXIT_GRACE_MS = 500;
@@ -118,11 +122,11 @@ function checkOptions(options: ServeOptions, command: Command): void {
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
   // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
-  const { loadServer } = await import('../server-source.ts');
+  const { loadServer } = await import('../../server-source.ts');
   const server = await loadServer(name, { db: options.db });
   // Both close the server when they finish, which releases what it holds (github's database).
   if (options.http !== undefined) {
-    const { serveOverHttp } = await import('../serve-http.ts');
+    const { serveOverHttp } = await import('../../serve-http.ts');
     await serveOverHttp(server, {
       port: options.http,
       host: options.host ?? '127.0.0.1',

@@ -2,10 +2,10 @@
 // step, the first failure with its cause and what to change; exit 0 healthy, 1 a step failed.
 
 import type { Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { addTargetOptions, targetArgument } from '../target-options.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { addTargetOptions, targetArgument } from '../../target-options.ts';
 
 /**
  * The doctor's default --timeout: a server silent for 10 s is a finding, and with the shutdown of
@@ -33,7 +33,7 @@ export function doctorCommand(context: ProgramContext): Command {
     isAuthOptIn: true,
     defaultTimeoutSeconds: DOCTOR_TIMEOUT_SECONDS,
   }).action(async (operand: string, options: TargetCommandOptions) => {
-    const { doctor } = await import('../doctor/command.ts');
+    const { doctor } = await import('../../doctor/command.ts');
     process.exitCode = await doctor(operand, context.commandAfterDash, options);
   });
   return addExamples(command, [

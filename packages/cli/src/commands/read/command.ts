@@ -2,13 +2,13 @@
 // content saved to a file with --out.
 
 import { InvalidArgumentError, type Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { ExitCode, UsageError } from '../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { formatReadResult } from '../result-format.ts';
-import { requireCapability } from '../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { ExitCode, UsageError } from '../../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { formatReadResult } from '../../result-format.ts';
+import { requireCapability } from '../../server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 
 interface ReadOptions extends TargetCommandOptions {
   out?: string;
@@ -74,7 +74,7 @@ async function runRead(oneShot: OneShot, uri: string, options: ReadOptions): Pro
       throw await toReadError(error, uri);
     });
   if (options.out !== undefined) {
-    const { describeWritten, writeResourceContent } = await import('../resource-out.ts');
+    const { describeWritten, writeResourceContent } = await import('../../resource-out.ts');
     const written = await writeResourceContent(result, uri, {
       path: options.out,
       isForced: options.force === true,
@@ -109,7 +109,7 @@ async function toReadError(error: unknown, uri: string): Promise<unknown> {
   // must not (commands are defined without loading the client).
   const [{ ErrorCode, RpcError }, { toCliError }] = await Promise.all([
     import('mcpwire/client'),
-    import('../target/open-client.ts'),
+    import('../../target/open-client.ts'),
   ]);
   if (!(error instanceof RpcError)) return error;
   const data = error.data as { uri?: unknown } | null | undefined;

@@ -1,15 +1,15 @@
 // `mcpwire get <target> <prompt> [key=value...]`: one prompts/get; its messages printed.
 
 import type { Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { findPromptArgumentProblems } from '../argument-check.ts';
-import { ArgumentsError, ExitCode } from '../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { formatPromptResult } from '../result-format.ts';
-import { findPrompt } from '../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
-import { parseStringPairs } from '../tool-arguments.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { findPromptArgumentProblems } from '../../argument-check.ts';
+import { ArgumentsError, ExitCode } from '../../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { formatPromptResult } from '../../result-format.ts';
+import { findPrompt } from '../../server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { parseStringPairs } from '../../tool-arguments.ts';
 
 /** The `get` command. */
 export function getCommand(context: ProgramContext): Command {

@@ -2,10 +2,10 @@
 // (a SHA-256 of each one's canonical JSON, and the definition) for `mcpwire check --pin`.
 
 import type { Command } from 'commander';
-import { addExamples, defineCommand } from '../define-command.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import type { ProgramContext } from '../program-context.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { ProgramContext } from '../../program-context.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 
 /** The `pin` command. */
 export function pinCommand(context: ProgramContext): Command {
@@ -22,7 +22,7 @@ export function pinCommand(context: ProgramContext): Command {
   addTargetOptions(command, { hasJson: false }).action(
     async (operand: string, options: TargetCommandOptions & { output: string }) => {
       await runOneShotCommand(operand, context, options, 'pin', async (oneShot) => {
-        const { runPin } = await import('../check/run-check.ts');
+        const { runPin } = await import('../../check/run-check.ts');
         return runPin(oneShot, options.output);
       });
     },

@@ -3,17 +3,17 @@
 
 import type { Command } from 'commander';
 import type { CallToolResult, JsonObject } from 'mcpwire';
-import { addExamples, defineCommand } from '../define-command.ts';
-import { coloursFor } from '../colours.ts';
-import { exitCodeOf, UsageError, type ExitCodeValue } from '../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../one-shot.ts';
-import { ProgressLine } from '../progress-line.ts';
-import { formatCallResult } from '../result-format.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../target-options.ts';
-import { parseArgsJson, parseToolArguments } from '../tool-arguments.ts';
-import { findTool } from '../server-lookup.ts';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { coloursFor } from '../../colours.ts';
+import { exitCodeOf, UsageError, type ExitCodeValue } from '../../exit-code.ts';
+import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import { ProgressLine } from '../../progress-line.ts';
+import { formatCallResult } from '../../result-format.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { parseArgsJson, parseToolArguments } from '../../tool-arguments.ts';
+import { findTool } from '../../server-lookup.ts';
 import { readFile } from 'node:fs/promises';
-import type { ProgramContext } from '../program-context.ts';
+import type { ProgramContext } from '../../program-context.ts';
 
 interface CallOptions extends TargetCommandOptions {
   args?: string;
@@ -44,7 +44,7 @@ export function callCommand(context: ProgramContext): Command {
     async (operand: string, tool: string, pairs: string[], options: CallOptions) => {
       const withTask: CallOptions =
         options.task === true
-          ? { ...options, loadExtensions: async () => (await import('../call-task.ts')).taskExtensions() }
+          ? { ...options, loadExtensions: async () => (await import('../../call-task.ts')).taskExtensions() }
           : options;
       await runOneShotCommand(operand, context, withTask, `tools/call ${tool}`, (oneShot) =>
         runCall(oneShot, tool, pairs, options),
@@ -87,7 +87,7 @@ async function runCall(
   const args = parseToolArguments(pairs, tool.inputSchema, base);
   const result =
     options.task === true
-      ? await (await import('../call-task.ts')).callAsTask(oneShot, name, args)
+      ? await (await import('../../call-task.ts')).callAsTask(oneShot, name, args)
       : await callWithProgress(oneShot, name, args);
   if (oneShot.isJson) {
     oneShot.printJson(result);
