@@ -6,10 +6,10 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import type { ProgramContext } from '../../program-context.ts';
 import { addTargetOptions, targetArgument } from '../../target-options.ts';
-import { ASSERT_FORMS } from '../../load/assertions.ts';
-import type { LoadOptions } from '../../load/run-load.ts';
-import { SCENARIO_EXAMPLE } from '../../load/scenario.ts';
-import { TEMPLATE_FORMS } from '../../load/template.ts';
+import { ASSERT_FORMS } from './assertions.ts';
+import type { LoadOptions } from './run-load.ts';
+import { SCENARIO_EXAMPLE } from './scenario.ts';
+import { TEMPLATE_FORMS } from './template.ts';
 
 const DESCRIPTION =
   'Send many requests to a server and measure it. Closed loop by default: --concurrency workers, each ' +
@@ -67,7 +67,7 @@ export function loadCommand(context: ProgramContext): Command {
     );
   addTargetOptions(command, { hasJson: true }).action(
     async (operand: string, pairs: string[], options: LoadOptions) => {
-      const { runLoad } = await import('../../load/run-load.ts');
+      const { runLoad } = await import('./run-load.ts');
       process.exitCode = await runLoad(operand, pairs, context.commandAfterDash, options);
     },
   );

@@ -2,7 +2,7 @@
 // resource reads and prompt gets, each with argument templates (template.ts). Parsed and checked
 // here, every problem a usage error naming the field. Pure.
 
-import { UsageError } from '../exit-code.ts';
+import { UsageError } from '../../exit-code.ts';
 
 /** One step of the mix, as the file gives it. */
 export interface ScenarioStep {

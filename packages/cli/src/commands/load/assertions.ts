@@ -1,7 +1,7 @@
 // `--assert 'p99<50ms,errors=0,rps>1000'`: the expressions parsed (a usage error saying what is
 // allowed when one cannot be judged) and judged against a run's measures. Pure.
 
-import { UsageError } from '../exit-code.ts';
+import { UsageError } from '../../exit-code.ts';
 
 /** What an assertion can be about. Latencies are in ms. */
 export type AssertionMetric =

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UsageError } from '../exit-code.ts';
+import { UsageError } from '../../exit-code.ts';
 import { evaluateAssertions, parseAssertions, type LoadMeasures } from './assertions.ts';
 
 test('parses latency with units, counts, rates and rps; spaces and repeated lists allowed', () => {

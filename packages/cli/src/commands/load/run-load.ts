@@ -4,13 +4,13 @@
 
 import type { Client } from 'mcpwire/client';
 import { readFile } from 'node:fs/promises';
-import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../exit-code.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import { ProgressLine } from '../progress-line.ts';
-import { authOf } from '../oauth/auth-options.ts';
-import { openClient, toCliError, type OpenClient } from '../target/open-client.ts';
-import { resolveCommandTarget } from '../target/target.ts';
-import { toTerminalJson, toTerminalText } from '../terminal-text.ts';
+import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import { ProgressLine } from '../../progress-line.ts';
+import { authOf } from '../../oauth/auth-options.ts';
+import { openClient, toCliError, type OpenClient } from '../../target/open-client.ts';
+import { resolveCommandTarget } from '../../target/target.ts';
+import { toTerminalJson, toTerminalText } from '../../terminal-text.ts';
 import { describeActual, evaluateAssertions, parseAssertions, type LoadAssertion } from './assertions.ts';
 import { callArguments } from './call-arguments.ts';
 import { formatLoadReport, type LoadReport } from './load-report.ts';

@@ -3,9 +3,9 @@
 // against the schema with its placeholders filled in once).
 
 import type { Client } from 'mcpwire/client';
-import { UsageError } from '../exit-code.ts';
-import { findTool } from '../server-lookup.ts';
-import { parseToolArguments } from '../tool-arguments.ts';
+import { UsageError } from '../../exit-code.ts';
+import { findTool } from '../../server-lookup.ts';
+import { parseToolArguments } from '../../tool-arguments.ts';
 import { numericKeysOf } from './load-steps.ts';
 import type { LoadRandom } from './random.ts';
 import type { ScenarioStep } from './scenario.ts';
