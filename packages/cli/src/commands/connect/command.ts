@@ -25,7 +25,7 @@ export function connectCommand(context: ProgramContext): Command {
         throw new UsageError(
           'connect is interactive and needs a terminal on stdin and stdout; in scripts use "mcpwire list|call|read|get|complete"',
         );
-      const { runConnect } = await import('../../connect/session.ts');
+      const { runConnect } = await import('./session.ts');
       process.exitCode = await runConnect(operand, context.commandAfterDash, options);
     },
   );

@@ -3,10 +3,10 @@
 // its type calls for; optional fields may be left empty.
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
-import { choicesOf, typeOf, type FieldSchema } from '../schema-shape.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import { choicesOf, typeOf, type FieldSchema } from '../../schema-shape.ts';
+import { toTerminalText } from '../../terminal-text.ts';
 import { checkNumber, checkString } from './field-checks.ts';
-import { toCappedJson } from '../wire/json-depth.ts';
+import { toCappedJson } from '../../wire/json-depth.ts';
 
 /** What the person chose when they cancelled (Ctrl-C or Escape) instead of answering. */
 export const CANCELLED = Symbol('cancelled');
