@@ -33,7 +33,7 @@ export function doctorCommand(context: ProgramContext): Command {
     isAuthOptIn: true,
     defaultTimeoutSeconds: DOCTOR_TIMEOUT_SECONDS,
   }).action(async (operand: string, options: TargetCommandOptions) => {
-    const { doctor } = await import('../../doctor/command.ts');
+    const { doctor } = await import('./doctor.ts');
     process.exitCode = await doctor(operand, context.commandAfterDash, options);
   });
   return addExamples(command, [

@@ -3,8 +3,8 @@
 // registration, the authorization URL and its redirect, the token request, the retried call); a flow
 // that fails is named at its step with the cause and what to change.
 
-import type { WireSink } from '../wire/recorder.ts';
-import type { EventEntry, HttpRequestEntry, HttpResponseEntry } from '../wire/transcript.ts';
+import type { WireSink } from '../../wire/recorder.ts';
+import type { EventEntry, HttpRequestEntry, HttpResponseEntry } from '../../wire/transcript.ts';
 import type { Checklist } from './checklist.ts';
 
 /** The doctor step of each step of mcpwire/auth's OAuthError. */

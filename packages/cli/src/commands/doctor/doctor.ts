@@ -1,15 +1,15 @@
 // The doctor run behind the command: resolve the target, record the wire in memory (and to
 // --record / --trace when asked), run the steps, print the verdict (or the steps as JSON).
 
-import { coloursFor } from '../colours.ts';
-import type { ExitCodeValue } from '../exit-code.ts';
-import type { TargetCommandOptions } from '../one-shot.ts';
-import { resolveCommandTarget } from '../target/target.ts';
-import { toTerminalJson, toTerminalText } from '../terminal-text.ts';
-import { openCommandRecorder } from '../wire/command-recorder.ts';
-import type { EventEntry } from '../wire/transcript.ts';
-import { UsageError } from '../exit-code.ts';
-import { authOf } from '../oauth/auth-options.ts';
+import { coloursFor } from '../../colours.ts';
+import type { ExitCodeValue } from '../../exit-code.ts';
+import type { TargetCommandOptions } from '../../one-shot.ts';
+import { resolveCommandTarget } from '../../target/target.ts';
+import { toTerminalJson, toTerminalText } from '../../terminal-text.ts';
+import { openCommandRecorder } from '../../wire/command-recorder.ts';
+import type { EventEntry } from '../../wire/transcript.ts';
+import { UsageError } from '../../exit-code.ts';
+import { authOf } from '../../oauth/auth-options.ts';
 import { createAuthWalk } from './auth-steps.ts';
 import { Checklist } from './checklist.ts';
 import { runDoctor } from './run.ts';

@@ -16,13 +16,18 @@ import {
 } from 'mcpwire/client';
 import { FetchFailedError, HttpError } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError } from 'mcpwire/stdio';
-import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
-import { Deadline } from '../target/deadline.ts';
-import { describeProcessExit, openClient, timeoutSecondsOf, type OpenClient } from '../target/open-client.ts';
-import type { StdioTarget, Target } from '../target/target.ts';
-import type { WireRecorder } from '../wire/recorder.ts';
-import type { EventEntry, InvalidEntry, MessageEntry } from '../wire/transcript.ts';
-import type { CliAuthOptions } from '../oauth/cli-oauth.ts';
+import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
+import { Deadline } from '../../target/deadline.ts';
+import {
+  describeProcessExit,
+  openClient,
+  timeoutSecondsOf,
+  type OpenClient,
+} from '../../target/open-client.ts';
+import type { StdioTarget, Target } from '../../target/target.ts';
+import type { WireRecorder } from '../../wire/recorder.ts';
+import type { EventEntry, InvalidEntry, MessageEntry } from '../../wire/transcript.ts';
+import type { CliAuthOptions } from '../../oauth/cli-oauth.ts';
 import { authStepsAfter, explainAuthFailure, type AuthWalk } from './auth-steps.ts';
 import { checkNetwork } from './network.ts';
 import type { Checklist } from './checklist.ts';
