@@ -11,9 +11,9 @@ import {
   type TaskHandle,
   type TaskView,
 } from 'mcpwire/extensions/tasks';
-import { coloursFor } from './colours.ts';
+import { coloursFor } from './terminal/colours.ts';
 import { CliError, ExitCode } from './exit-code.ts';
-import { toTerminalText } from './terminal-text.ts';
+import { toTerminalText } from './terminal/terminal-text.ts';
 import type { OneShot } from './one-shot.ts';
 
 /** The extensions the client declares for a task call (no receiver: the CLI answers no server requests). */

@@ -2,8 +2,8 @@
 // GitHub-like server through the founding scenario and every message on the wire is printed. The
 // steps live in ./demo/; this file picks the era and transport, runs them in order and sums up.
 
-import { coloursFor } from './colours.ts';
-import { DemoPrinter } from './demo-printer.ts';
+import { coloursFor } from './terminal/colours.ts';
+import { DemoPrinter } from './terminal/demo-printer.ts';
 import { checkAuthorization } from './demo/auth-checks.ts';
 import { Checks } from './demo/checks.ts';
 import { startHttpServer, startStdioServer, type DemoServer } from './demo/connections.ts';

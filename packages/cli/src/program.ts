@@ -19,7 +19,7 @@ import { replayCommand } from './commands/replay/command.ts';
 import { reportCommand } from './commands/report/command.ts';
 import { serveCommand } from './commands/serve/command.ts';
 import { tapCommand } from './commands/tap/command.ts';
-import { coloursFor } from './colours.ts';
+import { coloursFor } from './terminal/colours.ts';
 import { addExamples, defineCommand } from './define-command.ts';
 import { PACKAGE_VERSION } from './package-info.ts';
 import type { ProgramContext } from './program-context.ts';

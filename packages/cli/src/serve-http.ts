@@ -14,7 +14,7 @@ import {
   LOOPBACK_HOSTNAMES,
 } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
-import { coloursFor } from './colours.ts';
+import { coloursFor } from './terminal/colours.ts';
 import { UsageError } from './exit-code.ts';
 
 /** Where and how to listen. */

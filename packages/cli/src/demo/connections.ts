@@ -11,7 +11,7 @@ import {
 } from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
-import type { DemoPrinter } from '../demo-printer.ts';
+import type { DemoPrinter } from '../terminal/demo-printer.ts';
 import type { AuthExchange } from './auth-wire.ts';
 import { createHttpWire, type HttpExchange } from './http-wire.ts';
 

@@ -2,7 +2,7 @@
 // redaction), the transcript reader with lint, the report model and the replay matcher, and the
 // terminal escaping. The inputs and the pass rule: test/support/hostile-json.ts.
 
-import { toTerminalJson, toTerminalText } from '../../src/terminal-text.ts';
+import { toTerminalJson, toTerminalText } from '../../src/terminal/terminal-text.ts';
 import { toCappedJson } from '../../src/wire/json-depth.ts';
 import { lintTranscript } from '../../src/wire/lint/lint-sink.ts';
 import { WireRecorder, type WireSink } from '../../src/wire/recorder.ts';

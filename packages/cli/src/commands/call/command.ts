@@ -4,11 +4,11 @@
 import type { Command } from 'commander';
 import type { CallToolResult, JsonObject } from 'mcpwire';
 import { addExamples, defineCommand } from '../../define-command.ts';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { exitCodeOf, UsageError, type ExitCodeValue } from '../../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
-import { ProgressLine } from '../../progress-line.ts';
-import { formatCallResult } from '../../result-format.ts';
+import { ProgressLine } from '../../terminal/progress-line.ts';
+import { formatCallResult } from '../../terminal/result-format.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 import { parseArgsJson, parseToolArguments } from '../../tool-arguments.ts';
 import { findTool } from '../../server-lookup.ts';

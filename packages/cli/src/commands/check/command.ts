@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CHECK_RULES, lookupCheckRule } from '../../check/check-rules.ts';
 import { CLIENTS, lookupClient } from '../../check/rules/client-table.ts';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
 import type { TargetCommandOptions } from '../../one-shot.ts';

@@ -6,7 +6,7 @@ import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode } from '../../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { formatCompletion } from '../../result-format.ts';
+import { formatCompletion } from '../../terminal/result-format.ts';
 import { requireCapability } from '../../server-lookup.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 import { parseStringPairs } from '../../tool-arguments.ts';

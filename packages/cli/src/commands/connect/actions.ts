@@ -3,7 +3,7 @@
 
 import { isCancel, log, select, text } from '@clack/prompts';
 import { RequestCancelledError, type Client } from 'mcpwire/client';
-import type { Colours } from '../../colours.ts';
+import type { Colours } from '../../terminal/colours.ts';
 import {
   formatCallResult,
   formatCompletion,
@@ -13,9 +13,9 @@ import {
   formatResources,
   formatTemplates,
   formatTools,
-} from '../../result-format.ts';
+} from '../../terminal/result-format.ts';
 import type { CallActivity } from './call-activity.ts';
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 import { pick } from './pick.ts';
 import { askPromptArguments } from './prompt-arguments.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';

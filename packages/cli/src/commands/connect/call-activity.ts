@@ -4,7 +4,7 @@
 
 import { progress, settings, spinner } from '@clack/prompts';
 import type { Progress } from 'mcpwire/client';
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 
 type Indicator = ReturnType<typeof spinner> | ReturnType<typeof progress>;
 

@@ -2,7 +2,7 @@
 // Enter on no match says so instead of picking nothing.
 
 import { autocomplete, isCancel } from '@clack/prompts';
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 
 /** One choice: `name` is what it is found by first, `description` second. */
 export interface PickItem {

@@ -5,7 +5,7 @@
 import { isCancel, select, text } from '@clack/prompts';
 import type { Client } from 'mcpwire/client';
 import type { Prompt } from 'mcpwire';
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 
 const TYPE = Symbol('type');
 const SKIP = Symbol('skip');

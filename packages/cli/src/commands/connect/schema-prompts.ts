@@ -3,8 +3,8 @@
 // its type calls for; optional fields may be left empty.
 
 import { confirm, isCancel, multiselect, select, text } from '@clack/prompts';
-import { choicesOf, typeOf, type FieldSchema } from '../../schema-shape.ts';
-import { toTerminalText } from '../../terminal-text.ts';
+import { choicesOf, typeOf, type FieldSchema } from '../../terminal/schema-shape.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 import { checkNumber, checkString } from './field-checks.ts';
 import { toCappedJson } from '../../wire/json-depth.ts';
 

@@ -7,9 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { confirm, isCancel, log, text } from '@clack/prompts';
 import { RpcError, type ClientHandlers } from 'mcpwire/client';
 import type { ElicitResult } from 'mcpwire';
-import type { Colours } from '../../colours.ts';
-import { formatBlock } from '../../result-format.ts';
-import { toTerminalText } from '../../terminal-text.ts';
+import type { Colours } from '../../terminal/colours.ts';
+import { formatBlock } from '../../terminal/result-format.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 import type { CallActivity } from './call-activity.ts';
 import { CANCELLED, promptForObject } from './schema-prompts.ts';
 

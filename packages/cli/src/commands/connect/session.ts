@@ -4,14 +4,14 @@
 
 import { intro, isCancel, log, outro, selectKey, spinner, updateSettings } from '@clack/prompts';
 import { ConnectionClosedError } from 'mcpwire/client';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import type { TargetCommandOptions } from '../../one-shot.ts';
 import { authOf } from '../../oauth/auth-options.ts';
 import { openClient, toCliError } from '../../target/open-client.ts';
 import { openCommandRecorder } from '../../wire/command-recorder.ts';
 import { resolveCommandTarget } from '../../target/target.ts';
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 import {
   callTool,
   completeArgument,

@@ -2,8 +2,8 @@
 // failure the cause and what to change. A step that cannot run because an earlier one failed is
 // listed as skipped, so the output always names the first step that failed.
 
-import type { Colours } from '../../colours.ts';
-import { toTerminalText } from '../../terminal-text.ts';
+import type { Colours } from '../../terminal/colours.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 
 /** `ok`, `warn` (works, but fix it), `fail`, `skip` (not run: an earlier step failed, or not offered). */
 export type Verdict = 'ok' | 'warn' | 'fail' | 'skip';

@@ -1,11 +1,11 @@
 // The doctor run behind the command: resolve the target, record the wire in memory (and to
 // --record / --trace when asked), run the steps, print the verdict (or the steps as JSON).
 
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import type { ExitCodeValue } from '../../exit-code.ts';
 import type { TargetCommandOptions } from '../../one-shot.ts';
 import { resolveCommandTarget } from '../../target/target.ts';
-import { toTerminalJson, toTerminalText } from '../../terminal-text.ts';
+import { toTerminalJson, toTerminalText } from '../../terminal/terminal-text.ts';
 import { openCommandRecorder } from '../../wire/command-recorder.ts';
 import type { EventEntry } from '../../wire/transcript.ts';
 import { UsageError } from '../../exit-code.ts';

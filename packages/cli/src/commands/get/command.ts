@@ -6,7 +6,7 @@ import { findPromptArgumentProblems } from '../../argument-check.ts';
 import { ArgumentsError, ExitCode } from '../../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { formatPromptResult } from '../../result-format.ts';
+import { formatPromptResult } from '../../terminal/result-format.ts';
 import { findPrompt } from '../../server-lookup.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 import { parseStringPairs } from '../../tool-arguments.ts';

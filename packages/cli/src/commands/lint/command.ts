@@ -2,7 +2,7 @@
 // finding per line (see ../wire/lint/ for the engine and its rules).
 
 import type { Command } from 'commander';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { RULES } from '../../wire/lint/rules.ts';
 import type { LintCommandOptions } from '../../wire/lint/run-lint.ts';

@@ -1,7 +1,7 @@
 // What `mcpwire load` prints: the result as one JSON object (--json) or as a text summary with a
 // compact latency histogram. A server's words (error messages) reach the text only escaped.
 
-import { toTerminalText } from '../../terminal-text.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 import { describeActual, formatMs, type AssertionOutcome } from './assertions.ts';
 import type { HistogramBucket } from './histogram.ts';
 import type { LoadErrorCount } from './load-tally.ts';

@@ -6,7 +6,7 @@ import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError } from '../../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { formatReadResult } from '../../result-format.ts';
+import { formatReadResult } from '../../terminal/result-format.ts';
 import { requireCapability } from '../../server-lookup.ts';
 import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
 

@@ -1,7 +1,7 @@
 // How `replay --check` prints what it found: a line per response (same, changed, timeout), the
 // changed paths with the recorded and the received value, and a summary line.
 
-import type { Colours } from '../../colours.ts';
+import type { Colours } from '../../terminal/colours.ts';
 import type { CheckedResponse, CheckReport } from './check-run.ts';
 import type { Difference } from './json-diff.ts';
 

@@ -4,7 +4,7 @@
 import type { Channel, Transport } from 'mcpwire';
 import { SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { StdioClientTransport } from 'mcpwire/stdio';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import { toCliError } from '../../target/open-client.ts';
 import type { Target } from '../../target/target.ts';

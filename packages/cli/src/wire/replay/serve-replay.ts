@@ -4,7 +4,7 @@
 
 import type { HttpServerHandle } from 'mcpwire/node';
 import { serveStdio } from 'mcpwire/stdio';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import type { ReplayBook } from './replay-book.ts';
 import { createReplayServer } from './replay-server.ts';

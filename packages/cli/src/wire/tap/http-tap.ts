@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import { forwardExchange, type ForwardContext } from './http-forward.ts';
 import { RequestPolicy } from './http-policy.ts';

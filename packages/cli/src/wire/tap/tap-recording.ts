@@ -3,7 +3,7 @@
 // that is the host's wire.
 
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import { openFileSink, WireRecorder, type RecordingSubject, type WireSink } from '../recorder.ts';
 import { Redactor } from '../redact.ts';

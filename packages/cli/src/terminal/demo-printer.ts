@@ -5,10 +5,10 @@
 
 import type { ChannelObserver, Frame, Message } from 'mcpwire';
 import type { Colours } from './colours.ts';
-import { layoutJson } from './demo/json-layout.ts';
+import { layoutJson } from './json-layout.ts';
 import { toTerminalJson, toTerminalText } from './terminal-text.ts';
-import { WireRecord, type Direction, type WireEntry } from './demo/wire-record.ts';
-import { toCappedJson } from './wire/json-depth.ts';
+import { WireRecord, type Direction, type WireEntry } from './wire-record.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 
 /** How JSON is indented under its message line. */
 const BODY_INDENT = '    ';

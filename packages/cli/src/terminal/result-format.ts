@@ -17,7 +17,7 @@ import type { Colours } from './colours.ts';
 import { formatRows, type RowLayout } from './row-layout.ts';
 import { toArgumentShapes } from './schema-shape.ts';
 import { toTerminalJson, toTerminalText } from './terminal-text.ts';
-import { toCappedJson } from './wire/json-depth.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 
 /**
  * `name  description (arguments)` rows for tools: each argument's shape, `?` after an optional one
