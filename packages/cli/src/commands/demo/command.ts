@@ -52,7 +52,7 @@ export function demoCommand(): Command {
         throw new UsageError(
           '--auth needs --http: OAuth protects HTTP servers (try "mcpwire demo --http --auth")',
         );
-      const { runDemo } = await import('../../demo.ts');
+      const { runDemo } = await import('./demo.ts');
       process.exitCode = await runDemo({
         ...(options.era === undefined ? {} : { era: options.era }),
         isHttp: options.http === true,

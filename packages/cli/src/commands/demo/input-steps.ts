@@ -4,7 +4,7 @@
 
 import type { CallToolRequestParams, CallToolResult } from 'mcpwire';
 import { CANNED_MODEL } from './host.ts';
-import { isResponse, methodOf, paramsOf, type WireEntry } from '../terminal/wire-record.ts';
+import { isResponse, methodOf, paramsOf, type WireEntry } from '../../terminal/wire-record.ts';
 import { issueUri, REPOSITORY, structuredOf, type StepContext } from './step-context.ts';
 
 /** The input a call needs: the server's method for it and the key it names it by in 2026-07-28. */

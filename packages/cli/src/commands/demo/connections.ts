@@ -11,7 +11,7 @@ import {
 } from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 import type { AuthExchange } from './auth-wire.ts';
 import { createHttpWire, type HttpExchange } from './http-wire.ts';
 
@@ -76,7 +76,7 @@ export async function startHttpServer(
   const devAuth =
     options.isAuth === true
       ? await (
-          await import('../dev-auth/serve-auth-dev.ts')
+          await import('../../dev-auth/serve-auth-dev.ts')
         ).startDevAuth('127.0.0.1', { isAutoApproved: true })
       : undefined;
   const handler = createHttpHandler(server, {

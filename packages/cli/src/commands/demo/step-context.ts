@@ -3,7 +3,7 @@
 
 import type { CallToolResult, JsonObject } from 'mcpwire';
 import type { Subscription } from 'mcpwire/client';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 import type { Checks } from './checks.ts';
 import type { DemoChannel, DemoServer } from './connections.ts';
 import type { DemoHost } from './host.ts';

@@ -4,7 +4,7 @@
 
 import type { Message } from 'mcpwire';
 import { McpHeader, type FetchLike } from 'mcpwire/http';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 
 /** The request headers worth showing, in the casing the spec writes them. */
 const REQUEST_HEADERS = [

@@ -3,7 +3,7 @@
 // change, and progress.
 
 import { ProtocolStateError, type JsonObject } from 'mcpwire';
-import { isResponse, methodOf, paramsOf, type WireEntry } from '../terminal/wire-record.ts';
+import { isResponse, methodOf, paramsOf, type WireEntry } from '../../terminal/wire-record.ts';
 import { issueUri, REPOSITORY, structuredOf, type StepContext } from './step-context.ts';
 
 /** Step 2: the host connects with the library Client and prints what both sides declared. */

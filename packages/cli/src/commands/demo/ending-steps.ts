@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { RequestCancelledError } from 'mcpwire/client';
 import type { RequestId } from 'mcpwire';
 import { SHUTDOWN_NOTE } from './connections.ts';
-import { methodOf, paramsOf } from '../terminal/wire-record.ts';
+import { methodOf, paramsOf } from '../../terminal/wire-record.ts';
 import { REPOSITORY, type StepContext } from './step-context.ts';
 
 /** How long the host watches for a (forbidden) response after cancelling. */

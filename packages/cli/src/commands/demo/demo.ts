@@ -2,18 +2,18 @@
 // GitHub-like server through the founding scenario and every message on the wire is printed. The
 // steps live in ./demo/; this file picks the era and transport, runs them in order and sums up.
 
-import { coloursFor } from './terminal/colours.ts';
-import { DemoPrinter } from './terminal/demo-printer.ts';
-import { checkAuthorization } from './demo/auth-checks.ts';
-import { Checks } from './demo/checks.ts';
-import { startHttpServer, startStdioServer, type DemoServer } from './demo/connections.ts';
-import { cancellationStep, shutdownStep } from './demo/ending-steps.ts';
-import { createDemoHost } from './demo/host.ts';
-import { elicitationStep, resourceUpdateStep, samplingStep } from './demo/input-steps.ts';
-import { showVersionNegotiation } from './demo/negotiation.ts';
-import { listChangeStep, progressStep } from './demo/change-steps.ts';
-import { connectStep, createIssueStep, toolsStep } from './demo/steps.ts';
-import type { StepContext } from './demo/step-context.ts';
+import { coloursFor } from '../../terminal/colours.ts';
+import { DemoPrinter } from '../../terminal/demo-printer.ts';
+import { checkAuthorization } from './auth-checks.ts';
+import { Checks } from './checks.ts';
+import { startHttpServer, startStdioServer, type DemoServer } from './connections.ts';
+import { cancellationStep, shutdownStep } from './ending-steps.ts';
+import { createDemoHost } from './host.ts';
+import { elicitationStep, resourceUpdateStep, samplingStep } from './input-steps.ts';
+import { showVersionNegotiation } from './negotiation.ts';
+import { listChangeStep, progressStep } from './change-steps.ts';
+import { connectStep, createIssueStep, toolsStep } from './steps.ts';
+import type { StepContext } from './step-context.ts';
 
 /** What the demo is asked to show. */
 export interface DemoOptions {

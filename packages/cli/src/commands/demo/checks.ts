@@ -1,7 +1,7 @@
 // The demo's verdicts: each step checks that what crossed the wire is what the protocol requires;
 // the command exits 0 only when every check passed.
 
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 
 /** The checks of one run, printed as they are made. */
 export class Checks {

@@ -9,8 +9,8 @@ import type {
   Root,
 } from 'mcpwire';
 import { Client, type ClientRequestContext } from 'mcpwire/client';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
-import { PACKAGE_VERSION } from '../package-info.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
+import { PACKAGE_VERSION } from '../../package-info.ts';
 
 /** The host's model, canned so runs are reproducible. */
 export const CANNED_MODEL = 'demo-canned-model';

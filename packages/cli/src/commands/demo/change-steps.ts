@@ -2,7 +2,7 @@
 // acknowledgement in 2026-07-28) and a long call that reports progress.
 
 import type { Progress } from 'mcpwire/client';
-import { methodOf, paramsOf } from '../terminal/wire-record.ts';
+import { methodOf, paramsOf } from '../../terminal/wire-record.ts';
 import { issueUri, REPOSITORY, type StepContext } from './step-context.ts';
 
 /** Step 5: a list change. */

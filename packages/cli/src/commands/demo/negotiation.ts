@@ -12,7 +12,7 @@ import {
   type JsonObject,
   type Message,
 } from 'mcpwire';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 import type { Checks } from './checks.ts';
 import type { DemoServer } from './connections.ts';
 

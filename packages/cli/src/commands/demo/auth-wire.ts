@@ -4,8 +4,8 @@
 // printed here, each named for its step, bodies shown with their credentials redacted.
 
 import { createOAuthFetch, type FetchLike } from 'mcpwire/auth';
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
-import { Redactor } from '../wire/redact.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
+import { Redactor } from '../../wire/redact.ts';
 
 /** One request of the auth layer, as the checks read it. */
 export interface AuthExchange {

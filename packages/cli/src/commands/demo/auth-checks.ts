@@ -3,7 +3,7 @@
 // discovery (AUTH-4, AUTH-12), registration (AUTH-13), the authorization with PKCE and `resource`
 // (AUTH-19, AUTH-31) answered with `iss` (RFC 9207), the token, and the retried call (AUTH-21).
 
-import type { DemoPrinter } from '../terminal/demo-printer.ts';
+import type { DemoPrinter } from '../../terminal/demo-printer.ts';
 import type { AuthExchange } from './auth-wire.ts';
 import type { Checks } from './checks.ts';
 import type { HttpExchange } from './http-wire.ts';
