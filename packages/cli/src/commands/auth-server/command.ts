@@ -4,7 +4,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
-import type { AuthServerRunOptions } from '../../auth-server-run.ts';
+import type { AuthServerRunOptions } from './auth-server-run.ts';
 import {
   checkDevAuthHost,
   INSECURE_NETWORK_FLAG,
@@ -61,7 +61,7 @@ export function authServerCommand(): Command {
     .action(async (options: AuthServerRunOptions & { insecureDevAuthOnNetwork?: boolean }) => {
       checkOptions(options);
       checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire auth-server');
-      const { runAuthServer } = await import('../../auth-server-run.ts');
+      const { runAuthServer } = await import('./auth-server-run.ts');
       process.exitCode = await runAuthServer(options);
     });
   return addExamples(command, [

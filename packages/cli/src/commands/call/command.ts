@@ -44,7 +44,7 @@ export function callCommand(context: ProgramContext): Command {
     async (operand: string, tool: string, pairs: string[], options: CallOptions) => {
       const withTask: CallOptions =
         options.task === true
-          ? { ...options, loadExtensions: async () => (await import('../../call-task.ts')).taskExtensions() }
+          ? { ...options, loadExtensions: async () => (await import('./call-task.ts')).taskExtensions() }
           : options;
       await runOneShotCommand(operand, context, withTask, `tools/call ${tool}`, (oneShot) =>
         runCall(oneShot, tool, pairs, options),
@@ -87,7 +87,7 @@ async function runCall(
   const args = parseToolArguments(pairs, tool.inputSchema, base);
   const result =
     options.task === true
-      ? await (await import('../../call-task.ts')).callAsTask(oneShot, name, args)
+      ? await (await import('./call-task.ts')).callAsTask(oneShot, name, args)
       : await callWithProgress(oneShot, name, args);
   if (oneShot.isJson) {
     oneShot.printJson(result);

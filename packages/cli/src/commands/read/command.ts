@@ -74,7 +74,7 @@ async function runRead(oneShot: OneShot, uri: string, options: ReadOptions): Pro
       throw await toReadError(error, uri);
     });
   if (options.out !== undefined) {
-    const { describeWritten, writeResourceContent } = await import('../../resource-out.ts');
+    const { describeWritten, writeResourceContent } = await import('./resource-out.ts');
     const written = await writeResourceContent(result, uri, {
       path: options.out,
       isForced: options.force === true,

@@ -122,11 +122,11 @@ function checkOptions(options: ServeOptions, command: Command): void {
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
   // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
-  const { loadServer } = await import('../../server-source.ts');
+  const { loadServer } = await import('./server-source.ts');
   const server = await loadServer(name, { db: options.db });
   // Both close the server when they finish, which releases what it holds (github's database).
   if (options.http !== undefined) {
-    const { serveOverHttp } = await import('../../serve-http.ts');
+    const { serveOverHttp } = await import('./serve-http.ts');
     await serveOverHttp(server, {
       port: options.http,
       host: options.host ?? '127.0.0.1',

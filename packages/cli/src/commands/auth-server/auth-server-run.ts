@@ -2,8 +2,8 @@
 // stderr, and serves until SIGINT or SIGTERM. Loaded only when the command runs.
 
 import { createAuthorizationServer, type AuthorizationServer } from '@mcpwire/auth-server';
-import { coloursFor } from './terminal/colours.ts';
-import { CliError, ExitCode, type ExitCodeValue } from './exit-code.ts';
+import { coloursFor } from '../../terminal/colours.ts';
+import { CliError, ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 
 /** The command's options as commander parses them. */
 export interface AuthServerRunOptions {

@@ -14,8 +14,8 @@ import {
   LOOPBACK_HOSTNAMES,
 } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
-import { coloursFor } from './terminal/colours.ts';
-import { UsageError } from './exit-code.ts';
+import { coloursFor } from '../../terminal/colours.ts';
+import { UsageError } from '../../exit-code.ts';
 
 /** Where and how to listen. */
 export interface HttpServeOptions {
@@ -53,7 +53,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   // Loaded only with --auth dev: the development authorization server and the resource server.
   const devAuth =
     options.auth === 'dev'
-      ? await (await import('./dev-auth/serve-auth-dev.ts')).startDevAuth(host)
+      ? await (await import('../../dev-auth/serve-auth-dev.ts')).startDevAuth(host)
       : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;

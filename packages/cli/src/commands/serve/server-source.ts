@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChannelServer } from 'mcpwire/stdio';
-import { UsageError } from './exit-code.ts';
+import { UsageError } from '../../exit-code.ts';
 
 /** The servers built into the command. */
 export const BUILT_IN_SERVERS = ['everything', 'github'] as const;

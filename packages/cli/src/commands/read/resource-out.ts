@@ -3,8 +3,8 @@
 
 import { writeFile } from 'node:fs/promises';
 import type { ReadResourceResult } from 'mcpwire';
-import { CliError, ExitCode, UsageError } from './exit-code.ts';
-import { toTerminalText } from './terminal/terminal-text.ts';
+import { CliError, ExitCode, UsageError } from '../../exit-code.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
 
 /** What {@link writeResourceContent} wrote. */
 export interface WrittenContent {
