@@ -6,10 +6,10 @@ import { toTerminalJson, toTerminalText } from '../../src/terminal/terminal-text
 import { toCappedJson } from '../../src/wire/json-depth.ts';
 import { lintTranscript } from '../../src/wire/lint/lint-sink.ts';
 import { WireRecorder, type WireSink } from '../../src/wire/recorder.ts';
-import { canonicalParams } from '../../src/wire/replay/canonical-params.ts';
-import { diffJson } from '../../src/wire/replay/json-diff.ts';
-import { ReplayBook } from '../../src/wire/replay/replay-book.ts';
-import { toReportModel } from '../../src/wire/report/report-model.ts';
+import { canonicalParams } from '../../src/commands/replay/canonical-params.ts';
+import { diffJson } from '../../src/commands/replay/json-diff.ts';
+import { ReplayBook } from '../../src/commands/replay/replay-book.ts';
+import { toReportModel } from '../../src/commands/report/report-model.ts';
 import { parseTranscript, TranscriptError, type EventEntry } from '../../src/wire/transcript.ts';
 import { fuzzTargets, type FuzzInput, type FuzzTarget } from '../../../../test/support/hostile-json.ts';
 

@@ -161,16 +161,16 @@ async function runReplay(
   options: ReplayOptions,
 ): Promise<ExitCodeValue> {
   // Loaded on demand: `mcpwire --help` never reads a transcript or loads a transport.
-  const { readTranscript } = await import('../../wire/replay/read-transcript.ts');
-  const { ReplayBook } = await import('../../wire/replay/replay-book.ts');
+  const { readTranscript } = await import('./read-transcript.ts');
+  const { ReplayBook } = await import('./replay-book.ts');
   if (options.check === true) {
     // Before the transcript is read: a bad --ignore or target is a usage error either way.
-    const { IgnoredPaths } = await import('../../wire/replay/ignored-paths.ts');
+    const { IgnoredPaths } = await import('./ignored-paths.ts');
     const { resolveCommandTarget } = await import('../../target/target.ts');
     const ignored = IgnoredPaths.withPerRun(options.ignore);
     const resolved = await resolveCommandTarget(target ?? COMMAND_TARGET, afterDash, options);
     const transcript = await readTranscript(file);
-    const { runReplayCheck } = await import('../../wire/replay/run-replay-check.ts');
+    const { runReplayCheck } = await import('./run-replay-check.ts');
     return runReplayCheck(transcript, resolved, {
       file,
       ignored,
@@ -179,7 +179,7 @@ async function runReplay(
     });
   }
   const book = ReplayBook.fromTranscript(await readTranscript(file), 'client');
-  const { serveReplayHttp, serveReplayStdio } = await import('../../wire/replay/serve-replay.ts');
+  const { serveReplayHttp, serveReplayStdio } = await import('./serve-replay.ts');
   if (options.http === true) {
     await serveReplayHttp(book, { port: options.port ?? 0, file });
     return ExitCode.ok;

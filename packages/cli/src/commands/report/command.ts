@@ -30,7 +30,7 @@ export function reportCommand(): Command {
     )
     .option('--har', 'write the HTTP exchanges as HAR 1.2 instead (needs a transcript recorded over HTTP)')
     .action(async (transcript: string, options: ReportCommandOptions) => {
-      const { writeReport } = await import('../../wire/report/write-report.ts');
+      const { writeReport } = await import('./write-report.ts');
       process.exitCode = await writeReport(transcript, {
         ...(options.output === undefined ? {} : { output: options.output }),
         isHar: options.har === true,

@@ -4,7 +4,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
-import type { TapWireOptions } from '../../wire/tap/tap-recording.ts';
+import type { TapWireOptions } from './tap-recording.ts';
 
 interface TapOptions extends TapWireOptions {
   http?: string;
@@ -100,7 +100,7 @@ function checkOptions(words: readonly string[], options: TapOptions, command: Co
 
 async function runStdio(command: readonly string[], options: TapOptions): Promise<number> {
   // Loaded on demand: --help and the HTTP proxy never load the stdio tap, nor it the HTTP stack.
-  const { runStdioTap } = await import('../../wire/tap/stdio-tap.ts');
+  const { runStdioTap } = await import('./stdio-tap.ts');
   const code = await runStdioTap(command, options);
   // Leave even if something still holds the event loop: the server is gone.
   setTimeout(() => process.exit(), 500).unref();
@@ -108,7 +108,7 @@ async function runStdio(command: readonly string[], options: TapOptions): Promis
 }
 
 async function runHttp(upstream: URL, options: TapOptions): Promise<number> {
-  const { runHttpTap } = await import('../../wire/tap/http-tap.ts');
+  const { runHttpTap } = await import('./http-tap.ts');
   return runHttpTap(upstream, { ...options, port: options.port ?? 0 });
 }
 

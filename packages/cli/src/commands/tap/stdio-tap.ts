@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownProcess } from 'mcpwire/stdio';
 import { CliError, ExitCode } from '../../exit-code.ts';
-import { LineSplitter, type Observed } from '../recorder.ts';
-import type { Side } from '../transcript.ts';
+import { LineSplitter, type Observed } from '../../wire/recorder.ts';
+import type { Side } from '../../wire/transcript.ts';
 import { ObserveQueue } from './observe-queue.ts';
 import { openTapRecording, type TapWireOptions } from './tap-recording.ts';
 

@@ -10,7 +10,7 @@ import type {
   HttpResponseEntry,
   MessageEntry,
   Transcript,
-} from '../transcript.ts';
+} from '../../wire/transcript.ts';
 import type { Har, HarCreator, HarEntry, HarNameValue, HarResponse } from './har-format.ts';
 import { summarizeMessage } from './message-label.ts';
 import { headerOf } from './report-notes.ts';

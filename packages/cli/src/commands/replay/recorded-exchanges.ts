@@ -11,7 +11,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from 'mcpwire';
-import type { MessageEntry, Side } from '../transcript.ts';
+import type { MessageEntry, Side } from '../../wire/transcript.ts';
 
 /** One recorded request and what answered it. */
 export interface RecordedExchange {

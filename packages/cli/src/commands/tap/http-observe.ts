@@ -4,8 +4,8 @@
 
 import type { Message } from 'mcpwire';
 import { SseParserStream } from 'mcpwire/http';
-import type { WireRecorder } from '../recorder.ts';
-import { MAX_KEPT_TEXT } from '../transcript.ts';
+import type { WireRecorder } from '../../wire/recorder.ts';
+import { MAX_KEPT_TEXT } from '../../wire/transcript.ts';
 
 /** The most of a JSON response body kept to parse its messages (the body itself passes whole). */
 const MAX_COPIED_BYTES = 16 * 1024 * 1024;

@@ -5,8 +5,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
-import { openFileSink, WireRecorder, type RecordingSubject, type WireSink } from '../recorder.ts';
-import { Redactor } from '../redact.ts';
+import { openFileSink, WireRecorder, type RecordingSubject, type WireSink } from '../../wire/recorder.ts';
+import { Redactor } from '../../wire/redact.ts';
 
 /** The options every tap takes, stdio or HTTP. */
 export interface TapWireOptions {
@@ -71,7 +71,7 @@ async function openLintSink(
   diagnose: (line: string) => void,
   where: { file: string | undefined; hasColour: boolean },
 ): Promise<WireSink> {
-  const { lintSink, formatFinding } = await import('../lint/index.ts');
+  const { lintSink, formatFinding } = await import('../../wire/lint/index.ts');
   const options = where.hasColour ? { colours: coloursFor(process.stderr) } : {};
   return lintSink((finding) => {
     const { line, ...placeless } = finding;

@@ -3,7 +3,13 @@
 
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../exit-code.ts';
-import { cutNotices, messagesOf, parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
+import {
+  cutNotices,
+  messagesOf,
+  parseTranscript,
+  TranscriptError,
+  type Transcript,
+} from '../../wire/transcript.ts';
 
 /**
  * Reads and parses `file`. Throws UsageError for a file that is missing or unreadable, is no

@@ -8,8 +8,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from 'mcpwire';
-import { capDepth } from '../json-depth.ts';
-import { messagesOf, type Side, type Transcript } from '../transcript.ts';
+import { capDepth } from '../../wire/json-depth.ts';
+import { messagesOf, type Side, type Transcript } from '../../wire/transcript.ts';
 import { canonicalParams, describeRequest, targetOf, withoutVolatileMeta } from './canonical-params.ts';
 import { diffJson } from './json-diff.ts';
 import { pairExchanges, progressTokenOf, type RecordedExchange } from './recorded-exchanges.ts';

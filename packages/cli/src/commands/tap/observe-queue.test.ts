@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { mock, test } from 'node:test';
-import { LineSplitter } from '../recorder.ts';
+import { LineSplitter } from '../../wire/recorder.ts';
 import { ObserveQueue } from './observe-queue.ts';
 
 test('chunks are observed later, in order, cut after newlines into slices, with the time each was read', async () => {

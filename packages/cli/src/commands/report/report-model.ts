@@ -2,8 +2,8 @@
 // and transport event in transcript order, each request joined to its response (BASE-5, BASE-6)
 // with the time between them, and the bracket tracks that keep overlapping exchanges apart.
 
-import { findEraProbe, type EraProbe } from '../era-probe.ts';
-import type { EventEntry, HeaderEntry, Side, Transcript } from '../transcript.ts';
+import { findEraProbe, type EraProbe } from '../../wire/era-probe.ts';
+import type { EventEntry, HeaderEntry, Side, Transcript } from '../../wire/transcript.ts';
 import { eraOf, summarizeMessage, type MessageSummary } from './message-label.ts';
 import { headerOf, noteOf, type NoteRow } from './report-notes.ts';
 

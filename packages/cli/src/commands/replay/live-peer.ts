@@ -12,7 +12,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from 'mcpwire';
-import { capDepth } from '../json-depth.ts';
+import { capDepth } from '../../wire/json-depth.ts';
 
 /** How one request ended: its response, or no response in time. */
 export type LiveOutcome = { kind: 'response'; response: JsonRpcResponse } | { kind: 'timeout' };

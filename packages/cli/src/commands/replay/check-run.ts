@@ -10,8 +10,8 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from 'mcpwire';
-import { findEraProbe } from '../era-probe.ts';
-import { messagesOf, type Transcript } from '../transcript.ts';
+import { findEraProbe } from '../../wire/era-probe.ts';
+import { messagesOf, type Transcript } from '../../wire/transcript.ts';
 import { CarriedValues } from './carried-values.ts';
 import { describeRequest } from './canonical-params.ts';
 import type { IgnoredPaths } from './ignored-paths.ts';

@@ -2,7 +2,7 @@
 // of the same server, and the user's own `--ignore <jsonpath>`, in the JSONPath subset of --redact.
 
 import { UsageError } from '../../exit-code.ts';
-import { parseJsonPath } from '../redact.ts';
+import { parseJsonPath } from '../../wire/redact.ts';
 
 /** A step of a parsed path, as redact.ts parses it. */
 type PathStep = ReturnType<typeof parseJsonPath>[number];

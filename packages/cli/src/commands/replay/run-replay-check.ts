@@ -8,7 +8,7 @@ import { coloursFor } from '../../terminal/colours.ts';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import { toCliError } from '../../target/open-client.ts';
 import type { Target } from '../../target/target.ts';
-import type { Transcript } from '../transcript.ts';
+import type { Transcript } from '../../wire/transcript.ts';
 import { formatChecked, formatSummary } from './check-report.ts';
 import { isIdentical, runCheck } from './check-run.ts';
 import type { IgnoredPaths } from './ignored-paths.ts';

@@ -1,7 +1,7 @@
 // The transport events of a transcript as notes over the diagram's lanes: a stdio server's spawn,
 // stderr and exit; each HTTP request, its status and the end of a stream; the recorder's own notes.
 
-import type { EventEntry, Side } from '../transcript.ts';
+import type { EventEntry, Side } from '../../wire/transcript.ts';
 
 /** A transport event drawn as a note box over one lane or both. */
 export interface NoteRow {

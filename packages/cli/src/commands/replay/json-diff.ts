@@ -1,7 +1,7 @@
 // Where two JSON values differ, path by path: what `replay --check` prints for a changed response,
 // and how the mock finds the recorded request closest to one it cannot match.
 
-import { REDACTED } from '../redact.ts';
+import { REDACTED } from '../../wire/redact.ts';
 import type { IgnoredPaths, Segment } from './ignored-paths.ts';
 
 /** One place where the received value is not the recorded one. */

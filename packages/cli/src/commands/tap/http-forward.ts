@@ -4,7 +4,7 @@
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { WireRecorder } from '../recorder.ts';
+import type { WireRecorder } from '../../wire/recorder.ts';
 import { observeResponse, recordPosted, type ResponseObserver } from './http-observe.ts';
 import {
   endToEndHeaders,

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PACKAGE_VERSION } from '../../package-info.ts';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import { cutNotices, parseTranscript, TranscriptError, type Transcript } from '../transcript.ts';
+import { cutNotices, parseTranscript, TranscriptError, type Transcript } from '../../wire/transcript.ts';
 import { toHar } from './har.ts';
 import { toReportHtml } from './report-html.ts';
 import { toReportModel } from './report-model.ts';

@@ -2,7 +2,7 @@
 // a CSS grid with a row per message, invalid line and transport event, in transcript order.
 // Every text from the transcript goes through `markup` (escaped); the CSS and script are ours.
 
-import type { Side } from '../transcript.ts';
+import type { Side } from '../../wire/transcript.ts';
 import { joinHtml, markup, SafeHtml } from './html.ts';
 import { REPORT_SCRIPT, REPORT_STYLE } from './report-assets.ts';
 import type { ArrowRow, NoteRow, ReportModel, ReportPair } from './report-model.ts';
