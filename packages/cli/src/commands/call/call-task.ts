@@ -14,7 +14,7 @@ import {
 import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode } from '../../exit-code.ts';
 import { toTerminalText } from '../../terminal/terminal-text.ts';
-import type { OneShot } from '../../one-shot.ts';
+import type { OneShot } from '../../target/one-shot.ts';
 
 /** The extensions the client declares for a task call (no receiver: the CLI answers no server requests). */
 export function taskExtensions(): readonly ClientExtension[] {

@@ -6,12 +6,12 @@ import type { CallToolResult, JsonObject } from 'mcpwire';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { coloursFor } from '../../terminal/colours.ts';
 import { exitCodeOf, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { OneShot, TargetCommandOptions } from '../../target/one-shot.ts';
 import { ProgressLine } from '../../terminal/progress-line.ts';
 import { formatCallResult } from '../../terminal/result-format.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
-import { parseArgsJson, parseToolArguments } from '../../tool-arguments.ts';
-import { findTool } from '../../server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
+import { parseArgsJson, parseToolArguments } from '../../arguments/tool-arguments.ts';
+import { findTool } from '../../target/server-lookup.ts';
 import { readFile } from 'node:fs/promises';
 import type { ProgramContext } from '../../program-context.ts';
 

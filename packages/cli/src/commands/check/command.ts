@@ -9,9 +9,9 @@ import { CLIENTS, lookupClient } from '../../check/rules/client-table.ts';
 import { coloursFor } from '../../terminal/colours.ts';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
 
 /** The options of `check` besides the target options. */
 interface CheckOptions extends TargetCommandOptions {

@@ -4,12 +4,12 @@
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode } from '../../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { OneShot, TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
 import { formatCompletion } from '../../terminal/result-format.ts';
-import { requireCapability } from '../../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
-import { parseStringPairs } from '../../tool-arguments.ts';
+import { requireCapability } from '../../target/server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
+import { parseStringPairs } from '../../arguments/tool-arguments.ts';
 
 interface CompleteOptions extends TargetCommandOptions {
   context?: string[];

@@ -4,9 +4,9 @@
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { addTargetOptions, targetArgument } from '../../target-options.ts';
+import { addTargetOptions, targetArgument } from '../../target/target-options.ts';
 
 /** The `connect` command. */
 export function connectCommand(context: ProgramContext): Command {

@@ -6,7 +6,7 @@ import { intro, isCancel, log, outro, selectKey, spinner, updateSettings } from 
 import { ConnectionClosedError } from 'mcpwire/client';
 import { coloursFor } from '../../terminal/colours.ts';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import { authOf } from '../../oauth/auth-options.ts';
 import { openClient, toCliError } from '../../target/open-client.ts';
 import { openCommandRecorder } from '../../wire/command-recorder.ts';

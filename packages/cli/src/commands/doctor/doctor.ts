@@ -3,7 +3,7 @@
 
 import { coloursFor } from '../../terminal/colours.ts';
 import type { ExitCodeValue } from '../../exit-code.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import { resolveCommandTarget } from '../../target/target.ts';
 import { toTerminalJson, toTerminalText } from '../../terminal/terminal-text.ts';
 import { openCommandRecorder } from '../../wire/command-recorder.ts';

@@ -2,14 +2,14 @@
 
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
-import { findPromptArgumentProblems } from '../../argument-check.ts';
+import { findPromptArgumentProblems } from '../../arguments/argument-check.ts';
 import { ArgumentsError, ExitCode } from '../../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { OneShot, TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
 import { formatPromptResult } from '../../terminal/result-format.ts';
-import { findPrompt } from '../../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
-import { parseStringPairs } from '../../tool-arguments.ts';
+import { findPrompt } from '../../target/server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
+import { parseStringPairs } from '../../arguments/tool-arguments.ts';
 
 /** The `get` command. */
 export function getCommand(context: ProgramContext): Command {

@@ -6,17 +6,17 @@ import type { Client } from 'mcpwire/client';
 import type { Colours } from '../../terminal/colours.ts';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode } from '../../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { OneShot, TargetCommandOptions } from '../../target/one-shot.ts';
 import {
   formatPrompts,
   formatResources,
   formatTemplates,
   formatTools,
 } from '../../terminal/result-format.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
 import type { ProgramContext } from '../../program-context.ts';
 import type { RowLayout } from '../../terminal/row-layout.ts';
-import { requireCapability } from '../../server-lookup.ts';
+import { requireCapability } from '../../target/server-lookup.ts';
 
 const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
 /** Lines of a description shown on a terminal without --long. */

@@ -4,8 +4,8 @@
 
 import type { Client } from 'mcpwire/client';
 import { UsageError } from '../../exit-code.ts';
-import { findTool } from '../../server-lookup.ts';
-import { parseToolArguments } from '../../tool-arguments.ts';
+import { findTool } from '../../target/server-lookup.ts';
+import { parseToolArguments } from '../../arguments/tool-arguments.ts';
 import { numericKeysOf } from './load-steps.ts';
 import type { LoadRandom } from './random.ts';
 import type { ScenarioStep } from './scenario.ts';

@@ -5,7 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { addTargetOptions, targetArgument } from '../../target-options.ts';
+import { addTargetOptions, targetArgument } from '../../target/target-options.ts';
 import { ASSERT_FORMS } from './assertions.ts';
 import type { LoadOptions } from './run-load.ts';
 import { SCENARIO_EXAMPLE } from './scenario.ts';

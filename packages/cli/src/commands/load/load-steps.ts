@@ -10,9 +10,9 @@ import {
   findPromptArgumentProblems,
   propertiesOf,
   toCheckableSchema,
-} from '../../argument-check.ts';
+} from '../../arguments/argument-check.ts';
 import { ArgumentsError, UsageError } from '../../exit-code.ts';
-import { findPrompt, findTool, requireCapability } from '../../server-lookup.ts';
+import { findPrompt, findTool, requireCapability } from '../../target/server-lookup.ts';
 import type { LoadRandom } from './random.ts';
 import type { ScenarioStep } from './scenario.ts';
 import { compileObject, compileValue, TemplateError, type CompiledValue } from './template.ts';

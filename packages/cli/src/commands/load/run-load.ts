@@ -5,7 +5,7 @@
 import type { Client } from 'mcpwire/client';
 import { readFile } from 'node:fs/promises';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import { ProgressLine } from '../../terminal/progress-line.ts';
 import { authOf } from '../../oauth/auth-options.ts';
 import { openClient, toCliError, type OpenClient } from '../../target/open-client.ts';

@@ -3,9 +3,9 @@
 
 import type { Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
-import type { TargetCommandOptions } from '../../one-shot.ts';
+import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
 
 /** The `pin` command. */
 export function pinCommand(context: ProgramContext): Command {

@@ -4,11 +4,11 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError } from '../../exit-code.ts';
-import type { OneShot, TargetCommandOptions } from '../../one-shot.ts';
+import type { OneShot, TargetCommandOptions } from '../../target/one-shot.ts';
 import type { ProgramContext } from '../../program-context.ts';
 import { formatReadResult } from '../../terminal/result-format.ts';
-import { requireCapability } from '../../server-lookup.ts';
-import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target-options.ts';
+import { requireCapability } from '../../target/server-lookup.ts';
+import { addTargetOptions, runOneShotCommand, targetArgument } from '../../target/target-options.ts';
 
 interface ReadOptions extends TargetCommandOptions {
   out?: string;

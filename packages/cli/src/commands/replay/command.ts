@@ -5,7 +5,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
-import { ENV_DEFAULT_NOTE, TARGET_DESCRIPTION } from '../../target-options.ts';
+import { ENV_DEFAULT_NOTE, TARGET_DESCRIPTION } from '../../target/target-options.ts';
 import { COMMAND_TARGET } from '../../target/command-target.ts';
 
 /** After the stdio mock has finished, how long stray handles may keep the process alive. */

@@ -3,7 +3,7 @@
 
 import type { Client } from 'mcpwire/client';
 import type { Prompt, Tool } from 'mcpwire';
-import { UsageError } from './exit-code.ts';
+import { UsageError } from '../exit-code.ts';
 
 /** The server capabilities the commands use, in the order they are named. */
 const FEATURES = ['tools', 'resources', 'prompts', 'completions'] as const;

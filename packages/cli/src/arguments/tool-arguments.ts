@@ -9,7 +9,7 @@ import {
   toCheckableSchema,
   type PropertySchema,
 } from './argument-check.ts';
-import { ArgumentsError, UsageError } from './exit-code.ts';
+import { ArgumentsError, UsageError } from '../exit-code.ts';
 
 /**
  * Parses `pairs` (`key=value`) against `inputSchema.properties`, on top of `base` (`--args` JSON),

@@ -1,9 +1,9 @@
 // The `<target>` operand and the options of every command that talks to a server, declared once.
 
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import type { ExitCodeValue } from './exit-code.ts';
+import type { ExitCodeValue } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from './one-shot.ts';
-import type { ProgramContext } from './program-context.ts';
+import type { ProgramContext } from '../program-context.ts';
 
 /** The help text of the `<target>` operand. */
 export const TARGET_DESCRIPTION =

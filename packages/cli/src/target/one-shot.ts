@@ -2,15 +2,15 @@
 // run one piece of work, close; Ctrl-C cancels what is in flight (exit 130), failures become exit codes.
 
 import type { Client, ClientExtension, EraChoice } from 'mcpwire/client';
-import { coloursFor, type Colours } from './terminal/colours.ts';
-import type { ExitCodeValue } from './exit-code.ts';
-import { authOf, type AuthCommandOptions } from './oauth/auth-options.ts';
-import { Deadline } from './target/deadline.ts';
-import { openClient, toCliError } from './target/open-client.ts';
-import { toTerminalJson } from './terminal/terminal-text.ts';
-import { resolveCommandTarget, type Target } from './target/target.ts';
-import { openCommandRecorder, type WireOptions } from './wire/command-recorder.ts';
-import { toCappedJson } from './wire/json-depth.ts';
+import { coloursFor, type Colours } from '../terminal/colours.ts';
+import type { ExitCodeValue } from '../exit-code.ts';
+import { authOf, type AuthCommandOptions } from '../oauth/auth-options.ts';
+import { Deadline } from './deadline.ts';
+import { openClient, toCliError } from './open-client.ts';
+import { toTerminalJson } from '../terminal/terminal-text.ts';
+import { resolveCommandTarget, type Target } from './target.ts';
+import { openCommandRecorder, type WireOptions } from '../wire/command-recorder.ts';
+import { toCappedJson } from '../wire/json-depth.ts';
 
 /** The options every target-taking command accepts (see target-options.ts). */
 export interface TargetCommandOptions extends WireOptions, AuthCommandOptions {
