@@ -1,5 +1,5 @@
 // `mcpwire call --task`: one tool call as a task (both eras): its status and progress as lines on
-// stderr while it runs, its result returned for call.ts to print; Ctrl-C cancels the task.
+// stderr while it runs, its result returned for command.ts to print; Ctrl-C cancels the task.
 
 import type { CallToolResult, JsonObject } from 'mcpwire';
 import type { ClientExtension } from 'mcpwire/client';

@@ -1,5 +1,5 @@
 // `mcpwire demo`: a host drives the GitHub-like server through the founding scenario and every
-// message on the wire is printed (see ../demo.ts for the story, ../demo/ for its steps).
+// message on the wire is printed (see ./demo.ts for the story, the other files here for its steps).
 
 import { Option, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
