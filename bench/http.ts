@@ -304,8 +304,12 @@ if (before !== undefined && !existsSync(join(before, 'packages/cli/dist/main.js'
 const NEWER_OPTIONS = ['--max-sessions-per-client'].filter((option) => !isKnownBefore(option));
 
 function isKnownBefore(option: string): boolean {
-  const serveCommand = before === undefined ? '' : join(before, 'packages/cli/src/commands/serve.ts');
-  return existsSync(serveCommand) && readFileSync(serveCommand, 'utf8').includes(option);
+  if (before === undefined) return false;
+  // The serve command's file: commands/serve/command.ts (commands/serve.ts in older checkouts).
+  const serveCommand = ['packages/cli/src/commands/serve/command.ts', 'packages/cli/src/commands/serve.ts']
+    .map((path) => join(before, path))
+    .find((path) => existsSync(path));
+  return serveCommand !== undefined && readFileSync(serveCommand, 'utf8').includes(option);
 }
 
 function olderArgs(args: readonly string[]): string[] {

@@ -73,7 +73,7 @@ function tapSetups(main: string, suffix: string): Array<{ name: string; args: ()
 
 /** How the tap under test observes, for the results file (the numbers only mean something with it). */
 const NOTES = [
-  "stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time, less than 4 KiB gathered for up to 10 ms first (packages/cli/src/wire/tap/observe-queue.ts); the --record file is written every 20 ms or 64 KiB; with --no-lint and no --record the server gets the tap's own stdin and stdout",
+  "stdio tap: bytes forwarded as read; a copy of each chunk is split, recorded and linted on later turns of the event loop, 4 KiB at a time, less than 4 KiB gathered for up to 10 ms first (packages/cli/src/commands/tap/observe-queue.ts); the --record file is written every 20 ms or 64 KiB; with --no-lint and no --record the server gets the tap's own stdin and stdout",
   'a worker_thread observer measured slower on this 2-core machine (2.16x) and was not kept; forwarding through two tee processes (MCPWIRE_TAP_FORWARD=tee, removed) measured no faster with lint on (1.84x vs 1.80x in one run) and lost the order between the directions',
   'cpu µs/msg: user + system time of the spawned process (the tap, or the server for direct and its threads) over the same calls as the latencies (the end of the warm-up to the last response, so the one-time schema compile of the first calls is not in it), over the messages it carried (two per call); 10 ms ticks, so coarse in the sequential mode',
   'the machine is shared: other sessions run tests on the same 2 cores, so ratios move by +-0.3 between runs; compare rows of one run',

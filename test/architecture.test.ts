@@ -188,6 +188,19 @@ test('fails: the CLI importing a library file that is not an export', () => {
   );
 });
 
+test("fails: one CLI command's folder importing another's (issue 23: shared code goes to a topic folder)", () => {
+  assertViolation(
+    {
+      'packages/cli/src/commands/tap/x.ts':
+        "import { runCheck } from '../check/run-check.ts';\nvoid runCheck;\n",
+      'packages/cli/src/commands/check/run-check.ts': 'export const runCheck = 1;\n',
+    },
+    'packages/cli/src/commands/tap/x.ts',
+    'command',
+    /command "tap" imports commands\/check\/run-check\.ts/,
+  );
+});
+
 test('fails: a repository test reaching into a package', () => {
   assertViolation(
     {

@@ -211,6 +211,7 @@ export function checkTree(tree: Tree): string[] {
       }
       const target = posix.normalize(posix.join(posix.dirname(path), specifier));
       edges.push(target);
+      violations.push(...checkCommandFolders(path, target, how));
       const targetOwner = packageOf(tree, target);
       if (isTest && isTestSupportFor(target, owner)) continue;
       if (owner !== undefined && BUNDLED_DATA[owner.name]?.test(target) === true) continue;
@@ -230,6 +231,22 @@ export function checkTree(tree: Tree): string[] {
   }
   violations.push(...findCycles(graph), ...checkPureLayers(tree));
   return violations;
+}
+
+/** The CLI's command folders: `commands/<name>/` holds what only that command uses (docs/design.md, "The command line"). */
+const CLI_COMMANDS = 'packages/cli/src/commands/';
+
+/** The `command` rule: a file in one command's folder imports nothing from another command's folder. */
+function checkCommandFolders(path: string, target: string, how: string): string[] {
+  const commandOf = (file: string) =>
+    file.startsWith(CLI_COMMANDS) ? file.slice(CLI_COMMANDS.length).split('/')[0] : undefined;
+  const from = commandOf(path);
+  const to = commandOf(target);
+  if (from === undefined || to === undefined || from === to) return [];
+  return [
+    `${path}: command: command "${from}" ${how} ${target.slice(CLI_COMMANDS.length - 'commands/'.length)}; ` +
+      'what two commands use goes to a topic folder outside commands/',
+  ];
 }
 
 /** The `contract` and `http` rules for one library source file. */

@@ -2,7 +2,7 @@
 // exit code 2 for them (commander throws instead of exiting), and help styled only on a terminal.
 
 import { Command, CommanderError } from 'commander';
-import { coloursFor, hasColour } from './colours.ts';
+import { coloursFor, hasColour } from './terminal/colours.ts';
 import { ExitCode, UsageError } from './exit-code.ts';
 
 /**

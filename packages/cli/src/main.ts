@@ -5,7 +5,7 @@
 import { isHelpOrVersion } from './define-command.ts';
 import { ArgumentsError, CliError, ExitCode } from './exit-code.ts';
 import { createProgram, splitArguments } from './program.ts';
-import { toTerminalText } from './terminal-text.ts';
+import { toTerminalText } from './terminal/terminal-text.ts';
 
 /**
  * A reader that went away (`mcpwire list ... | head -1`, `--trace 2>&1 | head -1`) is no failure:

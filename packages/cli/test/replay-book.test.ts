@@ -6,12 +6,12 @@ import { describe, test } from 'node:test';
 import type { JsonRpcRequest, Message } from 'mcpwire';
 import { REDACTED } from '../src/wire/redact.ts';
 import type { MessageEntry, Side, Transcript } from '../src/wire/transcript.ts';
-import { canonicalParams } from '../src/wire/replay/canonical-params.ts';
-import { CarriedValues } from '../src/wire/replay/carried-values.ts';
-import { IgnoredPaths, PER_RUN_PATHS } from '../src/wire/replay/ignored-paths.ts';
-import { diffJson } from '../src/wire/replay/json-diff.ts';
-import { pairExchanges } from '../src/wire/replay/recorded-exchanges.ts';
-import { ReplayBook } from '../src/wire/replay/replay-book.ts';
+import { canonicalParams } from '../src/commands/replay/canonical-params.ts';
+import { CarriedValues } from '../src/commands/replay/carried-values.ts';
+import { IgnoredPaths, PER_RUN_PATHS } from '../src/commands/replay/ignored-paths.ts';
+import { diffJson } from '../src/commands/replay/json-diff.ts';
+import { pairExchanges } from '../src/commands/replay/recorded-exchanges.ts';
+import { ReplayBook } from '../src/commands/replay/replay-book.ts';
 
 const ENVELOPE_KEYS = {
   version: 'io.modelcontextprotocol/protocolVersion',

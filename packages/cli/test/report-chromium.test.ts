@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { OUR_EVERYTHING, runCli } from './support/cli-process.ts';
 import { chromiumSkipReason, decodePng, decodeText, dumpDom, screenshot } from './support/chromium.ts';
 import { startOurHttpServer, type HttpServer } from './support/http-servers.ts';
-import { REPORT_COLOURS } from '../src/wire/report/report-assets.ts';
+import { REPORT_COLOURS } from '../src/commands/report/report-assets.ts';
 import { messagesOf, parseTranscript, type MessageEntry } from '../src/wire/transcript.ts';
 
 /** Peer text that would run, and mark the page, if the report let it through as markup. */

@@ -19,7 +19,7 @@ import {
   type MessageEntry,
   type Transcript,
 } from '../src/wire/transcript.ts';
-import type { Har, HarEntry } from '../src/wire/report/har-format.ts';
+import type { Har, HarEntry } from '../src/commands/report/har-format.ts';
 
 const addFormats = addFormatsModule.default;
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseTranscript, type Transcript } from '../src/wire/transcript.ts';
-import { escapeHtml } from '../src/wire/report/html.ts';
-import { toReportHtml } from '../src/wire/report/report-html.ts';
-import { MAX_TRACKS, toReportModel, type ArrowRow } from '../src/wire/report/report-model.ts';
+import { escapeHtml } from '../src/commands/report/html.ts';
+import { toReportHtml } from '../src/commands/report/report-html.ts';
+import { MAX_TRACKS, toReportModel, type ArrowRow } from '../src/commands/report/report-model.ts';
 
 const HEADER = {
   type: 'header',

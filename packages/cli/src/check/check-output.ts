@@ -1,8 +1,8 @@
 // The three forms of a check report: text (a line per finding and a summary, every server string
 // through toTerminalText), JSON, and SARIF 2.1.0 for GitHub code scanning.
 
-import type { Colours } from '../colours.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import type { Colours } from '../terminal/colours.ts';
+import { toTerminalText } from '../terminal/terminal-text.ts';
 import type { CheckFinding, CheckSeverity } from './check-finding.ts';
 import { CHECK_RULES } from './check-rules.ts';
 import { KIND_PLURALS, type DefinitionKind, type ServerListing } from './definition.ts';

@@ -3,9 +3,9 @@
 
 import { writeFileSync } from 'node:fs';
 import { ExitCode, type ExitCodeValue } from '../exit-code.ts';
-import type { OneShot } from '../one-shot.ts';
+import type { OneShot } from '../target/one-shot.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import { toTerminalText } from '../terminal/terminal-text.ts';
 import type { CheckFinding } from './check-finding.ts';
 import { toJsonReport, toSarif, toTextReport } from './check-output.ts';
 import { listDefinitions } from './definition.ts';

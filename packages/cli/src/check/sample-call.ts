@@ -5,7 +5,7 @@
 import { OutputValidationError, RpcError, type Client } from 'mcpwire/client';
 import type { JsonObject } from 'mcpwire';
 import { UsageError } from '../exit-code.ts';
-import { parseToolArguments } from '../tool-arguments.ts';
+import { parseToolArguments } from '../arguments/tool-arguments.ts';
 import { parseCallSpec } from './call-spec.ts';
 import type { CheckFinding } from './check-finding.ts';
 import type { SampleCall } from './check-output.ts';

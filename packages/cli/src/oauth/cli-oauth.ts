@@ -17,7 +17,7 @@ import { PACKAGE_VERSION } from '../package-info.ts';
 import { canOpenBrowser, openBrowser } from './browser.ts';
 import { LoopbackRedirect } from './loopback-redirect.ts';
 import { tokenStorePath } from './token-store-path.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import { toTerminalText } from '../terminal/terminal-text.ts';
 
 /** The auth options of a client command (see auth-options.ts). */
 export interface CliAuthOptions {

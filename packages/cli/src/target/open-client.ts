@@ -21,7 +21,7 @@ import type { FetchLike } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuth, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import { toTerminalText } from '../terminal/terminal-text.ts';
 import { DeadlineExceededError, type Deadline } from './deadline.ts';
 import type { HttpTarget, Target } from './target.ts';
 import { observeStdioTransport, recordingFetch } from '../wire/client-wire.ts';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../exit-code.ts';
 import { dataDirectory, type DataDirContext } from '../oauth/token-store-path.ts';
-import { toTerminalText } from '../terminal-text.ts';
+import { toTerminalText } from '../terminal/terminal-text.ts';
 import type { ConfigFileEntries, RawServerEntry } from './host-config.ts';
 
 /** A server entry found only in a project config. */

@@ -2,8 +2,8 @@
 // command's own output): each message with direction, id correlation and elapsed time, the JSON
 // laid out, and the transport's events (spawn, exit, HTTP status and headers) between them.
 
-import { coloursFor } from '../colours.ts';
-import { DemoPrinter } from '../demo-printer.ts';
+import { coloursFor } from '../terminal/colours.ts';
+import { DemoPrinter } from '../terminal/demo-printer.ts';
 import type { WireSink } from './recorder.ts';
 import type { EventEntry, HttpRequestEntry } from './transcript.ts';
 

@@ -2,14 +2,14 @@
 // redaction), the transcript reader with lint, the report model and the replay matcher, and the
 // terminal escaping. The inputs and the pass rule: test/support/hostile-json.ts.
 
-import { toTerminalJson, toTerminalText } from '../../src/terminal-text.ts';
+import { toTerminalJson, toTerminalText } from '../../src/terminal/terminal-text.ts';
 import { toCappedJson } from '../../src/wire/json-depth.ts';
 import { lintTranscript } from '../../src/wire/lint/lint-sink.ts';
 import { WireRecorder, type WireSink } from '../../src/wire/recorder.ts';
-import { canonicalParams } from '../../src/wire/replay/canonical-params.ts';
-import { diffJson } from '../../src/wire/replay/json-diff.ts';
-import { ReplayBook } from '../../src/wire/replay/replay-book.ts';
-import { toReportModel } from '../../src/wire/report/report-model.ts';
+import { canonicalParams } from '../../src/commands/replay/canonical-params.ts';
+import { diffJson } from '../../src/commands/replay/json-diff.ts';
+import { ReplayBook } from '../../src/commands/replay/replay-book.ts';
+import { toReportModel } from '../../src/commands/report/report-model.ts';
 import { parseTranscript, TranscriptError, type EventEntry } from '../../src/wire/transcript.ts';
 import { fuzzTargets, type FuzzInput, type FuzzTarget } from '../../../../test/support/hostile-json.ts';
 

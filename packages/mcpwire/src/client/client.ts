@@ -8,7 +8,7 @@ import { MethodTable } from '../protocol/method-table.ts';
 import type { OutboundRequestMethod, ParamsOf, ResultOf } from '../protocol/method-types.ts';
 import type { Method } from '../protocol/methods.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
-import type { InboundRequest, RequestOptions, Session } from '../protocol/session.ts';
+import type { RequestOptions } from '../protocol/session.ts';
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -44,11 +44,12 @@ import { NotConnectedError } from './errors.ts';
 import { ClientConnection } from './client-connection.ts';
 import type { ClientOptions, ListAllOptions } from './client-options.ts';
 import { ClientEvents, type ClientEvent, type ClientListener } from './events.ts';
-import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
-import { collectList, readPage } from './pagination.ts';
-import { checkRoots, ServerRequests, type ClientRequestContext } from './server-requests.ts';
+import type { ClientMiddleware } from './middleware.ts';
+import { collectList } from './pagination.ts';
+import { checkRoots } from './server-requests.ts';
+import { ClientInbound } from './client-inbound.ts';
 import { Subscriptions, type Subscription, type SubscriptionFilter } from './subscription.ts';
-import { ToolOutputSchemas } from './tool-output.ts';
+import { ToolCalls } from './tool-calls.ts';
 
 /** The core requests a client sends (its row's sender is the client, or either side). */
 export type ClientMethod = OutboundRequestMethod<'client'>;
@@ -71,8 +72,8 @@ export class Client {
   #middleware: ClientMiddleware[] = [];
   /** How many of `#middleware`'s last entries are the extensions' (innermost). */
   #extensionMiddleware = 0;
-  #outputSchemas: ToolOutputSchemas;
-  #serverRequests: ServerRequests;
+  #tools: ToolCalls;
+  #inbound: ClientInbound;
   #connection: ClientConnection;
   #subscriptions = new Subscriptions();
   #roots: readonly Root[] | undefined;
@@ -92,16 +93,28 @@ export class Client {
     this.#extensionMiddleware = this.#middleware.length;
     this.#roots = options.roots;
     this.#events = new ClientEvents((error) => this.#report(error));
-    this.#outputSchemas = new ToolOutputSchemas(options.validator ?? createDefaultValidator(), {
+    const send = {
+      list: (params?: PaginatedRequestParams, requestOptions?: RequestOptions) =>
+        this.request('tools/list', params, requestOptions),
+      call: (params: CallToolRequestParams, requestOptions: RequestOptions) =>
+        this.request('tools/call', params, requestOptions),
+    };
+    this.#tools = new ToolCalls(send, {
+      validator: options.validator ?? createDefaultValidator(),
       // A listing cut short by close() is no news: the call it served fails with the same error.
       onListingFailure: (error) => {
         if (!(error.cause instanceof ConnectionClosedError)) this.#report(error);
       },
     });
-    this.#serverRequests = new ServerRequests({
+    this.#inbound = new ClientInbound({
       handlers: options.handlers ?? {},
       roots: () => this.#roots ?? [],
       capabilities: () => this.#connection.session?.ownCapabilities ?? {},
+      middleware: this.#middleware,
+      events: this.#events,
+      subscriptions: this.#subscriptions,
+      protocolVersion: options.protocolVersion,
+      handleToolsListChanged: () => this.#tools.invalidate(),
     });
     this.#connection = new ClientConnection({
       info,
@@ -112,10 +125,10 @@ export class Client {
         MethodTable.core,
       ),
       capabilities: (version) => this.#capabilities(version),
-      handleConnecting: () => this.#outputSchemas.invalidate(),
-      handleRequest: (session, request) => this.#handleServerRequest(session, request),
-      handleNotification: (method, params) => this.#handleNotification(method, params),
-      handleClose: (error) => this.#handleClose(error),
+      handleConnecting: () => this.#tools.invalidate(),
+      handleRequest: (session, request) => this.#inbound.handleRequest(session, request),
+      handleNotification: (method, params) => this.#inbound.handleNotification(method, params),
+      handleClose: (error) => this.#inbound.handleClose(error),
       report: (error) => this.#report(error),
     });
   }
@@ -236,7 +249,7 @@ export class Client {
     const session = this.#connection.session;
     if (!session) return Promise.reject(new NotConnectedError(request.method));
     const signal = options.signal ?? new AbortController().signal;
-    return this.#handleServerRequest(session, {
+    return this.#inbound.handleRequest(session, {
       id: `input:${request.method}`,
       method: request.method,
       params: request.params,
@@ -253,22 +266,13 @@ export class Client {
   }
 
   /** `tools/list`, one page. Remembers the tools' output schemas for `callTool`. */
-  async listTools(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListToolsResult> {
-    const generation = this.#outputSchemas.generation;
-    const result = await this.request('tools/list', params, options);
-    const page = readPage<Tool>(result, { method: 'tools/list', key: 'tools' });
-    const isWholeList = params?.cursor === undefined && page.nextCursor === undefined;
-    this.#outputSchemas.remember(page.items, { generation, isWholeList });
-    return result;
+  listTools(params?: PaginatedRequestParams, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.#tools.list(params, options);
   }
 
   /** Every tool, following `nextCursor` (PAGE-2). */
-  async listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
-    const generation = this.#outputSchemas.generation;
-    const list = { method: 'tools/list', key: 'tools', maxPages: options.maxPages };
-    const tools = (await collectList((params) => this.listTools(params, options), list)) as Tool[];
-    this.#outputSchemas.remember(tools, { generation, isWholeList: true });
-    return tools;
+  listAllTools(options: ListAllOptions = {}): Promise<Tool[]> {
+    return this.#tools.listAll(options);
   }
 
   /**
@@ -277,20 +281,8 @@ export class Client {
    * with OutputValidationError (TOOL-3). Results with `isError: true` are returned unchecked:
    * tool failures are results, not exceptions (TOOL-7).
    */
-  async callTool(params: CallToolRequestParams, options: RequestOptions = {}): Promise<CallToolResult> {
-    // Task-augmented calls answer with a CreateTaskResult, which has nothing to check.
-    const isChecked = params.task === undefined;
-    // No signal for the listing: it is shared, so one caller's abort must not fail it for others.
-    const listOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-    const lookup = isChecked
-      ? this.#outputSchemas.ensureKnown(params.name, () => this.listAllTools(listOptions))
-      : undefined;
-    const result = await this.request('tools/call', params, options);
-    // A stateless-era server may answer with a task instead (S26-TASK-2): nothing to check either.
-    if (!isChecked || (result.resultType !== undefined && result.resultType !== 'complete')) return result;
-    await lookup;
-    await this.#outputSchemas.check(params.name, result);
-    return result;
+  callTool(params: CallToolRequestParams, options: RequestOptions = {}): Promise<CallToolResult> {
+    return this.#tools.call(params, options);
   }
 
   /** `resources/list`, one page. */
@@ -383,40 +375,6 @@ export class Client {
 
   #capabilities(version: string): ClientCapabilities {
     return capabilitiesFromOptions(this.#options, this.#roots !== undefined, version);
-  }
-
-  #handleServerRequest(session: Session, request: InboundRequest): Promise<JsonObject> {
-    const ctx: ClientRequestContext = {
-      signal: request.signal,
-      requestId: request.id,
-      meta: (request.params._meta as JsonObject | undefined) ?? {},
-      protocolVersion: session.protocolVersion ?? this.#options.protocolVersion ?? LEGACY_VERSIONS[0],
-    };
-    const wrapped = {
-      direction: 'inbound' as const,
-      method: request.method,
-      params: request.params as JsonObject | undefined,
-    };
-    const handler = (params: JsonObject | undefined) =>
-      this.#serverRequests.handle({ method: request.method, params: params ?? {} }, ctx);
-    return runClientMiddleware(wrapped, { chain: this.#middleware, handler });
-  }
-
-  #handleNotification(method: string, params: JsonObject): void {
-    if (method === 'notifications/subscriptions/acknowledged') return this.#subscriptions.acknowledge(params);
-    if (method === 'notifications/tools/list_changed') this.#outputSchemas.invalidate();
-    // ELIC-11: unknown or already completed elicitation ids are ignored.
-    if (
-      method === 'notifications/elicitation/complete' &&
-      !this.#serverRequests.completeElicitation(params.elicitationId)
-    )
-      return;
-    this.#events.emitNotification(method, params);
-  }
-
-  #handleClose(error: Error | undefined): void {
-    this.#serverRequests.clear();
-    this.#events.emit('close', error ? { error } : {});
   }
 
   #report(error: Error): void {

@@ -1,7 +1,7 @@
 // A lint finding (one rule broken at one place of a transcript) and its one-line form, shared by
 // `mcpwire lint` and `mcpwire tap`'s live lint.
 
-import type { Colours } from '../../colours.ts';
+import type { Colours } from '../../terminal/colours.ts';
 
 /** One rule broken by one message or transport event. */
 export interface Finding {

@@ -2,7 +2,7 @@
 // print one line per finding and a summary (or the findings as JSON), and say how it went.
 
 import { readFile } from 'node:fs/promises';
-import { coloursFor } from '../../colours.ts';
+import { coloursFor } from '../../terminal/colours.ts';
 import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
 import { cutNotices, parseTranscript, TranscriptError } from '../transcript.ts';
 import { formatFinding, type Finding } from './finding.ts';
