@@ -187,7 +187,7 @@ class WireSocket {
       this.destroy();
     });
     this.#socket.on('error', (error) => this.#fail(error));
-    this.#socket.on('close', () => this.#fail(new Error('the connection closed before the response ended')));
+    this.#socket.on('close', () => this.destroy());
   }
 
   /** Writes one request (`headerLines` kept to answer a server request on the same session). */
@@ -204,7 +204,7 @@ class WireSocket {
     this.#isDead = true;
     this.#socket.destroy();
     this.#release(this, false);
-    this.#fail(new Error('the connection closed before the response ended'));
+    if (this.#settle !== undefined) this.#fail(new Error('the connection closed before the response ended'));
   }
 
   #handleHead(status: number, headers: ReadonlyMap<string, string>): void {
@@ -231,11 +231,15 @@ class WireSocket {
   }
 
   #handleEnd(isReusable: boolean): void {
-    if (this.#settle !== undefined && this.#sse === undefined && this.#status === 200)
-      this.#handleMessage(parseJson(Buffer.concat(this.#json).toString('utf8')));
-    this.#finish(
-      new HttpWireError(`the answer (HTTP ${this.#status}) held no response to request ${this.id}`),
-    );
+    if (this.#settle !== undefined && this.#sse === undefined && this.#status === 200) {
+      const body = this.#json.length === 1 ? this.#json[0]! : Buffer.concat(this.#json);
+      this.#handleMessage(parseJson(body.toString('utf8')));
+    }
+    // Built only when a request still waits: an Error's stack trace is the costliest thing here.
+    if (this.#settle !== undefined)
+      this.#finish(
+        new HttpWireError(`the answer (HTTP ${this.#status}) held no response to request ${this.id}`),
+      );
     this.#json = [];
     this.#sse = undefined;
     this.id = NaN;

@@ -40,6 +40,8 @@ export class LoadWire {
   readonly #messages = new Map<string, JsonObject>();
   readonly #headers = new Map<string, Headers>();
   readonly #templates = new Map<string, WireTemplate | null>();
+  /** The same, by step: the hot path's lookup. */
+  readonly #byStep = new Map<StepWire, WireTemplate | null>();
   /** The credentials of the last exchange the library authorized; updated after a 401. */
   authorization: string | undefined;
   readonly isHttp: boolean;
@@ -50,6 +52,14 @@ export class LoadWire {
 
   /** The step's template; undefined until the Client has sent it, null when the engine must not send it. */
   templateOf(step: StepWire): WireTemplate | null | undefined {
+    const known = this.#byStep.get(step);
+    if (known !== undefined) return known;
+    const template = this.#templateOf(step);
+    if (template !== undefined) this.#byStep.set(step, template);
+    return template;
+  }
+
+  #templateOf(step: StepWire): WireTemplate | null | undefined {
     const key = keyOf(step.method, step.name);
     const known = this.#templates.get(key);
     if (known !== undefined) return known;
