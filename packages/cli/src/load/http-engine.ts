@@ -42,6 +42,8 @@ export interface HttpEngineOptions {
 }
 
 const MAX_HEAD_BYTES = 64 * 1024;
+/** How long a socket waits for the end of an SSE answer after its response arrived. */
+const SSE_DRAIN_MS = 1000;
 /** What load answers a server's request with: it declares no client capabilities. */
 const METHOD_NOT_FOUND = -32601;
 
@@ -148,6 +150,7 @@ class WireSocket {
   #json: Buffer[] = [];
   #sse: SseReader | undefined;
   #isDead = false;
+  #drainTimer: NodeJS.Timeout | undefined;
 
   constructor(
     options: HttpEngineOptions,
@@ -202,6 +205,7 @@ class WireSocket {
   destroy(): void {
     if (this.#isDead) return;
     this.#isDead = true;
+    clearTimeout(this.#drainTimer);
     this.#socket.destroy();
     this.#release(this, false);
     if (this.#settle !== undefined) this.#fail(new Error('the connection closed before the response ended'));
@@ -243,12 +247,21 @@ class WireSocket {
     this.#json = [];
     this.#sse = undefined;
     this.id = NaN;
+    clearTimeout(this.#drainTimer);
+    this.#drainTimer = undefined;
     if (!this.#isDead) this.#release(this, isReusable);
     if (!isReusable) this.destroy();
   }
 
   #handleEvent(data: string): void {
+    const wasWaiting = this.#settle !== undefined;
     this.#handleMessage(parseJson(data));
+    // The response came on a stream the server may keep open: the socket waits for its end at most
+    // this long, then is closed (a stream never ended must not hold a socket per request).
+    if (wasWaiting && this.#settle === undefined && this.#drainTimer === undefined) {
+      this.#drainTimer = setTimeout(() => this.destroy(), SSE_DRAIN_MS);
+      this.#drainTimer.unref();
+    }
   }
 
   /** A message of the answer: ours settles the request, a server request is refused, the rest ignored. */
