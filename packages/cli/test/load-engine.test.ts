@@ -7,10 +7,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from './support/cli-process.ts';
+import { completeBrowserStep, startCli, startProtectedServer } from './support/dev-auth-server.ts';
 
 const ENGINE_IDS = 2 ** 40;
 
@@ -219,5 +223,38 @@ describe('mcpwire load: the wire engine over HTTP', { concurrency: 2 }, () => {
       [['malformed_answer', 2]],
     );
     assert.ok(engineCalls(server).length >= 28, `the engine sent ${engineCalls(server).length} of 30 calls`);
+  });
+});
+
+describe('mcpwire load: the wire engine with OAuth', { timeout: 600_000 }, () => {
+  test("with OAuth, no request is refused: the engine sends the library's token, and after a 401 asks the library again", async () => {
+    await using server = await startProtectedServer();
+    const home = await mkdtemp(join(tmpdir(), 'mcpwire-load-oauth-'));
+    try {
+      const cli = startCli(
+        [
+          'load',
+          server.url,
+          '--call',
+          'echo',
+          'message=hi',
+          '-n',
+          '40',
+          '--warmup',
+          '0',
+          '-c',
+          '2',
+          '--json',
+        ],
+        { XDG_DATA_HOME: join(home, 'data') },
+      );
+      await completeBrowserStep(cli);
+      const done = await cli.done();
+      assert.equal(done.code, 0, done.stderr);
+      const result = JSON.parse(done.stdout) as { totals: { requests: number; ok: number; errors: number } };
+      assert.deepEqual([result.totals.requests, result.totals.ok, result.totals.errors], [40, 40, 0]);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
