@@ -10,6 +10,7 @@ import type { HttpAuthorization } from 'mcpwire/http';
 import { openClient, type OpenClient, type OpenOptions } from '../target/open-client.ts';
 import type { Target } from '../target/target.ts';
 import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.ts';
+import type { SendTiming } from './load-run.ts';
 import type { LoadStep } from './load-steps.ts';
 import { bodyOf, messageOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';
@@ -68,9 +69,10 @@ export class LoadConnection implements AsyncDisposable {
   /**
    * Sends request `i` of worker `worker` of `step`: through the Client until it has sent the step
    * once (or when the engine cannot send it), else on the wire engine. Resolves with the message of
-   * a tool result that says isError, else undefined; rejects as the request failed.
+   * a tool result that says isError, else undefined; rejects as the request failed. Over stdio the
+   * engine fills `timing` (the write and the answer); elsewhere it stays NaN.
    */
-  async send(step: LoadStep, i: number, worker: number): Promise<string | undefined> {
+  async send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined> {
     if (this.#reopening !== undefined) await this.#reopening;
     if (this.#reopenError !== undefined) throw this.#reopenError;
     const template = this.#wire.templateOf(step.wire);
@@ -80,7 +82,7 @@ export class LoadConnection implements AsyncDisposable {
     const params = step.wire.paramsOf(i, worker);
     const result =
       this.#stdio !== undefined
-        ? await this.#stdio.request(messageOf(template, id, params), id, step.wire.method)
+        ? await this.#stdio.request(messageOf(template, id, params), id, step.wire.method, timing)
         : await this.#post(template, id, params, step.wire.method);
     return step.wire.failureOf(result);
   }

@@ -12,12 +12,24 @@ export type LoadStop = { requests: number } | { durationMs: number };
 /** The warm-up: this many requests, or this long; never measured. */
 export type LoadWarmup = { requests: number } | { ms: number };
 
+/**
+ * When a request was written and its answer read (performance.now() ms), as a connection that
+ * knows them reports them (the wire engine); NaN when it does not (a request through the Client).
+ */
+export interface SendTiming {
+  sentAt: number;
+  answeredAt: number;
+}
+
 /** A connection the run sends on (load-connection.ts). */
 export interface RunConnection {
   /** False once the connection is gone for good. */
   readonly isConnected: boolean;
-  /** Sends request `i` of worker `worker` of `step`; resolves with a tool error's message, else undefined. */
-  send(step: LoadStep, i: number, worker: number): Promise<string | undefined>;
+  /**
+   * Sends request `i` of worker `worker` of `step`; resolves with a tool error's message, else
+   * undefined. Fills `timing` (given NaN) when it knows when the request was written and answered.
+   */
+  send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined>;
 }
 
 /** What a run does. */
@@ -65,6 +77,8 @@ export class LoadRun {
   #warmupEnd = Infinity;
   readonly #closed = new Set<RunConnection>();
   readonly #open: OpenState | undefined;
+  /** One per closed-loop worker, reused: the hot path allocates none. */
+  readonly #timings: SendTiming[] = [];
 
   constructor(plan: LoadPlan) {
     this.#plan = plan;
@@ -174,22 +188,32 @@ export class LoadRun {
     from: number,
   ): Promise<boolean> {
     const index = this.#pick();
+    // A closed-loop worker has one request in flight; open-model sends of one slot may overlap.
+    const timing =
+      this.#open === undefined
+        ? (this.#timings[worker] ??= { sentAt: NaN, answeredAt: NaN })
+        : { sentAt: NaN, answeredAt: NaN };
+    timing.sentAt = timing.answeredAt = NaN;
     let failure: string | undefined;
     let error: unknown;
     let hasFailed = false;
     try {
-      failure = await client.send(this.#plan.steps[index]!, i, worker);
+      failure = await client.send(this.#plan.steps[index]!, i, worker, timing);
     } catch (caught) {
       hasFailed = true;
       error = caught;
     }
-    const end = performance.now();
+    // As a hand-written driver measures: from the write that carried the request to the read of
+    // its answer, when the connection knows them; the open model keeps its due time as the start.
+    const isTimed = !Number.isNaN(timing.answeredAt);
+    const end = isTimed ? timing.answeredAt : performance.now();
+    const start = isTimed && this.#open === undefined && !Number.isNaN(timing.sentAt) ? timing.sentAt : from;
     if (!isMeasured) this.warmupRequests++;
     else {
       this.#lastEnd = end;
-      if (hasFailed) this.tally.recordFailure(index, end - from, error);
-      else if (failure !== undefined) this.tally.recordToolError(index, end - from, failure);
-      else this.tally.recordOk(index, end - from);
+      if (hasFailed) this.tally.recordFailure(index, end - start, error);
+      else if (failure !== undefined) this.tally.recordToolError(index, end - start, failure);
+      else this.tally.recordOk(index, end - start);
     }
     if (!hasFailed || client.isConnected) return true;
     this.#closed.add(client);

@@ -1,7 +1,8 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
 // timed loop's requests straight to the channel (whose writer sends all written in one tick as one
 // write) and takes their answers by id before the Client sees them; everything else (the Client's
-// own answers, the server's requests and notifications) still reaches the Client.
+// own answers, the server's requests and notifications) still reaches the Client. A request's
+// send time is the moment of the write that carries it, its answer's the moment it is taken.
 
 import {
   ConnectionClosedError,
@@ -12,6 +13,7 @@ import {
   type JsonObject,
   type Message,
 } from 'mcpwire';
+import type { SendTiming } from './load-run.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
 /** One connection's engine over stdio; `wrap` is given the Client's channel once. */
@@ -20,6 +22,16 @@ export class StdioEngine {
   #isClosed = false;
   readonly #pending = new Map<number, EngineRequest>();
   readonly #sweep: TimeoutSweep;
+  /** The requests sent in this tick: the channel's writer joins them into one write when it ends. */
+  #unstamped: EngineRequest[] = [];
+  readonly #stamp = (): void => {
+    const now = performance.now();
+    for (const request of this.#unstamped) {
+      request.sentAt = now;
+      if (request.timing !== undefined) request.timing.sentAt = now;
+    }
+    this.#unstamped.length = 0;
+  };
 
   constructor(timeoutMs: number) {
     this.#sweep = new TimeoutSweep(this.#pending, timeoutMs, (request) =>
@@ -56,12 +68,19 @@ export class StdioEngine {
     return wrapped;
   }
 
-  /** Sends `message` (a request with id `id`) and resolves with its result; rejects as the Client would. */
-  request(message: JsonObject, id: number, method: string): Promise<JsonObject> {
+  /**
+   * Sends `message` (a request with id `id`) and resolves with its result; rejects as the Client
+   * would. Fills `timing`: sent when the write carrying it is handed to the pipe, answered when taken.
+   */
+  request(message: JsonObject, id: number, method: string, timing?: SendTiming): Promise<JsonObject> {
     if (!this.isConnected) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { method, sentAt: performance.now(), resolve, reject });
+      const request: EngineRequest = { method, sentAt: performance.now(), timing, resolve, reject };
+      this.#pending.set(id, request);
       this.#sweep.start();
+      // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
+      // runs after every request of this tick is queued, just before their one write.
+      if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
       this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
         if (this.#pending.delete(id)) reject(error);
       });
@@ -74,6 +93,7 @@ export class StdioEngine {
     const request = this.#pending.get(message.id);
     if (request === undefined) return false;
     this.#pending.delete(message.id);
+    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
     if ('error' in message) {
       const { code, message: text, data } = message.error;
       request.reject(new RpcError(code, text, data));

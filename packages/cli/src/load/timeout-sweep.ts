@@ -2,11 +2,15 @@
 // of a timer per request (the timed loop's hot path sets and clears none).
 
 import type { JsonObject } from 'mcpwire';
+import type { SendTiming } from './load-run.ts';
 
 /** A request of the engine in flight. */
 export interface EngineRequest {
   readonly method: string;
-  readonly sentAt: number;
+  /** When it was sent (the stdio engine moves it to the write that carried it). */
+  sentAt: number;
+  /** Where the engine reports when the request was written and answered, if asked. */
+  readonly timing?: SendTiming | undefined;
   resolve(result: JsonObject): void;
   reject(error: unknown): void;
 }
