@@ -3,6 +3,7 @@
 // does; the open model measures from the due time to the answer (no coordinated omission).
 
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { LoadRun, type RunConnection } from './load-run.ts';
 import type { LoadStep } from './load-steps.ts';
@@ -60,4 +61,27 @@ test('a connection that reports nothing is measured around its send', async () =
   await run.run();
   assert.equal(run.tally.ok, 3);
   assert.ok(run.tally.histogram.min > 0);
+});
+
+test('the open model measures from the due time to the answer the connection reports', async () => {
+  // Answers reported 50 ms after the send: every latency is at least that, whenever the send was due.
+  const connection: RunConnection = {
+    isConnected: true,
+    send(_step: LoadStep, _i: number, _worker: number, timing?: { sentAt: number; answeredAt: number }) {
+      if (timing !== undefined) timing.answeredAt = performance.now() + 50;
+      return Promise.resolve(undefined);
+    },
+  };
+  const run = new LoadRun({
+    steps: [step],
+    connections: [connection],
+    random: new LoadRandom(1),
+    concurrency: 4,
+    stop: { requests: 10 },
+    warmup: { requests: 0 },
+    rate: 10_000,
+  });
+  await run.run();
+  assert.equal(run.tally.ok, 10);
+  assert.ok(run.tally.histogram.min >= 49.5, `min ${run.tally.histogram.min} ms, want at least 50`);
 });
