@@ -5,7 +5,9 @@
 // `load` runs as a user runs it: the built CLI as a child process with --json. The hand-written
 // drivers are bench/server-process.ts over stdio and bench/http-driver.ts's measureLoad over HTTP.
 // Prints load/hand-written requests/s and p50/p99 of each; writes bench/results/load-latest.json.
-// Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SECONDS=<s> (default 4), BENCH_LOAD_CONCURRENCY=<n> (default 8).
+// Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SECONDS=<s> (default 4), BENCH_LOAD_CONCURRENCY=<n> (default 8),
+// BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http (default both), BENCH_LOAD_CLI=<path of another build's
+// main.js> (an A/B of two builds: its rows are 'load (other)' beside this build's in the same run).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +31,11 @@ const node = process.execPath;
 const cli = join(root, 'packages/cli/dist/main.js');
 const server = join(root, 'bench/servers/raw-mcp.mjs');
 
+const transports = (process.env.BENCH_LOAD_TRANSPORTS ?? 'stdio,http').split(',') as Transport[];
+if (transports.some((transport) => transport !== 'stdio' && transport !== 'http'))
+  throw new Error('BENCH_LOAD_TRANSPORTS must list stdio and/or http');
+const otherCli = process.env.BENCH_LOAD_CLI;
+
 const config = {
   rounds: positiveInt('BENCH_ROUNDS', 3),
   seconds: positiveInt('BENCH_LOAD_SECONDS', 4),
@@ -46,7 +53,7 @@ interface Measurement {
 }
 
 type Transport = 'stdio' | 'http';
-type Driver = 'load' | 'hand-written';
+type Driver = 'load' | 'hand-written' | 'other';
 
 function positiveInt(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -58,11 +65,12 @@ function positiveInt(name: string, fallback: number): number {
 async function runLoadCli(
   target: { url: string } | { command: readonly string[] },
   extra: readonly string[] = [],
+  build = cli,
 ): Promise<Measurement> {
   const child = spawn(
     node,
     [
-      cli,
+      build,
       'load',
       // The URL is the first operand; a stdio server is the command after `--`, last.
       ...('url' in target ? [target.url] : []),
@@ -223,14 +231,20 @@ function startHttpServer(): Promise<HttpServerProcess> {
 }
 
 async function measure(transport: Transport, driver: Driver): Promise<Measurement> {
-  if (transport === 'stdio')
-    return driver === 'load' ? runLoadCli({ command: [node, server, 'stdio'] }) : runHandWrittenStdio();
+  if (transport === 'stdio') {
+    if (driver === 'hand-written') return runHandWrittenStdio();
+    return runLoadCli({ command: [node, server, 'stdio'] }, [], driver === 'other' ? otherCli : cli);
+  }
   const http = await startHttpServer();
   try {
     // One client per worker, as the hand-written driver has one connection per worker.
-    if (driver === 'load')
+    if (driver !== 'hand-written')
       // As a user runs it: OAuth on (the default for a URL), which this server never asks for.
-      return await runLoadCli({ url: http.url }, ['--connections', String(config.concurrency)]);
+      return await runLoadCli(
+        { url: http.url },
+        ['--connections', String(config.concurrency)],
+        driver === 'other' ? otherCli : cli,
+      );
     const result = await measureLoad(http, sessionWorkload, {
       connections: config.concurrency,
       warmupMs: config.warmupMs,
@@ -263,13 +277,15 @@ async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const loadAverageAtStart = os.loadavg();
   const results: Record<Transport, Record<Driver, Measurement[]>> = {
-    stdio: { load: [], 'hand-written': [] },
-    http: { load: [], 'hand-written': [] },
+    stdio: { load: [], 'hand-written': [], other: [] },
+    http: { load: [], 'hand-written': [], other: [] },
   };
   for (let round = 0; round < config.rounds; round++) {
     // Interleaved, and the order flips each round, so neither driver always runs on a cooler machine.
-    const drivers: Driver[] = round % 2 === 0 ? ['load', 'hand-written'] : ['hand-written', 'load'];
-    for (const transport of ['stdio', 'http'] as const)
+    const order: Driver[] =
+      otherCli === undefined ? ['load', 'hand-written'] : ['load', 'other', 'hand-written'];
+    const drivers = round % 2 === 0 ? order : order.toReversed();
+    for (const transport of transports)
       for (const driver of drivers) {
         const result = await measure(transport, driver);
         results[transport][driver].push(result);
@@ -279,18 +295,19 @@ async function main(): Promise<void> {
       }
   }
   const loadAverageAtEnd = os.loadavg();
-  const rows = (['stdio', 'http'] as const).map((transport) => {
+  const builds: Driver[] = otherCli === undefined ? ['load'] : ['load', 'other'];
+  const rows = transports.flatMap((transport) => {
     const of = (driver: Driver, key: keyof Measurement): number =>
       median(results[transport][driver].map((measurement) => measurement[key]))!;
-    return {
-      transport,
-      load: { rps: of('load', 'rps'), p50: of('load', 'p50'), p99: of('load', 'p99') },
+    return builds.map((build) => ({
+      transport: build === 'load' ? transport : `${transport} (${otherCli})`,
+      load: { rps: of(build, 'rps'), p50: of(build, 'p50'), p99: of(build, 'p99') },
       handWritten: {
         rps: of('hand-written', 'rps'),
         p50: of('hand-written', 'p50'),
         p99: of('hand-written', 'p99'),
       },
-    };
+    }));
   });
   console.log(
     `\nmcpwire load vs a hand-written driver: tools/call echo against bench/servers/raw-mcp.mjs, closed loop, ` +

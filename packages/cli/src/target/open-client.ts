@@ -15,9 +15,9 @@ import {
 } from 'mcpwire/client';
 import { HttpError, SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http';
 import { ProcessExitError, ProcessSpawnError, StdioClientTransport } from 'mcpwire/stdio';
-import type { Transport } from 'mcpwire';
+import type { Channel, Transport } from 'mcpwire';
 import type { EraKeyed } from 'mcpwire/client';
-import type { FetchLike } from 'mcpwire/http';
+import type { FetchLike, HttpAuthorization } from 'mcpwire/http';
 import { CliError, ExitCode } from '../exit-code.ts';
 import type { CliAuth, CliAuthOptions } from '../oauth/cli-oauth.ts';
 import { PACKAGE_VERSION } from '../package-info.ts';
@@ -48,6 +48,17 @@ export interface OpenOptions {
   deadline?: Deadline;
   /** The stdio transport's line limit (--max-message-size); default the library's 64 MiB. */
   maxMessageBytes?: number;
+  /** Sees the connection beneath the Client: `load`'s wire engine takes its requests from it. */
+  tap?: ConnectionTap;
+}
+
+/**
+ * What sees the connection beneath the Client: its channel, and (URL targets, Streamable HTTP) the
+ * authorization every exchange goes through, given the OAuth one when OAuth is on, else undefined.
+ */
+export interface ConnectionTap {
+  channel(channel: Channel): Channel;
+  authorization(inner: HttpAuthorization | undefined): HttpAuthorization;
 }
 
 /** How much of a stdio server's stderr is kept to explain its failure. */
@@ -81,14 +92,19 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
     target.kind === 'http' && options.auth !== undefined
       ? await createAuth(target, options.auth, recorder)
       : undefined;
+  const authOptions =
+    options.tap === undefined || target.kind !== 'http' || target.transport !== 'streamable'
+      ? auth?.transportOptions
+      : tapAuthorization(auth?.transportOptions, options.tap);
   let pid: number | undefined;
   const transport = createTransport(target, {
     stderr,
     recorder,
-    auth: auth?.transportOptions,
+    auth: authOptions,
     maxMessageBytes: options.maxMessageBytes,
     onPid: (spawned) => (pid = spawned),
   });
+  const tapped = options.tap === undefined ? transport : tapTransport(transport, options.tap);
   const client = new Client(
     { name: 'mcpwire-cli', version: PACKAGE_VERSION },
     {
@@ -113,7 +129,7 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
   );
   const signal = options.deadline === undefined ? options.signal : options.deadline.with(options.signal);
   try {
-    await client.connect(transport, signal === undefined ? {} : { signal });
+    await client.connect(tapped, signal === undefined ? {} : { signal });
   } catch (error) {
     await client.close().catch(() => {});
     await auth?.[Symbol.asyncDispose]();
@@ -128,6 +144,23 @@ export async function openClient(target: Target, options: OpenOptions = {}): Pro
       await auth?.[Symbol.asyncDispose]();
     },
   };
+}
+
+/** `transport` with its channels passed through `tap` (its era cache key kept). */
+function tapTransport(transport: Transport & Partial<EraKeyed>, tap: ConnectionTap): Transport {
+  return {
+    ...(transport.key === undefined ? {} : { key: transport.key }),
+    connect: async () => tap.channel(await transport.connect()),
+  };
+}
+
+/** The transport's authorization option through `tap` (a fetch, asked for by --record, stays as it is). */
+function tapAuthorization(
+  options: CliAuth['transportOptions'] | undefined,
+  tap: ConnectionTap,
+): CliAuth['transportOptions'] | undefined {
+  if (options !== undefined && 'fetch' in options) return options;
+  return { authorization: tap.authorization(options?.authorization) } as CliAuth['transportOptions'];
 }
 
 /**

@@ -3,7 +3,6 @@
 // server cannot slow the arrivals and hide its queue: no coordinated omission), a warm-up first.
 
 import { performance } from 'node:perf_hooks';
-import type { Client } from 'mcpwire/client';
 import type { LoadStep } from './load-steps.ts';
 import { LoadTally } from './load-tally.ts';
 import type { LoadRandom } from './random.ts';
@@ -13,11 +12,31 @@ export type LoadStop = { requests: number } | { durationMs: number };
 /** The warm-up: this many requests, or this long; never measured. */
 export type LoadWarmup = { requests: number } | { ms: number };
 
+/**
+ * When a request was written and its answer read (performance.now() ms), as a connection that
+ * knows them reports them (the wire engine); NaN when it does not (a request through the Client).
+ */
+export interface SendTiming {
+  sentAt: number;
+  answeredAt: number;
+}
+
+/** A connection the run sends on (load-connection.ts). */
+export interface RunConnection {
+  /** False once the connection is gone for good. */
+  readonly isConnected: boolean;
+  /**
+   * Sends request `i` of worker `worker` of `step`; resolves with a tool error's message, else
+   * undefined. Fills `timing` (given NaN) when it knows when the request was written and answered.
+   */
+  send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined>;
+}
+
 /** What a run does. */
 export interface LoadPlan {
   steps: readonly LoadStep[];
-  /** The connections; worker (or send) `k` uses `clients[k % clients.length]`. */
-  clients: readonly Client[];
+  /** The connections; worker (or send) `k` uses `connections[k % connections.length]`. */
+  connections: readonly RunConnection[];
   random: LoadRandom;
   /** Closed loop: the workers. Open model: the most requests in flight. */
   concurrency: number;
@@ -56,8 +75,10 @@ export class LoadRun {
   #warmupStarted = 0;
   #measuredStarted = 0;
   #warmupEnd = Infinity;
-  readonly #closed = new Set<Client>();
+  readonly #closed = new Set<RunConnection>();
   readonly #open: OpenState | undefined;
+  /** One per closed-loop worker, reused: the hot path allocates none. */
+  readonly #timings: SendTiming[] = [];
 
   constructor(plan: LoadPlan) {
     this.#plan = plan;
@@ -113,7 +134,7 @@ export class LoadRun {
 
   /** One closed-loop worker: one request in flight, the next sent as soon as it settles. */
   async #worker(worker: number): Promise<void> {
-    const client = this.#plan.clients[worker % this.#plan.clients.length]!;
+    const client = this.#plan.connections[worker % this.#plan.connections.length]!;
     for (;;) {
       const start = performance.now();
       const phase = this.#claim(start);
@@ -155,32 +176,48 @@ export class LoadRun {
   }
 
   /**
-   * Sends request `i` (of worker `worker`, on `client`), its latency measured from `from`, and
-   * counts it when `isMeasured`. Resolves false when the request failed because `client`'s
+   * Sends request `i` (of worker `worker`, on connection `client`), its latency measured from `from`,
+   * and counts it when `isMeasured`. Resolves false when the request failed because `client`'s
    * connection is gone (that worker stops: every request on it would fail at once).
    */
-  async send(client: Client, i: number, worker: number, isMeasured: boolean, from: number): Promise<boolean> {
+  async send(
+    client: RunConnection,
+    i: number,
+    worker: number,
+    isMeasured: boolean,
+    from: number,
+  ): Promise<boolean> {
     const index = this.#pick();
+    // A closed-loop worker has one request in flight; open-model sends of one slot may overlap.
+    const timing =
+      this.#open === undefined
+        ? (this.#timings[worker] ??= { sentAt: NaN, answeredAt: NaN })
+        : { sentAt: NaN, answeredAt: NaN };
+    timing.sentAt = timing.answeredAt = NaN;
     let failure: string | undefined;
     let error: unknown;
     let hasFailed = false;
     try {
-      failure = await this.#plan.steps[index]!.send(client, i, worker);
+      failure = await client.send(this.#plan.steps[index]!, i, worker, timing);
     } catch (caught) {
       hasFailed = true;
       error = caught;
     }
-    const end = performance.now();
+    // As a hand-written driver measures: from the write that carried the request to the read of
+    // its answer, when the connection knows them; the open model keeps its due time as the start.
+    const isTimed = !Number.isNaN(timing.answeredAt);
+    const end = isTimed ? timing.answeredAt : performance.now();
+    const start = isTimed && this.#open === undefined && !Number.isNaN(timing.sentAt) ? timing.sentAt : from;
     if (!isMeasured) this.warmupRequests++;
     else {
       this.#lastEnd = end;
-      if (hasFailed) this.tally.recordFailure(index, end - from, error);
-      else if (failure !== undefined) this.tally.recordToolError(index, end - from, failure);
-      else this.tally.recordOk(index, end - from);
+      if (hasFailed) this.tally.recordFailure(index, end - start, error);
+      else if (failure !== undefined) this.tally.recordToolError(index, end - start, failure);
+      else this.tally.recordOk(index, end - start);
     }
     if (!hasFailed || client.isConnected) return true;
     this.#closed.add(client);
-    if (this.#closed.size === this.#plan.clients.length) this.stop();
+    if (this.#closed.size === this.#plan.connections.length) this.stop();
     return false;
   }
 
@@ -265,7 +302,7 @@ class OpenState {
     this.#timer = undefined;
     const now = performance.now();
     if (this.#run.isStopped || now >= this.#windowEnd) this.#endSchedule();
-    const { concurrency, clients } = this.#run.plan;
+    const { concurrency, connections: clients } = this.#run.plan;
     while (this.#next < this.#total && this.#inFlight < concurrency) {
       const due = this.#start + this.#next * this.#intervalMs;
       if (due > now) break;
@@ -295,7 +332,7 @@ class OpenState {
     this.#next = this.#total;
   }
 
-  async #sendOne(client: Client, k: number, isMeasured: boolean, due: number): Promise<void> {
+  async #sendOne(client: RunConnection, k: number, isMeasured: boolean, due: number): Promise<void> {
     await this.#run.send(client, k, k % this.#run.plan.concurrency, isMeasured, due);
     this.#inFlight--;
     this.#dispatch();

@@ -27,6 +27,19 @@ export interface LoadStep {
    * that says isError, else undefined; rejects as the client's request does.
    */
   send(client: Client, i: number, worker: number): Promise<string | undefined>;
+  /** The wire engine's view: the method, and the name or URI its template is keyed by (step-wire.ts). */
+  readonly wire: StepWire;
+}
+
+/** What the wire engine needs of a step: its method and params, and how to judge its result. */
+export interface StepWire {
+  readonly method: 'tools/call' | 'resources/read' | 'prompts/get';
+  /** The tool or prompt name, or the URI when it has no template; undefined for a templated URI. */
+  readonly name: string | undefined;
+  /** The params of request `i` of worker `worker` when a template changes them; undefined: always the first ones. */
+  paramsOf(i: number, worker: number): JsonObject | undefined;
+  /** The message of a tool result that says isError, else undefined. */
+  failureOf(result: JsonObject): string | undefined;
 }
 
 /**
@@ -125,6 +138,25 @@ class CallStep implements LoadStep {
     this.#name = name;
     this.#args = args;
     this.#constant = 'constant' in args ? { name, arguments: args.constant as JsonObject } : undefined;
+    this.wire = {
+      method: 'tools/call',
+      name,
+      paramsOf: (i, worker) => (this.#constant === undefined ? this.#paramsOf(i, worker) : undefined),
+      failureOf: (result) =>
+        result.isError === true ? toolErrorMessage(result as unknown as CallToolResult) : undefined,
+    };
+  }
+
+  readonly wire: StepWire;
+
+  #paramsOf(i: number, worker: number): JsonObject {
+    return {
+      name: this.#name,
+      arguments: (this.#args as { build: (i: number, worker: number) => unknown }).build(
+        i,
+        worker,
+      ) as JsonObject,
+    };
   }
 
   async send(client: Client, i: number, worker: number): Promise<string | undefined> {
@@ -151,7 +183,18 @@ class ReadStep implements LoadStep {
     this.weight = weight;
     this.#uri = uri;
     this.#constant = 'constant' in uri ? { uri: uri.constant as string } : undefined;
+    this.wire = {
+      method: 'resources/read',
+      name: this.#constant?.uri,
+      paramsOf: (i, worker) =>
+        this.#constant === undefined
+          ? { uri: (this.#uri as { build: (i: number, w: number) => unknown }).build(i, worker) as string }
+          : undefined,
+      failureOf: () => undefined,
+    };
   }
+
+  readonly wire: StepWire;
 
   async send(client: Client, i: number, worker: number): Promise<undefined> {
     const params = this.#constant ?? {
@@ -176,7 +219,24 @@ class GetStep implements LoadStep {
     this.#args = args;
     this.#constant =
       'constant' in args ? { name, arguments: args.constant as Record<string, string> } : undefined;
+    this.wire = {
+      method: 'prompts/get',
+      name,
+      paramsOf: (i, worker) =>
+        this.#constant === undefined
+          ? {
+              name,
+              arguments: (this.#args as { build: (i: number, w: number) => unknown }).build(
+                i,
+                worker,
+              ) as JsonObject,
+            }
+          : undefined,
+      failureOf: () => undefined,
+    };
   }
+
+  readonly wire: StepWire;
 
   async send(client: Client, i: number, worker: number): Promise<undefined> {
     const params = this.#constant ?? {

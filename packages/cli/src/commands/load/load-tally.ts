@@ -4,13 +4,26 @@
 
 import { InvalidResultError, OutputValidationError, RequestTimeoutError, RpcError } from 'mcpwire/client';
 import { LatencyHistogram } from './histogram.ts';
+import { HttpStatusError, SessionExpiredError } from './http-engine.ts';
+import { HttpWireError } from './http-response-parser.ts';
 
 /**
  * The kinds of failure: an error response (`rpc_error`, with its code), a tool result with isError
  * (`tool_error`), no answer within --timeout (`timeout`), a result the client refused
- * (`invalid_result`), and the connection or transport failing (`transport`).
+ * (`invalid_result`), the server answering 404 to the session (`session_expired`: the connection
+ * initialises again), an HTTP status that is no answer (`http_status`, with the status as code), an
+ * answer the wire engine could not read (`malformed_answer`), and the connection or transport
+ * failing (`transport`).
  */
-export type LoadErrorKind = 'rpc_error' | 'tool_error' | 'timeout' | 'invalid_result' | 'transport';
+export type LoadErrorKind =
+  | 'rpc_error'
+  | 'tool_error'
+  | 'timeout'
+  | 'invalid_result'
+  | 'session_expired'
+  | 'http_status'
+  | 'malformed_answer'
+  | 'transport';
 
 /** The errors of one kind (and code): how many, and the first one's message (a server's words, raw). */
 export interface LoadErrorCount {
@@ -65,7 +78,10 @@ export class LoadTally {
     else if (error instanceof InvalidResultError || error instanceof OutputValidationError) {
       this.histogram.record(ms);
       this.#count('invalid_result', undefined, error.message);
-    } else this.#count('transport', undefined, error instanceof Error ? error.message : String(error));
+    } else if (error instanceof SessionExpiredError) this.#count('session_expired', undefined, error.message);
+    else if (error instanceof HttpStatusError) this.#count('http_status', error.status, error.message);
+    else if (error instanceof HttpWireError) this.#count('malformed_answer', undefined, error.message);
+    else this.#count('transport', undefined, error instanceof Error ? error.message : String(error));
   }
 
   /** The error counts, most frequent first. */

@@ -8,13 +8,15 @@ import { CliError, ExitCode, UsageError, type ExitCodeValue } from '../../exit-c
 import type { TargetCommandOptions } from '../../target/one-shot.ts';
 import { ProgressLine } from '../../terminal/progress-line.ts';
 import { authOf } from '../../oauth/auth-options.ts';
-import { openClient, toCliError, type OpenClient } from '../../target/open-client.ts';
+import { toCliError } from '../../target/open-client.ts';
 import { resolveCommandTarget } from '../../target/target.ts';
 import { toTerminalJson, toTerminalText } from '../../terminal/terminal-text.ts';
 import { describeActual, evaluateAssertions, parseAssertions, type LoadAssertion } from './assertions.ts';
 import { callArguments } from './call-arguments.ts';
 import { formatLoadReport, type LoadReport } from './load-report.ts';
+import { LoadConnection } from './load-connection.ts';
 import { LoadRun, type LoadStop, type LoadWarmup } from './load-run.ts';
+import { LoadWire } from './load-wire.ts';
 import { compileSteps } from './load-steps.ts';
 import { readCpuMs, readPeakRssBytes, usageUnavailableReason } from './process-usage.ts';
 import { LoadRandom } from './random.ts';
@@ -56,7 +58,7 @@ export async function runLoad(
   const controller = new AbortController();
   const interrupt = (): void => controller.abort('interrupted (Ctrl-C)');
   process.once('SIGINT', interrupt);
-  const opened: OpenClient[] = [];
+  const opened: LoadConnection[] = [];
   try {
     await openConnections(target, options, controller.signal, opened);
     return await measure(target, opened, scenario, checked, options, controller.signal);
@@ -127,22 +129,32 @@ async function readScenario(options: LoadOptions, pairs: readonly string[]): Pro
   return parseScenario(text, options.scenario);
 }
 
-/** Opens `options.connections` connections into `opened` (all at once: N processes, or N HTTP clients). */
+type LoadTarget = Awaited<ReturnType<typeof resolveCommandTarget>>;
+
+/**
+ * Opens `options.connections` connections into `opened` (all at once: N processes, or N HTTP
+ * clients), sharing one LoadWire: the requests the wire engine sends, taken from their Clients.
+ */
 async function openConnections(
-  target: Parameters<typeof openClient>[0],
+  target: LoadTarget,
   options: LoadOptions,
   signal: AbortSignal,
-  opened: OpenClient[],
+  opened: LoadConnection[],
 ): Promise<void> {
+  const wire = new LoadWire({ isHttp: target.kind === 'http' });
   const attempts = Array.from({ length: options.connections }, () =>
-    openClient(target, {
-      era: options.era,
-      timeoutMs: options.timeout * 1000,
-      isVerbose: options.verbose === true,
-      signal,
-      ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
-      ...authOf(options),
-    }).then((connection) => {
+    LoadConnection.open(
+      target,
+      {
+        era: options.era,
+        timeoutMs: options.timeout * 1000,
+        isVerbose: options.verbose === true,
+        signal,
+        ...(options.maxMessageSize === undefined ? {} : { maxMessageBytes: options.maxMessageSize }),
+        ...authOf(options),
+      },
+      wire,
+    ).then((connection) => {
       opened.push(connection);
       return connection;
     }),
@@ -153,15 +165,14 @@ async function openConnections(
 }
 
 async function measure(
-  target: Parameters<typeof openClient>[0],
-  opened: readonly OpenClient[],
+  target: LoadTarget,
+  opened: readonly LoadConnection[],
   scenario: readonly ScenarioStep[],
   checked: CheckedOptions,
   options: LoadOptions,
   signal: AbortSignal,
 ): Promise<ExitCodeValue> {
-  const clients = opened.map((connection) => connection.client);
-  const first = clients[0]!;
+  const first = opened[0]!.client;
   const random = new LoadRandom(checked.seed);
   const withArguments = await Promise.all(
     scenario.map(async (step) =>
@@ -177,7 +188,7 @@ async function measure(
   let driverAtStart = process.cpuUsage();
   const run = new LoadRun({
     steps,
-    clients,
+    connections: opened,
     random,
     concurrency: checked.concurrency,
     stop: checked.stop,
@@ -238,7 +249,7 @@ async function withProgress(run: LoadRun, stop: LoadStop, body: () => Promise<vo
 }
 
 function buildReport(
-  target: Parameters<typeof openClient>[0],
+  target: LoadTarget,
   client: Client,
   run: LoadRun,
   steps: ReadonlyArray<{ label: string; weight: number }>,

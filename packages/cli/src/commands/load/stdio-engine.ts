@@ -1,0 +1,116 @@
+// `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
+// timed loop's requests straight to the channel (whose writer sends all written in one tick as one
+// write) and takes their answers by id before the Client sees them; everything else (the Client's
+// own answers, the server's requests and notifications) still reaches the Client. A request's
+// send time is the moment of the write that carries it, its answer's the moment it is taken.
+
+import {
+  ConnectionClosedError,
+  RequestTimeoutError,
+  RpcError,
+  type Channel,
+  type ChannelReceiver,
+  type JsonObject,
+  type Message,
+} from 'mcpwire';
+import type { SendTiming } from './load-run.ts';
+import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
+
+/** One connection's engine over stdio; `wrap` is given the Client's channel once. */
+export class StdioEngine {
+  #channel: Channel | undefined;
+  #isClosed = false;
+  readonly #pending = new Map<number, EngineRequest>();
+  readonly #sweep: TimeoutSweep;
+  /** The requests sent in this tick: the channel's writer joins them into one write when it ends. */
+  #unstamped: EngineRequest[] = [];
+  readonly #stamp = (): void => {
+    const now = performance.now();
+    for (const request of this.#unstamped) {
+      request.sentAt = now;
+      if (request.timing !== undefined) request.timing.sentAt = now;
+    }
+    this.#unstamped.length = 0;
+  };
+
+  constructor(timeoutMs: number) {
+    this.#sweep = new TimeoutSweep(this.#pending, timeoutMs, (request) =>
+      request.reject(new RequestTimeoutError(request.method, timeoutMs)),
+    );
+  }
+
+  /** False once the process channel has closed. */
+  get isConnected(): boolean {
+    return this.#channel !== undefined && !this.#isClosed;
+  }
+
+  /** The Client's channel with this engine between it and the process. */
+  wrap(channel: Channel): Channel {
+    this.#channel = channel;
+    const wrapped: Channel = {
+      open: (receiver: ChannelReceiver) =>
+        channel.open({
+          handleFrame: (frame) => {
+            if (frame.type !== 'message' || !this.#take(frame.message)) receiver.handleFrame(frame);
+          },
+          handleClose: (error) => {
+            this.#close(error);
+            receiver.handleClose(error);
+          },
+        }),
+      send: (message, options) => channel.send(message, options),
+      close: () => channel.close(),
+    };
+    Object.defineProperty(wrapped, 'info', { get: () => channel.info, enumerable: true });
+    Object.defineProperty(wrapped, 'exitStatus', {
+      get: () => (channel as { exitStatus?: unknown }).exitStatus,
+    });
+    return wrapped;
+  }
+
+  /**
+   * Sends `message` (a request with id `id`) and resolves with its result; rejects as the Client
+   * would. Fills `timing`: sent when the write carrying it is handed to the pipe, answered when taken.
+   */
+  request(message: JsonObject, id: number, method: string, timing?: SendTiming): Promise<JsonObject> {
+    if (!this.isConnected) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
+    return new Promise((resolve, reject) => {
+      const request: EngineRequest = { method, sentAt: performance.now(), timing, resolve, reject };
+      this.#pending.set(id, request);
+      this.#sweep.start();
+      // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
+      // runs after every request of this tick is queued, just before their one write.
+      if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
+      this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
+        if (this.#pending.delete(id)) reject(error);
+      });
+    });
+  }
+
+  /** Settles the engine's request `message` answers; false when it is not one. */
+  #take(message: Message): boolean {
+    if ('method' in message || typeof message.id !== 'number') return false;
+    const request = this.#pending.get(message.id);
+    if (request === undefined) return false;
+    this.#pending.delete(message.id);
+    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      request.reject(new RpcError(code, text, data));
+    } else request.resolve(message.result);
+    return true;
+  }
+
+  #close(error: Error | undefined): void {
+    this.#isClosed = true;
+    this.#sweep.stop();
+    const failure = error ?? new ConnectionClosedError('The stdio channel is closed');
+    for (const request of this.#pending.values()) request.reject(failure);
+    this.#pending.clear();
+  }
+
+  /** Stops the timeout sweep (the channel is closed by the Client). */
+  dispose(): void {
+    this.#sweep.stop();
+  }
+}
