@@ -120,4 +120,22 @@ describe('sessions as state: any handler serves any session', () => {
     assert.equal((await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers))).status, 404);
     assert.equal((await a(post({ jsonrpc: '2.0', id: 3, method: 'ping' }, headers))).status, 404);
   });
+
+  test('a session is bound to its principal on every handler (SEC-7): another principal gets 404 on B, the owner 200', async () => {
+    const { a, b } = pair(new JsonRoundTripStore(), {
+      authenticate: (request) => {
+        const token = request.headers.get('authorization');
+        return Promise.resolve(token === null ? undefined : { principal: token.replace(/^Bearer /, '') });
+      },
+    });
+    const alice = { Authorization: 'Bearer alice' };
+    const headers = { ...(await initialize(a, alice)), ...alice };
+    const asBob = { ...headers, Authorization: 'Bearer bob' };
+    // B holds no live object for the session: it must not bring it to life for bob.
+    assert.equal((await b(post({ jsonrpc: '2.0', id: 1, method: 'ping' }, asBob))).status, 404);
+    assert.equal((await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers))).status, 200);
+    // Now that B holds it live, bob is still refused there and on A.
+    assert.equal((await b(post({ jsonrpc: '2.0', id: 3, method: 'ping' }, asBob))).status, 404);
+    assert.equal((await a(post({ jsonrpc: '2.0', id: 4, method: 'ping' }, asBob))).status, 404);
+  });
 });
