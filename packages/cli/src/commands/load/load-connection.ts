@@ -10,7 +10,7 @@ import type { HttpAuthorization } from 'mcpwire/http';
 import { openClient, type OpenClient, type OpenOptions } from '../../target/open-client.ts';
 import type { Target } from '../../target/target.ts';
 import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.ts';
-import type { SendTiming } from './load-run.ts';
+import type { SendTiming } from './send-timing.ts';
 import type { LoadStep } from './load-steps.ts';
 import { bodyOf, messageOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';

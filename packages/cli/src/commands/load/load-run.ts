@@ -5,21 +5,13 @@
 import { performance } from 'node:perf_hooks';
 import type { LoadStep } from './load-steps.ts';
 import { LoadTally } from './load-tally.ts';
+import type { SendTiming } from './send-timing.ts';
 import type { LoadRandom } from './random.ts';
 
 /** When the measured part ends: after this many requests, or this long after the warm-up. */
 export type LoadStop = { requests: number } | { durationMs: number };
 /** The warm-up: this many requests, or this long; never measured. */
 export type LoadWarmup = { requests: number } | { ms: number };
-
-/**
- * When a request was written and its answer read (performance.now() ms), as a connection that
- * knows them reports them (the wire engine); NaN when it does not (a request through the Client).
- */
-export interface SendTiming {
-  sentAt: number;
-  answeredAt: number;
-}
 
 /** A connection the run sends on (load-connection.ts). */
 export interface RunConnection {

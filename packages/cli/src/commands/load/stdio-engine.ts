@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type Message,
 } from 'mcpwire';
-import type { SendTiming } from './load-run.ts';
+import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
 /** One connection's engine over stdio; `wrap` is given the Client's channel once. */

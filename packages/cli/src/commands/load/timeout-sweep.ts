@@ -2,7 +2,7 @@
 // of a timer per request (the timed loop's hot path sets and clears none).
 
 import type { JsonObject } from 'mcpwire';
-import type { SendTiming } from './load-run.ts';
+import type { SendTiming } from './send-timing.ts';
 
 /** A request of the engine in flight. */
 export interface EngineRequest {
