@@ -48,9 +48,16 @@ export class SessionRegistry implements SessionOwner {
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
   #bus: MessageBus;
-  /** This handler's name on the bus (what it published itself it ignores). */
-  readonly busId = crypto.randomUUID();
+  #busId: string | undefined;
   #unsubscribe: Array<Awaitable<() => void>>;
+
+  /**
+   * This handler's name on the bus (what it published itself it ignores). Made at first use, not at
+   * construction: a Worker builds its handler in global scope, where workerd refuses random values.
+   */
+  get busId(): string {
+    return (this.#busId ??= crypto.randomUUID());
+  }
 
   constructor(limits: SessionLimits, settings: HttpSessionSettings, bus: MessageBus) {
     this.#store = settings.sessions;
