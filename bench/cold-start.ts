@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
 import { bundleFor, type EdgeRuntime } from '../test/edge/edge-bundle.ts';
-import { sendModern, textOf } from '../test/edge/http-script.ts';
+import { sendStateless, textOf } from '../test/edge/http-script.ts';
 import { startRuntime } from '../test/edge/runtime-host.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
@@ -25,7 +25,10 @@ const home = mkdtempSync(join(tmpdir(), 'mcpwire-bench-cold-'));
 async function coldStart(runtime: EdgeRuntime, file: string): Promise<number> {
   const started = performance.now();
   await using host = await startRuntime(runtime, file, home);
-  const { result } = await sendModern(host.url, 'tools/call', { name: 'echo', arguments: { text: 'cold' } });
+  const { result } = await sendStateless(host.url, 'tools/call', {
+    name: 'echo',
+    arguments: { text: 'cold' },
+  });
   const elapsed = performance.now() - started;
   if (textOf(result) !== 'echo: cold') throw new Error(`unexpected answer: ${JSON.stringify(result)}`);
   return elapsed;

@@ -1,11 +1,11 @@
 // Development aid: drive a running server's stateless tools/call echo for a few seconds (no measurement).
-// node --import tsx bench/drive.ts <url> [seconds] [connections] [modern|stateful|sessionless]
+// node --import tsx bench/drive.ts <url> [seconds] [connections] [stateless|stateful|sessionless]
 import { RawHttpConnection } from './raw-http.ts';
 
 const url = new URL(process.argv[2]!);
 const seconds = Number(process.argv[3] ?? 5);
 const connections = Number(process.argv[4] ?? 16);
-const mode = process.argv[5] ?? 'modern';
+const mode = process.argv[5] ?? 'stateless';
 const isStateful = mode === 'stateful';
 /** 2025-11-25 with no initialize and no session (a server run with --no-sessions). */
 const sessionlessHeaders = {

@@ -119,7 +119,7 @@ function clientSubject(name: string, note: string, folder: string, transportOpti
       const { Client, StreamableHttpClientTransport } = await loadClient(folder);
       const client = new Client(
         { name: 'mcpwire-bench', version: '0.0.0' },
-        { era: 'legacy', protocolVersion: '2025-11-25', eraCache: false, onError: () => {} },
+        { era: 'handshake', protocolVersion: '2025-11-25', eraCache: false, onError: () => {} },
       );
       await client.connect(
         new StreamableHttpClientTransport(url, { onError: () => {}, ...transportOptions }),

@@ -61,12 +61,12 @@ function positiveInt(name: string, fallback: number): number {
 // ---------------------------------------------------------------------------------------------------------
 // Workloads
 
-const MODERN = '2026-07-28';
-const LEGACY = '2025-11-25';
+const STATELESS = '2026-07-28';
+const HANDSHAKE = '2025-11-25';
 const ACCEPT = 'application/json, text/event-stream';
 
 const envelope = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/protocolVersion': STATELESS,
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-bench', version: '0.0.0' },
 } as const;
@@ -74,7 +74,7 @@ const envelope = {
 /** Distinct per call so a mixed-up answer is caught. */
 const messageOf = (i: number): string => `hello ${i}`;
 
-function checkEcho(message: RpcMessage | string, expected: string, modern: boolean): string | undefined {
+function checkEcho(message: RpcMessage | string, expected: string, stateless: boolean): string | undefined {
   if (typeof message === 'string') return message;
   if (message.error !== undefined) return `error: ${JSON.stringify(message.error).slice(0, 160)}`;
   const result = message.result as { content?: unknown; isError?: unknown; resultType?: unknown } | undefined;
@@ -85,7 +85,7 @@ function checkEcho(message: RpcMessage | string, expected: string, modern: boole
     Array.isArray(content) && content.length === 1 ? (content[0] as { text?: unknown }) : undefined;
   if (block?.text !== expected)
     return `expected text ${JSON.stringify(expected)}, received ${JSON.stringify(content).slice(0, 160)}`;
-  if (modern && result.resultType !== 'complete')
+  if (stateless && result.resultType !== 'complete')
     return `expected resultType "complete", received ${JSON.stringify(result.resultType)}`;
   return undefined;
 }
@@ -94,9 +94,9 @@ async function callEcho(
   connection: RawHttpConnection,
   headers: Record<string, string>,
   i: number,
-  modern: boolean,
+  stateless: boolean,
 ): Promise<string | undefined> {
-  const params = modern
+  const params = stateless
     ? { name: 'echo', arguments: { message: messageOf(i) }, _meta: envelope }
     : { name: 'echo', arguments: { message: messageOf(i) } };
   const answer = await connection.post(
@@ -104,15 +104,15 @@ async function callEcho(
     JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params }),
   );
   if (answer.status !== 200) return `HTTP ${answer.status}: ${answer.body.slice(0, 160)}`;
-  return checkEcho(extractResponse(answer, i), messageOf(i), modern);
+  return checkEcho(extractResponse(answer, i), messageOf(i), stateless);
 }
 
 /** 2026-07-28: no handshake, no session; every POST carries the envelope and the routing headers. */
-const statelessModern: HttpWorkload = {
-  name: `stateless ${MODERN}`,
+const stateless: HttpWorkload = {
+  name: `stateless ${STATELESS}`,
   setup: async () => ({
     accept: ACCEPT,
-    'mcp-protocol-version': MODERN,
+    'mcp-protocol-version': STATELESS,
     'mcp-method': 'tools/call',
     'mcp-name': 'echo',
   }),
@@ -120,9 +120,9 @@ const statelessModern: HttpWorkload = {
 };
 
 /** 2025-11-25 without initialize or session: mcpwire's `sessions: false`, the official v1 SDK's `sessionIdGenerator: undefined`. */
-const statelessLegacy: HttpWorkload = {
-  name: `stateless-legacy ${LEGACY}`,
-  setup: async () => ({ accept: ACCEPT, 'mcp-protocol-version': LEGACY }),
+const sessionless: HttpWorkload = {
+  name: `sessionless ${HANDSHAKE}`,
+  setup: async () => ({ accept: ACCEPT, 'mcp-protocol-version': HANDSHAKE }),
   call: (connection, headers, i) => callEcho(connection, headers, i, false),
 };
 
@@ -133,7 +133,7 @@ async function openSession(connection: RawHttpConnection): Promise<string> {
     id: 0,
     method: 'initialize',
     params: {
-      protocolVersion: LEGACY,
+      protocolVersion: HANDSHAKE,
       capabilities: {},
       clientInfo: { name: 'mcpwire-bench', version: '0.0.0' },
     },
@@ -144,12 +144,12 @@ async function openSession(connection: RawHttpConnection): Promise<string> {
   const message = extractResponse(answer, 0);
   if (typeof message === 'string') throw new Error(`initialize: ${message}`);
   const version = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  if (version !== LEGACY)
-    throw new Error(`initialize: negotiated ${JSON.stringify(version)}, wanted ${LEGACY}`);
+  if (version !== HANDSHAKE)
+    throw new Error(`initialize: negotiated ${JSON.stringify(version)}, wanted ${HANDSHAKE}`);
   const sessionId = answer.sessionId;
   if (sessionId === undefined) throw new Error('initialize: no Mcp-Session-Id header');
   const initialized = await connection.post(
-    { accept: ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY },
+    { accept: ACCEPT, 'mcp-session-id': sessionId, 'mcp-protocol-version': HANDSHAKE },
     JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   );
   if (initialized.status !== 202 && initialized.status !== 200)
@@ -160,11 +160,11 @@ async function openSession(connection: RawHttpConnection): Promise<string> {
 }
 
 const stateful: HttpWorkload = {
-  name: `stateful ${LEGACY}`,
+  name: `stateful ${HANDSHAKE}`,
   setup: async (connection) => ({
     accept: ACCEPT,
     'mcp-session-id': await openSession(connection),
-    'mcp-protocol-version': LEGACY,
+    'mcp-protocol-version': HANDSHAKE,
   }),
   call: (connection, headers, i) => callEcho(connection, headers, i, false),
 };
@@ -205,9 +205,9 @@ interface Scenario {
 const scenarios: readonly Scenario[] = [
   {
     key: 'stateless',
-    title: `stateless ${MODERN}: POST tools/call echo with _meta envelope, Mcp-Method/Mcp-Name headers`,
+    title: `stateless ${STATELESS}: POST tools/call echo with _meta envelope, Mcp-Method/Mcp-Name headers`,
     kind: 'load',
-    workload: statelessModern,
+    workload: stateless,
     entries: [
       { name: 'mcpwire', args: mcpwireArgs, isQuiet: true },
       { name: 'official-v2', args: v2('stateless'), note: 'createMcpHandler(factory), dual-era entry' },
@@ -221,9 +221,9 @@ const scenarios: readonly Scenario[] = [
   },
   {
     key: 'sessionless',
-    title: `sessionless ${LEGACY}: tools/call echo with no initialize and no session (replicas behind a balancer)`,
+    title: `sessionless ${HANDSHAKE}: tools/call echo with no initialize and no session (replicas behind a balancer)`,
     kind: 'load',
-    workload: statelessLegacy,
+    workload: sessionless,
     entries: [
       {
         name: 'mcpwire',
@@ -246,7 +246,7 @@ const scenarios: readonly Scenario[] = [
   },
   {
     key: 'stateful',
-    title: `stateful ${LEGACY}: initialize once per connection, then tools/call echo with Mcp-Session-Id`,
+    title: `stateful ${HANDSHAKE}: initialize once per connection, then tools/call echo with Mcp-Session-Id`,
     kind: 'load',
     workload: stateful,
     entries: [
@@ -271,7 +271,7 @@ const scenarios: readonly Scenario[] = [
   },
   {
     key: 'memory',
-    title: `memory per idle ${LEGACY} session (initialize + notifications/initialized, then idle)`,
+    title: `memory per idle ${HANDSHAKE} session (initialize + notifications/initialized, then idle)`,
     kind: 'memory',
     workload: stateful,
     entries: [

@@ -76,7 +76,7 @@ async function runLoadCli(
       ...('url' in target ? [target.url] : []),
       ...extra,
       '--era',
-      'legacy',
+      'handshake',
       '--call',
       'echo',
       'message=hello',

@@ -20,11 +20,11 @@ export interface WorkloadRequest {
 export interface Workload {
   name: string;
   /**
-   * The protocol era the workload speaks: `legacy` (2025-era and earlier, `initialize` handshake) or `modern`
+   * The protocol era the workload speaks: `handshake` (2025-era and earlier, `initialize` handshake) or `stateless`
    * (2026-07-28 and later, stateless, per-request `_meta` envelope). The harness starts each server in the
    * configuration that serves this era.
    */
-  era: 'legacy' | 'modern';
+  era: 'handshake' | 'stateless';
   /** When true, each connection opens with `initialize` + `notifications/initialized` (the 2025-era lifecycle). */
   handshake?: boolean;
   /**

@@ -17,7 +17,7 @@ import {
 
 /** Which client a driver runs. */
 export interface DriverSpec {
-  era: 'legacy' | 'modern';
+  era: 'handshake' | 'stateless';
   transport: 'stdio' | 'http';
 }
 
@@ -39,7 +39,7 @@ export interface DriverContext {
   pauseMs: number;
 }
 
-const PROTOCOL_VERSION = { legacy: '2025-11-25', modern: '2026-07-28' } as const;
+const PROTOCOL_VERSION = { handshake: '2025-11-25', stateless: '2026-07-28' } as const;
 /** Requests that hang this long fail as timeouts; far above any operation of the mix. */
 const REQUEST_TIMEOUT_MS = 15_000;
 /**
@@ -60,7 +60,7 @@ export class SoakDriver {
   constructor(spec: DriverSpec, context: DriverContext) {
     this.#spec = spec;
     this.#context = context;
-    this.name = `${spec.era === 'legacy' ? '2025-11-25' : '2026-07-28'}/${spec.transport}`;
+    this.name = `${spec.era === 'handshake' ? '2025-11-25' : '2026-07-28'}/${spec.transport}`;
   }
 
   /** Lives one client after another until `stop` aborts. */
@@ -133,7 +133,7 @@ export class SoakDriver {
   /** Stateless era: notifications need a `subscriptions/listen` stream; handshake era: a subscription. */
   async #listen(life: LifeState): Promise<void> {
     const { client, ledger } = life;
-    if (this.#spec.era === 'legacy') {
+    if (this.#spec.era === 'handshake') {
       await ledger.track('resources/subscribe', this.name, async () => {
         await client.subscribeResource({ uri: 'test://watched-resource' });
         life.isListening = true;
@@ -155,7 +155,7 @@ export class SoakDriver {
   /** What marks this life's requests in the proxy's log: the session id, or the stateless era's version. */
   #needlesOf(channel: Channel): readonly string[] {
     if (this.#spec.transport !== 'http') return [];
-    if (this.#spec.era === 'modern') return [`v=${PROTOCOL_VERSION.modern}`];
+    if (this.#spec.era === 'stateless') return [`v=${PROTOCOL_VERSION.stateless}`];
     const sessionId = channel.info?.sessionId;
     return sessionId === undefined ? [] : [`s=${sessionId}`];
   }

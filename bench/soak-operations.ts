@@ -9,14 +9,14 @@ import { toOutcome, type Ledger } from './soak-ledger.ts';
 export interface LifeState {
   readonly client: Client;
   readonly driver: string;
-  readonly era: 'legacy' | 'modern';
+  readonly era: 'handshake' | 'stateless';
   readonly ledger: Ledger;
   readonly random: () => number;
   /** The ledger id of this life's connect entry: violations about the life as a whole go there. */
   readonly lifeId: number;
   /** Text that marks this client's requests on the wire (HTTP: its session id), for diagnostics. */
   needles: readonly string[];
-  /** True once list-change and resource-update notifications are being received (legacy: always). */
+  /** True once list-change and resource-update notifications are being received (handshake: always). */
   isListening: boolean;
   /** Calls of the list-change / resource-update tools, by how they ended, while listening. */
   triggers: { succeeded: number; failed: number; events: number };

@@ -21,12 +21,12 @@ const SERVER_ENTRY = join(ROOT, 'bench', 'soak-server.ts');
 /** Runs the server from source, like the soak itself, with GC exposed for its memory reports. */
 const NODE_FLAGS = ['--expose-gc', '--conditions=@mcpwire/source', `--import=${import.meta.resolve('tsx')}`];
 const SPECS: readonly DriverSpec[] = [
-  { era: 'legacy', transport: 'stdio' },
-  { era: 'modern', transport: 'stdio' },
-  { era: 'legacy', transport: 'http' },
-  { era: 'modern', transport: 'http' },
+  { era: 'handshake', transport: 'stdio' },
+  { era: 'stateless', transport: 'stdio' },
+  { era: 'handshake', transport: 'http' },
+  { era: 'stateless', transport: 'http' },
   // A second handshake-era HTTP client: two sessions share the server instance.
-  { era: 'legacy', transport: 'http' },
+  { era: 'handshake', transport: 'http' },
 ];
 /** How long in-flight operations may take to settle once the run stops. */
 const DRAIN_MS = 60_000;

@@ -49,7 +49,7 @@ const servers: readonly BenchServer[] = [
           name: 'mcpwire-before',
           command: node,
           cwd: root,
-          eras: { legacy: { args: beforeArgs }, modern: { args: beforeArgs } },
+          eras: { handshake: { args: beforeArgs }, stateless: { args: beforeArgs } },
           unavailableReason: () =>
             existsSync(beforeArgs[0]!) ? undefined : `${beforeArgs[0]} is missing; run npm run build there`,
         },
@@ -59,7 +59,7 @@ const servers: readonly BenchServer[] = [
     command: node,
     cwd: root,
     // One dual-era server: the first message on stdin decides the era.
-    eras: { legacy: { args: mcpwireArgs }, modern: { args: mcpwireArgs } },
+    eras: { handshake: { args: mcpwireArgs }, stateless: { args: mcpwireArgs } },
     unavailableReason: () =>
       existsSync(join(root, 'packages/cli/dist/main.js')) ? undefined : 'not built yet',
   },
@@ -69,8 +69,8 @@ const servers: readonly BenchServer[] = [
     command: node,
     cwd: root,
     eras: {
-      legacy: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
-      modern: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
+      handshake: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
+      stateless: { args: ['bench/servers/raw-mcp.mjs', 'stdio'] },
     },
   },
   {
@@ -79,9 +79,9 @@ const servers: readonly BenchServer[] = [
     cwd: root,
     eras: {
       // Hand-wired McpServer + StdioServerTransport: serves 2025-era traffic only.
-      legacy: { args: ['bench/servers/official-v2-echo.mjs'] },
+      handshake: { args: ['bench/servers/official-v2-echo.mjs'] },
       // serveStdio(factory), the SDK's dual-era stdio entry: needed for 2026-07-28.
-      modern: { args: ['bench/servers/official-v2-echo-modern.mjs'] },
+      stateless: { args: ['bench/servers/official-v2-echo-stateless.mjs'] },
     },
   },
   {
@@ -89,8 +89,8 @@ const servers: readonly BenchServer[] = [
     command: node,
     cwd: root,
     eras: {
-      legacy: { args: ['bench/servers/official-v1-echo.mjs'] },
-      modern: { notApplicable: 'the v1 SDK has no 2026-07-28 era' },
+      handshake: { args: ['bench/servers/official-v1-echo.mjs'] },
+      stateless: { notApplicable: 'the v1 SDK has no 2026-07-28 era' },
     },
   },
 ];

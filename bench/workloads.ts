@@ -25,7 +25,7 @@ function checkEchoResult(response: RawResponse, expected: string): string | unde
 /** `tools/call echo` over the 2025-06-18 lifecycle (initialize handshake first). */
 export const echo2025: Workload = {
   name: 'echo (2025-06-18)',
-  era: 'legacy',
+  era: 'handshake',
   handshake: true,
   protocolVersion: '2025-06-18',
   makeRequest: (i) => ({
@@ -35,14 +35,14 @@ export const echo2025: Workload = {
   check: (response, i) => checkEchoResult(response, echoMessage(i)),
 };
 
-const MODERN_VERSION = '2026-07-28';
+const STATELESS_VERSION = '2026-07-28';
 
 /**
  * The per-request `_meta` envelope every 2026-07-28 request carries: the two required keys plus `clientInfo`
  * (a SHOULD), as a real client sends it. Shared by reference; each request is serialised on its own.
  */
-const modernEnvelope = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+const statelessEnvelope = {
+  'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-bench', version: '0.0.0' },
 } as const;
@@ -62,8 +62,8 @@ function checkDiscoverResult(response: RawResponse): string | undefined {
   if (result === undefined || result === null || typeof result !== 'object') return 'missing result';
   const wrongType = checkResultType(response);
   if (wrongType !== undefined) return `server/discover: ${wrongType}`;
-  if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(MODERN_VERSION)) {
-    return `server/discover: supportedVersions ${JSON.stringify(result.supportedVersions)} lacks ${MODERN_VERSION}`;
+  if (!Array.isArray(result.supportedVersions) || !result.supportedVersions.includes(STATELESS_VERSION)) {
+    return `server/discover: supportedVersions ${JSON.stringify(result.supportedVersions)} lacks ${STATELESS_VERSION}`;
   }
   if (result.capabilities?.tools === undefined) return 'server/discover: capabilities do not declare tools';
   return undefined;
@@ -76,15 +76,15 @@ function checkDiscoverResult(response: RawResponse): string | undefined {
  */
 export const echo2026: Workload = {
   name: 'echo (2026-07-28)',
-  era: 'modern',
-  protocolVersion: MODERN_VERSION,
+  era: 'stateless',
+  protocolVersion: STATELESS_VERSION,
   open: {
-    request: { method: 'server/discover', params: { _meta: modernEnvelope } },
+    request: { method: 'server/discover', params: { _meta: statelessEnvelope } },
     check: checkDiscoverResult,
   },
   makeRequest: (i) => ({
     method: 'tools/call',
-    params: { name: 'echo', arguments: { message: echoMessage(i) }, _meta: modernEnvelope },
+    params: { name: 'echo', arguments: { message: echoMessage(i) }, _meta: statelessEnvelope },
   }),
   check: (response, i) => checkEchoResult(response, echoMessage(i)) ?? checkResultType(response),
 };

@@ -35,7 +35,7 @@ const NODE22 = join(SUITE_DIR, 'node_modules/.bin/node');
 const SUITE_CLI = join(SUITE_DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const SERVER_CLI = join(ROOT, 'packages/cli/dist/main.js');
 const FIXTURE_CLIENT = join(SUITE_DIR, 'client.ts');
-const MODERN = '2026-07-28';
+const STATELESS = '2026-07-28';
 /** Client scenarios run two at a time: the machine has two cores and each run is mostly waiting. */
 const CLIENT_CONCURRENCY = 2;
 
@@ -116,8 +116,8 @@ async function runServerLegs(scenarios) {
   const server = port === undefined ? { stop: async () => {} } : await startServer(port, url);
   try {
     const legs = [{ name: 'default', args: [] }];
-    if (scenarios.some((s) => s.tags.includes(MODERN)))
-      legs.push({ name: MODERN, args: ['--spec-version', MODERN] });
+    if (scenarios.some((s) => s.tags.includes(STATELESS)))
+      legs.push({ name: STATELESS, args: ['--spec-version', STATELESS] });
     const results = [];
     for (const leg of legs) results.push(...(await runServerLeg(leg, url, scenarios)));
     return results;
@@ -129,7 +129,8 @@ async function runServerLegs(scenarios) {
 async function runServerLeg(leg, url, scenarios) {
   const outDir = join(workDir, `server-${leg.name}`);
   const single = options.scenario === undefined ? ['--suite', 'all'] : ['--scenario', options.scenario];
-  if (options.scenario !== undefined && leg.name === MODERN && !scenarios[0].tags.includes(MODERN)) return [];
+  if (options.scenario !== undefined && leg.name === STATELESS && !scenarios[0].tags.includes(STATELESS))
+    return [];
   log(`server: conformance server ${single.join(' ')} ${leg.args.join(' ')}`.trimEnd());
   const output = await runSuite(['server', '--url', url, ...single, ...leg.args, '-o', outDir], {
     isChecked: false,
@@ -141,7 +142,7 @@ async function runServerLeg(leg, url, scenarios) {
     const tags = lists.server.find((s) => s.name === scenario)?.tags ?? [];
     const checks = byScenario.get(scenario);
     const problems = checks ? [] : [harnessError(output, scenario)];
-    const version = leg.name === MODERN ? MODERN : defaultVersionOf(tags);
+    const version = leg.name === STATELESS ? STATELESS : defaultVersionOf(tags);
     return { side: 'server', scenario, version, checks, problems };
   });
 }
@@ -160,12 +161,12 @@ async function runClientScenarios(scenarios) {
   const jobs = [];
   for (const scenario of scenarios) {
     const isExtension = scenario.tags.includes('extension');
-    const current = ['2025-11-25', MODERN].filter((v) => scenario.tags.includes(v));
+    const current = ['2025-11-25', STATELESS].filter((v) => scenario.tags.includes(v));
     const own = scenario.tags
       .filter((tag) => /^\d{4}-\d{2}-\d{2}$/.test(tag))
       .sort()
       .slice(-1);
-    const versions = isExtension ? [MODERN] : current.length > 0 ? current : own;
+    const versions = isExtension ? [STATELESS] : current.length > 0 ? current : own;
     for (const version of versions) jobs.push({ scenario: scenario.name, version, isExtension });
   }
   const results = [];

@@ -349,7 +349,7 @@ test('fails: a request dispatched to the handler table or the middleware chain o
     },
     `${SRC}/server/server-session.ts`,
     'dispatch',
-    /line 2 calls dispatch\(\), which only server\/serve\.ts, server\/modern\.ts may call/,
+    /line 2 calls dispatch\(\), which only server\/serve\.ts, server\/stateless\.ts may call/,
   );
   assertViolation(
     {

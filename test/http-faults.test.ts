@@ -40,7 +40,7 @@ describe('an SSE response stream dropped mid-response', () => {
       matches: (method, body) => method === 'POST' && (body as { method?: string })?.method === 'tools/call',
       afterEvents: 2,
     });
-    const client = new Client(CLIENT_INFO, { era: 'legacy' });
+    const client = new Client(CLIENT_INFO, { era: 'handshake' });
     try {
       await client.connect(
         new StreamableHttpClientTransport(proxy.url, {
@@ -90,7 +90,7 @@ describe('a server restart', () => {
   }
 
   /**
-   * A legacy-era client whose fetch records the wire. While `hold()` returns a promise, requests
+   * A handshake-era client whose fetch records the wire. While `hold()` returns a promise, requests
    * wait for it first: a server that is down is one whose requests wait for the new one.
    */
   function recordingClient(
@@ -120,7 +120,7 @@ describe('a server restart', () => {
         return response;
       },
     });
-    return { client: new Client(CLIENT_INFO, { era: 'legacy' }), transport, wire };
+    return { client: new Client(CLIENT_INFO, { era: 'handshake' }), transport, wire };
   }
 
   it('gets 404 for the dead session, re-initializes, and the call succeeds', async () => {

@@ -20,7 +20,7 @@ const TOOLS = {
   ],
 };
 
-const MODERN = 'io.modelcontextprotocol/protocolVersion';
+const STATELESS = 'io.modelcontextprotocol/protocolVersion';
 
 const DISCOVER = {
   supportedVersions: ['2026-07-28'],
@@ -44,8 +44,8 @@ function answer(message) {
       };
     case 'tools/call': {
       const content = [{ type: 'text', text: message.params?.arguments?.message ?? '' }];
-      const isModern = message.params?._meta?.[MODERN] !== undefined;
-      return { result: isModern ? { content, resultType: 'complete' } : { content } };
+      const isStateless = message.params?._meta?.[STATELESS] !== undefined;
+      return { result: isStateless ? { content, resultType: 'complete' } : { content } };
     }
     case 'tools/list':
       return { result: TOOLS };

@@ -14,8 +14,8 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     const text = message.params?.arguments?.message ?? '';
-    const modern = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
-    const result = { content: [{ type: 'text', text }], ...(modern ? { resultType: 'complete' } : {}) };
+    const stateless = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined;
+    const result = { content: [{ type: 'text', text }], ...(stateless ? { resultType: 'complete' } : {}) };
     const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);

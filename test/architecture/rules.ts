@@ -264,11 +264,11 @@ function checkHttpWords(path: string, text: string): string[] {
 
 /**
  * Which library files may call each step of a request's way to its handler (issue 23: one serve path).
- * `serve()` (server/serve.ts, with modern.ts, its stateless branch that runs MRTR rounds) is the only
+ * `serve()` (server/serve.ts, with stateless.ts, its stateless branch that runs MRTR rounds) is the only
  * caller of the server's `dispatch`; only `dispatch` (server-core.ts) runs the middleware chain.
  */
 export const DISPATCH_CALLERS: Readonly<Record<string, readonly string[]>> = {
-  dispatch: ['server/serve.ts', 'server/modern.ts'],
+  dispatch: ['server/serve.ts', 'server/stateless.ts'],
   runMiddleware: ['server/server-core.ts'],
 };
 

@@ -27,8 +27,8 @@ export function parseScenarioList(text) {
  * extensions and scenarios introduced then, else 2025-11-25 (the harness's own rule).
  */
 export function defaultVersionOf(tags) {
-  const isModernOnly = tags.every((tag) => tag === 'extension' || tag === '2026-07-28');
-  return isModernOnly ? '2026-07-28' : '2025-11-25';
+  const isStatelessOnly = tags.every((tag) => tag === 'extension' || tag === '2026-07-28');
+  return isStatelessOnly ? '2026-07-28' : '2025-11-25';
 }
 
 /** The name a server result folder carries (`server-<scenario>-<ISO timestamp with dashes>`). */

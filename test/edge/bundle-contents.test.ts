@@ -37,7 +37,7 @@ const SESSIONS = [
   /src\/jsonrpc\/peer\.ts$/,
   /src\/protocol\/session\.ts$/,
   /src\/server\/server-session\.ts$/,
-  /src\/transports\/http\/(http-session|sessions|legacy-routes|sse-stream|event-store)\.ts$/,
+  /src\/transports\/http\/(http-session|sessions|handshake-routes|sse-stream|event-store)\.ts$/,
 ];
 const VALIDATORS = [/node_modules\/@cfworker\//, /src\/validation\/cfworker-/, /node_modules\/ajv/];
 

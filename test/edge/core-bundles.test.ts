@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { bundleFor } from './edge-bundle.ts';
-import { LegacySession, sendModern, textOf } from './http-script.ts';
+import { HandshakeSession, sendStateless, textOf } from './http-script.ts';
 import { startRuntime, type RuntimeHost } from './runtime-host.ts';
 
 const CASES = [
@@ -37,20 +37,20 @@ for (const { entry, invalid } of CASES) {
 
     test('stateless: discover declares tools and logging only; a call is checked, then answered', async () => {
       const { url } = await started;
-      const { result } = await sendModern(url, 'server/discover');
+      const { result } = await sendStateless(url, 'server/discover');
       assert.deepEqual(Object.keys(result.capabilities).sort(), ['logging', 'tools']);
-      const bad = await sendModern(url, 'tools/call', { name: 'echo', arguments: { text: 5 } });
+      const bad = await sendStateless(url, 'tools/call', { name: 'echo', arguments: { text: 5 } });
       assert.equal(bad.result.isError, true);
       assert.equal(textOf(bad.result), invalid);
-      const good = await sendModern(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+      const good = await sendStateless(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
       assert.equal(textOf(good.result), 'echo: hi');
       // What the server does not declare is not found: -32601 on a 404 (the stateless era's mapping).
-      await assert.rejects(sendModern(url, 'resources/list'), /HTTP 404: .*"code":-32601/);
+      await assert.rejects(sendStateless(url, 'resources/list'), /HTTP 404: .*"code":-32601/);
     });
 
     test('the handshake era without a session: initialize gives no id, a call, DELETE is 405', async () => {
       const { url } = await started;
-      const session = new LegacySession(url);
+      const session = new HandshakeSession(url);
       const init = await session.open();
       assert.equal(session.sessionId, undefined);
       assert.equal(init.result.capabilities.resources, undefined);

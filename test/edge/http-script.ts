@@ -4,8 +4,8 @@
 /** A JSON-RPC response body, loosely typed for assertions. */
 export type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const MODERN = '2026-07-28';
-const LEGACY = '2025-11-25';
+const STATELESS = '2026-07-28';
+const HANDSHAKE = '2025-11-25';
 const NAMED: Record<string, string> = {
   'tools/call': 'name',
   'prompts/get': 'name',
@@ -15,14 +15,14 @@ const NAMED: Record<string, string> = {
 let nextId = 1;
 
 /** One stateless-era request; resolves to the JSON-RPC response (`result` or `error`). */
-export async function sendModern(url: string, method: string, params: Loose = {}): Promise<Loose> {
+export async function sendStateless(url: string, method: string, params: Loose = {}): Promise<Loose> {
   const name = NAMED[method] === undefined ? undefined : params[NAMED[method]];
   const response = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
+      'mcp-protocol-version': STATELESS,
       'mcp-method': method,
       ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
     },
@@ -33,7 +33,7 @@ export async function sendModern(url: string, method: string, params: Loose = {}
       params: {
         ...params,
         _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/protocolVersion': STATELESS,
           'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
           'io.modelcontextprotocol/clientInfo': { name: 'edge-test', version: '1.0.0' },
         },
@@ -44,7 +44,7 @@ export async function sendModern(url: string, method: string, params: Loose = {}
 }
 
 /** A handshake-era session over one endpoint: initialize, then requests carrying `Mcp-Session-Id`. */
-export class LegacySession {
+export class HandshakeSession {
   readonly #url: string;
   #sessionId: string | undefined;
 
@@ -63,7 +63,7 @@ export class LegacySession {
       id: nextId++,
       method: 'initialize',
       params: {
-        protocolVersion: LEGACY,
+        protocolVersion: HANDSHAKE,
         capabilities: {},
         clientInfo: { name: 'edge-test', version: '1.0.0' },
       },
@@ -99,7 +99,7 @@ export class LegacySession {
       accept: 'application/json, text/event-stream',
       ...(this.#sessionId === undefined
         ? {}
-        : { 'mcp-session-id': this.#sessionId, 'mcp-protocol-version': LEGACY }),
+        : { 'mcp-session-id': this.#sessionId, 'mcp-protocol-version': HANDSHAKE }),
     };
   }
 }

@@ -139,14 +139,14 @@ test(
     const client = new Client(
       { name: 'mcpwire-client', version: '1.0.0' },
       {
-        era: 'legacy',
+        era: 'handshake',
         eraCache: false,
         handlers: { elicitation: () => ({ action: 'accept', content: { ok: true } }) },
       },
     );
     await client.connect(new StreamableHttpClientTransport(sessionlessUrl));
     try {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       const tools = await client.listAllTools();
       assert.deepEqual(
         tools.map((tool) => tool.name),
@@ -219,7 +219,7 @@ test(
     const client = new Client(
       { name: 'mcpwire-client', version: '1.0.0' },
       {
-        era: 'modern',
+        era: 'stateless',
         eraCache: false,
         handlers: {
           elicitation: (params) => {

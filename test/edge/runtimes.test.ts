@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { bundleFor, type EdgeRuntime } from './edge-bundle.ts';
-import { LegacySession, sendModern, textOf, type Loose } from './http-script.ts';
+import { HandshakeSession, sendStateless, textOf, type Loose } from './http-script.ts';
 import { startRuntime, type RuntimeHost } from './runtime-host.ts';
 
 const ENTRIES: Record<EdgeRuntime, string> = {
@@ -39,7 +39,7 @@ for (const runtime of Object.keys(ENTRIES) as EdgeRuntime[]) {
 
     test('server/discover names the stateless era and the server', async () => {
       const { url } = await started;
-      const { result } = await sendModern(url, 'server/discover');
+      const { result } = await sendStateless(url, 'server/discover');
       assert.ok(result.supportedVersions.includes('2026-07-28'), JSON.stringify(result));
       assert.equal(result._meta['io.modelcontextprotocol/serverInfo'].name, 'edge-echo');
       assert.ok(result.capabilities.tools);
@@ -47,7 +47,7 @@ for (const runtime of Object.keys(ENTRIES) as EdgeRuntime[]) {
 
     test('tools/list shows the JSON Schema tool and the zod tool converted to JSON Schema', async () => {
       const { url } = await started;
-      const { result } = await sendModern(url, 'tools/list');
+      const { result } = await sendStateless(url, 'tools/list');
       const byName = new Map((result.tools as Loose[]).map((tool) => [tool.name, tool]));
       assert.deepEqual([...byName.keys()], ['echo', 'shout', 'confirm']);
       assert.deepEqual(byName.get('shout')!.inputSchema.required, ['text']);
@@ -56,36 +56,36 @@ for (const runtime of Object.keys(ENTRIES) as EdgeRuntime[]) {
 
     test('invalid arguments are a tool error with the validator message, valid ones are answered', async () => {
       const { url } = await started;
-      const bad = await sendModern(url, 'tools/call', { name: 'echo', arguments: { text: 5 } });
+      const bad = await sendStateless(url, 'tools/call', { name: 'echo', arguments: { text: 5 } });
       assert.equal(bad.result.isError, true);
       assert.equal(textOf(bad.result), 'Invalid arguments for tool "echo": /text: must be string');
-      const missing = await sendModern(url, 'tools/call', { name: 'echo', arguments: {} });
+      const missing = await sendStateless(url, 'tools/call', { name: 'echo', arguments: {} });
       assert.equal(
         textOf(missing.result),
         `Invalid arguments for tool "echo": (root): must have required property 'text'`,
       );
-      const good = await sendModern(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
+      const good = await sendStateless(url, 'tools/call', { name: 'echo', arguments: { text: 'hi' } });
       assert.equal(good.result.isError, undefined);
       assert.equal(textOf(good.result), 'echo: hi');
     });
 
     test('the zod tool validates with zod itself', async () => {
       const { url } = await started;
-      const bad = await sendModern(url, 'tools/call', { name: 'shout', arguments: { text: '' } });
+      const bad = await sendStateless(url, 'tools/call', { name: 'shout', arguments: { text: '' } });
       assert.equal(bad.result.isError, true);
       assert.match(textOf(bad.result), /^Invalid arguments for tool "shout": \/text: Too small/);
-      const good = await sendModern(url, 'tools/call', { name: 'shout', arguments: { text: 'hi' } });
+      const good = await sendStateless(url, 'tools/call', { name: 'shout', arguments: { text: 'hi' } });
       assert.equal(textOf(good.result), 'HI');
     });
 
     test('input_required: the tool asks, the answer and the sealed requestState complete it', async () => {
       const { url } = await started;
-      const first = await sendModern(url, 'tools/call', { name: 'confirm', arguments: {} });
+      const first = await sendStateless(url, 'tools/call', { name: 'confirm', arguments: {} });
       assert.equal(first.result.resultType, 'input_required');
       const [key, request] = Object.entries(first.result.inputRequests as Loose)[0]!;
       assert.equal(request.method, 'elicitation/create');
       assert.equal(typeof first.result.requestState, 'string');
-      const second = await sendModern(url, 'tools/call', {
+      const second = await sendStateless(url, 'tools/call', {
         name: 'confirm',
         arguments: {},
         inputResponses: { [key]: { action: 'accept', content: { ok: true } } },
@@ -97,7 +97,7 @@ for (const runtime of Object.keys(ENTRIES) as EdgeRuntime[]) {
 
     test('a handshake-era session: initialize, a call in the session, DELETE', async () => {
       const { url } = await started;
-      const session = new LegacySession(url);
+      const session = new HandshakeSession(url);
       const init = await session.open();
       assert.equal(init.result.protocolVersion, '2025-11-25');
       assert.match(session.sessionId ?? '', /^[0-9a-f-]{36}$/);

@@ -66,7 +66,7 @@ test(
   },
 );
 
-for (const era of ['modern', 'legacy'] as const) {
+for (const era of ['stateless', 'handshake'] as const) {
   test(
     `our client completes a ${era}-era session against the workerd-hosted server`,
     { timeout: TIMEOUT },

@@ -52,7 +52,7 @@ function declaredSettings(era: HostEra, requests: readonly JsonRpcRequest[]): un
   const capabilitiesOf = (request: JsonRpcRequest): unknown => {
     const params = (request.params ?? {}) as Record<string, unknown>;
     // Handshake era: once, in initialize; stateless era: in every request's _meta (S26-EXT-2).
-    if (era === 'legacy') return request.method === 'initialize' ? params.capabilities : undefined;
+    if (era === 'handshake') return request.method === 'initialize' ? params.capabilities : undefined;
     return (params._meta as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY];
   };
   return requests
@@ -64,14 +64,14 @@ function declaredSettings(era: HostEra, requests: readonly JsonRpcRequest[]): un
     );
 }
 
-for (const era of ['legacy', 'auto'] as const) {
+for (const era of ['handshake', 'auto'] as const) {
   describe(
     `MCP Apps metadata of mcpwire serve github against ext-apps' schemas, era ${era}`,
     { timeout: 300_000 },
     () => {
       test("the tool's and the view's _meta.ui and our client's settings validate; each broken copy is rejected", async () => {
         const seen = await observe(era);
-        assert.equal(seen.protocolVersion, era === 'legacy' ? '2025-11-25' : '2026-07-28');
+        assert.equal(seen.protocolVersion, era === 'handshake' ? '2025-11-25' : '2026-07-28');
 
         // show_issue_board's link to its view (SEP-1865 tool metadata).
         assert.deepEqual(seen.toolUi, { resourceUri: BOARD_URI });
@@ -100,7 +100,7 @@ for (const era of ['legacy', 'auto'] as const) {
 
         // Our client's declaration, on every request that carries capabilities in this era.
         const settings = declaredSettings(era, seen.requests);
-        assert.ok(settings.length >= (era === 'legacy' ? 1 : 3), `${settings.length} declarations seen`);
+        assert.ok(settings.length >= (era === 'handshake' ? 1 : 3), `${settings.length} declarations seen`);
         for (const each of settings) {
           assertExtAppsSchema('McpUiClientCapabilities', each, 'client settings');
           // The schema's own words: "Must include text/html;profile=mcp-app for MCP Apps support".
@@ -174,7 +174,7 @@ test("every _meta.ui field apps() emits (all CSP lists, permissions, domain, eac
   server.connect(serverEnd);
   const client = new Client(
     { name: 'apps-schema-host', version: '1' },
-    { era: 'legacy', extensions: [apps()] },
+    { era: 'handshake', extensions: [apps()] },
   );
   await client.connect(clientEnd);
   try {

@@ -82,7 +82,7 @@ after(async () => {
 
 test('our client: the era probe falls back to the handshake, which negotiates 2025-11-25', () => {
   // server-everything answers server/discover with -32601: a handshake-era server.
-  assert.equal(client.era, 'legacy');
+  assert.equal(client.era, 'handshake');
   assert.equal(client.protocolVersion, '2025-11-25');
   assert.equal(client.serverInfo?.name, 'mcp-servers/everything');
   const capabilities = client.serverCapabilities;

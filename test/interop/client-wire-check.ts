@@ -4,7 +4,7 @@
 
 import type { Frame } from 'mcpwire';
 import type { JsonObject, Message } from 'mcpwire';
-import { MODERN_VERSIONS } from 'mcpwire';
+import { STATELESS_VERSIONS } from 'mcpwire';
 import type { ChannelObserver } from 'mcpwire';
 import { createWireValidator, type WireValidator } from '../support/wire-schema.ts';
 
@@ -21,7 +21,7 @@ export class ClientWireCheck {
 
   /** `negotiated` reads the handshake's revision once known (e.g. `() => client.protocolVersion`). */
   constructor(negotiated: () => string | undefined) {
-    this.#probe = createWireValidator({ side: 'client', revision: MODERN_VERSIONS[0] });
+    this.#probe = createWireValidator({ side: 'client', revision: STATELESS_VERSIONS[0] });
     this.#handshake = createWireValidator({ side: 'client', revision: negotiated });
     this.observer = {
       onSend: (message) => this.#onSend(message),

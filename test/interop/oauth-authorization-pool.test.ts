@@ -59,7 +59,7 @@ function oauthOptions(authorizations: URL[]): OAuthClientOptions {
   };
 }
 
-for (const era of ['legacy', 'modern'] as const) {
+for (const era of ['handshake', 'stateless'] as const) {
   test(`${era}: a client with createOAuthAuthorization authorizes over the pool, the global fetch unused`, async () => {
     await using authorizationServer = await createAuthorizationServer().listen();
     await using resource = await protectedServer(authorizationServer.issuer);
@@ -88,7 +88,7 @@ test('createOAuthAuthorization adds the token to its server origin only (AUTH-23
   await using authorizationServer = await createAuthorizationServer().listen();
   await using resource = await protectedServer(authorizationServer.issuer);
   const authorization = createOAuthAuthorization(resource.url, oauthOptions([]));
-  const client = new Client({ name: 'pool-auth', version: '1.0.0' }, { era: 'modern', eraCache: false });
+  const client = new Client({ name: 'pool-auth', version: '1.0.0' }, { era: 'stateless', eraCache: false });
   after(() => client.close());
   await client.connect(new StreamableHttpClientTransport(resource.url, { authorization }));
   await client.callTool({ name: 'whoami', arguments: {} });

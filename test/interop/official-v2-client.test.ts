@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { createV2LegacyPeer } from './http/official-peers.ts';
+import { createV2HandshakePeer } from './http/official-peers.ts';
 import { registerOurServerTour } from './our-server-tour.ts';
 import { OUR_EVERYTHING_SERVER } from './stdio-peers.ts';
 
@@ -15,7 +15,7 @@ const PINNED_VERSION = '2025-06-18';
 
 // The peer pins `versionNegotiation.mode: 'legacy'`: only the 2025 `initialize` handshake, never the
 // 2026-07-28 `server/discover` probe, offering and accepting exactly the pinned revision.
-const { client, peer, connect } = createV2LegacyPeer('interop-official-v2', PINNED_VERSION);
+const { client, peer, connect } = createV2HandshakePeer('interop-official-v2', PINNED_VERSION);
 
 before(async () => {
   const transport = new StdioClientTransport({ ...OUR_EVERYTHING_SERVER, stderr: 'pipe' });
@@ -27,7 +27,7 @@ after(async () => {
   await client.close();
 });
 
-test(`v2 client: pinned to ${PINNED_VERSION}, the handshake negotiates it in the legacy era`, () => {
+test(`v2 client: pinned to ${PINNED_VERSION}, the handshake negotiates it in the handshake era`, () => {
   assert.equal(client.getNegotiatedProtocolVersion(), PINNED_VERSION);
   assert.equal(client.getProtocolEra(), 'legacy');
   assert.equal(peer.tap.protocolVersion, PINNED_VERSION);

@@ -155,7 +155,7 @@ export const EVERYTHING_CAPABILITIES = {
 };
 
 /** What the handshake era (2025-11-25) adds: the core tasks capability (TASK-1); never in `server/discover`. */
-export const EVERYTHING_LEGACY_CAPABILITIES = {
+export const EVERYTHING_HANDSHAKE_CAPABILITIES = {
   ...EVERYTHING_CAPABILITIES,
   tasks: { cancel: {}, requests: { tools: { call: {} } }, list: {} },
 };

@@ -24,7 +24,7 @@ import type {
 } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import {
-  EVERYTHING_LEGACY_CAPABILITIES,
+  EVERYTHING_HANDSHAKE_CAPABILITIES,
   CLIENT_ROOTS,
   COMPLETION_CASES,
   onlyText,
@@ -37,7 +37,7 @@ import {
 import { DEDICATED_TOOLS, TOOL_CASES } from './our-everything-tool-cases.ts';
 import type { SdkWireTap } from './sdk-wire-tap.ts';
 import type { StderrTail } from './stdio-peers.ts';
-import { KNOWN_PROGRESS_RACE } from './modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE } from './stateless-expectations.ts';
 
 /** What the official client's handlers saw; each test file feeds these from its SDK's handlers. */
 export class Observations {
@@ -100,7 +100,7 @@ export function registerOurServerTour(label: string, peer: () => OfficialClient)
     // The v2 SDK parses capabilities without the handshake era's experimental `tasks` (it has no
     // tasks API), the v1 SDK keeps it: compare the rest, and `tasks` where the SDK kept it.
     const { tasks: declaredTasks, ...declared } = client.serverCapabilities() ?? {};
-    const { tasks: expectedTasks, ...expected } = EVERYTHING_LEGACY_CAPABILITIES;
+    const { tasks: expectedTasks, ...expected } = EVERYTHING_HANDSHAKE_CAPABILITIES;
     assert.deepEqual(declared, expected);
     if (declaredTasks !== undefined) assert.deepEqual(declaredTasks, expectedTasks);
     assert.match(client.instructions() ?? '', /every MCP feature/);

@@ -19,7 +19,7 @@ test('the official v1 server runs an elicitation as a task on our client and get
   const client = new Client(
     { name: 'interop-task-receiver', version: '1.0.0' },
     {
-      era: 'legacy',
+      era: 'handshake',
       eraCache: false,
       extensions: [tasks()],
       // The user takes a moment: the server sees the task working before it completes.

@@ -45,7 +45,7 @@ function answerFor(schema: FieldSchema): string | boolean {
   return schema.enum?.[0] ?? schema.oneOf?.[0]?.const ?? 'Ada';
 }
 
-async function connect(url: string, era: 'legacy' | 'modern', asked: Asked): Promise<Client> {
+async function connect(url: string, era: 'handshake' | 'stateless', asked: Asked): Promise<Client> {
   const client = new Client(
     { name: 'interop-tasks-http', version: '1.0.0' },
     { era, eraCache: false, extensions: [tasks()], handlers: { elicitation: asked.handler } },
@@ -64,7 +64,7 @@ describe('our client runs tasks that need input, over Streamable HTTP', { concur
     await Promise.all([ours.close(), official.close()]);
   });
 
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`${era}: our server's confirm_delete and multi_input ask through the handlers and complete with the answers`, async () => {
       const asked = new Asked();
       const client = await connect(ours.url, era, asked);
@@ -78,15 +78,15 @@ describe('our client runs tasks that need input, over Streamable HTTP', { concur
       assert.equal(asked.questions.length, 3, JSON.stringify(asked.questions));
       // TASK-15: the handshake era tags a task's requests with it; the stateless era's input requests
       // are the task's own (no related-task _meta).
-      const expected = era === 'legacy' ? { taskId: confirm.id } : undefined;
+      const expected = era === 'handshake' ? { taskId: confirm.id } : undefined;
       assert.deepEqual(asked.questions[0]?.relatedTask, expected);
       await client.close();
     });
   }
 
-  test("legacy: the official everything server's research task asks for clarification and completes", async () => {
+  test("handshake: the official everything server's research task asks for clarification and completes", async () => {
     const asked = new Asked();
-    const client = await connect(`${official.origin}/mcp`, 'legacy', asked);
+    const client = await connect(`${official.origin}/mcp`, 'handshake', asked);
     const research = await new TasksClient(client).callToolAsTask('simulate-research-query', {
       topic: 'tides',
       ambiguous: true,

@@ -18,7 +18,7 @@ import { sourceCommand } from '../support/node-options.ts';
 import { startOurHttpServer } from './http/http-hosts.ts';
 import { OUR_EVERYTHING_SERVER, REPO_ROOT, StderrTail, type StdioCommand } from './stdio-peers.ts';
 
-const ERAS = ['legacy', 'modern'] as const;
+const ERAS = ['handshake', 'stateless'] as const;
 const work = mkdtempSync(join(tmpdir(), 'mcpwire-tasks-reconnect-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -68,7 +68,7 @@ describe('a task survives its client reconnecting', { concurrency: 2 }, () => {
         await assert.rejects(handle.result(), TaskDetachedError);
 
         const second = await connect(era, new StreamableHttpClientTransport(http.url));
-        if (era === 'legacy') {
+        if (era === 'handshake') {
           // Without a principal a handshake-era task belongs to the session that made it (issue 21).
           await assert.rejects(new TasksClient(second).task(taskId!), { code: -32602 });
           await second.close();
@@ -103,7 +103,7 @@ describe('a task survives its client reconnecting', { concurrency: 2 }, () => {
         era,
         new StdioClientTransport({ ...durableServer(store), stderr: stderr.write }),
       );
-      if (era === 'legacy') {
+      if (era === 'handshake') {
         // Without a principal a handshake-era task belongs to the session that made it (issue 21).
         await assert.rejects(new TasksClient(second).task(taskId!), { code: -32602 });
         await second.close();

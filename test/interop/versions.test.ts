@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { Client } from 'mcpwire/client';
 import type { Progress } from 'mcpwire/client';
-import { hasFeature, LEGACY_VERSIONS } from 'mcpwire';
+import { hasFeature, HANDSHAKE_VERSIONS } from 'mcpwire';
 import type { ElicitRequestParams, ElicitResult } from 'mcpwire';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import { tapChannel } from 'mcpwire';
@@ -64,7 +64,7 @@ async function withPinnedClient(
   const channel = await new StdioClientTransport({ ...server, stderr: stderr.write }).connect();
   try {
     await client.connect(tapChannel(channel, wire.observer));
-    assert.equal(client.era, 'legacy');
+    assert.equal(client.era, 'handshake');
     assert.equal(client.protocolVersion, version, 'the pinned revision was negotiated');
     await run(client, wire, stderr);
     // ELIC-1: the capability exists from 2025-06-18; declaring it earlier invites requests the revision cannot carry.
@@ -91,7 +91,7 @@ describe(
   'our Client pinned to each handshake-era revision, against our server',
   { concurrency: true },
   () => {
-    for (const version of LEGACY_VERSIONS) {
+    for (const version of HANDSHAKE_VERSIONS) {
       it(`negotiates ${version}; every message both ways is valid in ${version}`, () =>
         withPinnedClient(OUR_EVERYTHING_SERVER, version, async (client, wire, stderr) => {
           assert.equal(
@@ -177,7 +177,7 @@ describe(
   () => {
     // server-everything does not exit when its stdin closes; it ends at the SIGTERM that follows.
     const server = { ...OFFICIAL_EVERYTHING_SERVER, shutdownTimeoutMs: 500 };
-    for (const version of LEGACY_VERSIONS) {
+    for (const version of HANDSHAKE_VERSIONS) {
       it(`negotiates ${version}; every message our client sent is valid in ${version}`, (t) =>
         withPinnedClient(server, version, async (client, wire, stderr) => {
           assert.equal(

@@ -13,8 +13,8 @@ import { ourCliCommand } from './node-options.ts';
 /** How long connecting waits for the child to answer; generous, never asserted on. */
 const STARTUP_WAIT_MS = 120_000;
 
-/** Which protocol era the host speaks: `legacy` (2025-11-25 handshake) or `auto` (2026-07-28 when offered). */
-export type HostEra = 'legacy' | 'auto';
+/** Which protocol era the host speaks: `handshake` (2025-11-25 handshake) or `auto` (2026-07-28 when offered). */
+export type HostEra = 'handshake' | 'auto';
 
 /** The connected host: close it with `await using` (the client, then the server process). */
 export interface GithubAppHost extends AsyncDisposable {

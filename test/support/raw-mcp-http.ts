@@ -18,7 +18,7 @@ export interface RawReply {
 }
 
 /** The stateless era's revision. */
-export const MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 
 /**
  * POSTs `body` to `url` with JSON and SSE accepted and resolves once the whole body is read: the
@@ -128,7 +128,7 @@ const NAME_FIELD: Record<string, string> = {
  * One stateless-era request (its `_meta` envelope with `capabilities`, and the standard headers);
  * `params` may carry `inputResponses` and `requestState` of a retry.
  */
-export function modernRequest(
+export function statelessRequest(
   url: string,
   method: string,
   params: Record<string, unknown>,
@@ -145,14 +145,14 @@ export function modernRequest(
       params: {
         ...params,
         _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+          'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
           'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
           'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
         },
       },
     },
     {
-      'MCP-Protocol-Version': MODERN_VERSION,
+      'MCP-Protocol-Version': STATELESS_VERSION,
       'Mcp-Method': method,
       ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
       ...options.headers,

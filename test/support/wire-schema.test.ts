@@ -8,12 +8,12 @@ import type { Channel, ChannelReceiver } from 'mcpwire';
 import { tapChannel } from 'mcpwire';
 import { createWireValidator, validateAgainstDefinition, type Side } from './wire-schema.ts';
 
-const LEGACY = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
-const MODERN = '2026-07-28';
+const HANDSHAKE = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const STATELESS = '2026-07-28';
 
 /** The per-request envelope 2026-07-28 requires in every request's `_meta`. */
-const modernMeta = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
+const statelessMeta = {
+  'io.modelcontextprotocol/protocolVersion': STATELESS,
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
@@ -22,7 +22,7 @@ function validator(revision: string, side: Side = 'client') {
 }
 
 test('a tools/call request and its result validate in every revision', () => {
-  for (const revision of LEGACY) {
+  for (const revision of HANDSHAKE) {
     const v = validator(revision);
     v.check(
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
@@ -31,9 +31,9 @@ test('a tools/call request and its result validate in every revision', () => {
     v.check({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }, 'received');
     assert.deepEqual(v.failures, [], revision);
   }
-  const v = validator(MODERN);
+  const v = validator(STATELESS);
   v.check(
-    { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { _meta: modernMeta, name: 'echo' } },
+    { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { _meta: statelessMeta, name: 'echo' } },
     'sent',
   );
   v.check({ jsonrpc: '2.0', id: 'a', result: { resultType: 'complete', content: [] } }, 'received');
@@ -41,9 +41,9 @@ test('a tools/call request and its result validate in every revision', () => {
 });
 
 test('a CallToolResult without content fails in every revision, naming method, definition and error', () => {
-  for (const revision of [...LEGACY, MODERN]) {
+  for (const revision of [...HANDSHAKE, STATELESS]) {
     const v = validator(revision, 'server');
-    const params = revision === MODERN ? { _meta: modernMeta, name: 'echo' } : { name: 'echo' };
+    const params = revision === STATELESS ? { _meta: statelessMeta, name: 'echo' } : { name: 'echo' };
     v.check({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }, 'received');
     v.check({ jsonrpc: '2.0', id: 7, result: { isError: false, resultType: 'complete' } }, 'sent');
     assert.equal(v.failures.length, 1, revision);
@@ -55,7 +55,7 @@ test('a CallToolResult without content fails in every revision, naming method, d
 });
 
 test('a 2026-07-28 request without the _meta envelope fails', () => {
-  const v = validator(MODERN);
+  const v = validator(STATELESS);
   v.check({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, 'sent');
   assert.equal(v.failures.length, 1);
   assert.match(v.failures[0] ?? '', /ListToolsRequest.*_meta/);
@@ -119,7 +119,7 @@ test('a batch is recognised only for 2025-03-26, and its items are checked one b
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     { jsonrpc: '2.0', id: 2, method: 'prompts/list' },
   ];
-  for (const revision of [...LEGACY, MODERN]) {
+  for (const revision of [...HANDSHAKE, STATELESS]) {
     const v = validator(revision);
     v.check(batch, 'sent');
     if (revision === '2025-03-26') assert.deepEqual(v.failures, []);
@@ -217,15 +217,15 @@ test('task-augmented requests may answer with CreateTaskResult (2025-11-25)', ()
 });
 
 test('2026-07-28: input_required only where the schema lists InputRequiredResult', () => {
-  const v = validator(MODERN);
+  const v = validator(STATELESS);
   const inputRequired = { resultType: 'input_required', requestState: 'opaque' };
   v.check(
-    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: modernMeta, name: 'book' } },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: statelessMeta, name: 'book' } },
     'sent',
   );
   v.check({ jsonrpc: '2.0', id: 1, result: inputRequired }, 'received');
   assert.deepEqual(v.failures, []);
-  v.check({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: modernMeta } }, 'sent');
+  v.check({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: statelessMeta } }, 'sent');
   v.check({ jsonrpc: '2.0', id: 2, result: inputRequired }, 'received');
   assert.match(
     v.failures[0] ?? '',
@@ -235,7 +235,7 @@ test('2026-07-28: input_required only where the schema lists InputRequiredResult
 
 test('fields schema.ts types as number accept non-integers (schema.json says integer)', () => {
   const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 100.5 };
-  for (const revision of LEGACY) {
+  for (const revision of HANDSHAKE) {
     assert.equal(
       validateAgainstDefinition(revision, 'CreateMessageRequest', {
         jsonrpc: '2.0',
@@ -254,7 +254,7 @@ test('fields schema.ts types as number accept non-integers (schema.json says int
   );
   assert.equal(validateAgainstDefinition('2025-11-25', 'TaskMetadata', { ttl: 1.5 }).valid, true);
   assert.equal(
-    validateAgainstDefinition(MODERN, 'CacheableResult', {
+    validateAgainstDefinition(STATELESS, 'CacheableResult', {
       resultType: 'complete',
       ttlMs: 1.5,
       cacheScope: 'public',
@@ -279,7 +279,7 @@ test('every official 2026-07-28 example validates against its definition', () =>
     for (const file of readdirSync(new URL(`${definition}/`, examples))) {
       const value: unknown = JSON.parse(readFileSync(new URL(`${definition}/${file}`, examples), 'utf8'));
       assert.deepEqual(
-        validateAgainstDefinition(MODERN, definition, value).errors,
+        validateAgainstDefinition(STATELESS, definition, value).errors,
         [],
         `${definition}/${file}`,
       );

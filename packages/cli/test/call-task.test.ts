@@ -21,7 +21,7 @@ const GITHUB = ['--', ...MCPWIRE, 'serve', 'github', '--db', ':memory:'];
 const TASK_LINE = /^task (\S+) working \(polled every \d+ ms\)$/m;
 
 describe('mcpwire call --task', { concurrency: 4 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`${era}: a task-capable tool runs as a task: its id and status on stderr, its result on stdout; --json keeps stdout machine-readable`, async () => {
       const run = await runCli([
         'call',
@@ -63,7 +63,7 @@ describe('mcpwire call --task', { concurrency: 4 }, () => {
       // The handshake era fails a task whose tool reported an error; the stateless era completes it.
       assert.match(
         toolError.stderr,
-        era === 'legacy' ? /^task \S+ failed: failing_job failed/m : /^task \S+ completed$/m,
+        era === 'handshake' ? /^task \S+ failed: failing_job failed/m : /^task \S+ completed$/m,
       );
       assert.match(toolError.stderr, /^mcpwire: tool "failing_job" reported an error:\nfailing_job failed/m);
 
@@ -85,7 +85,7 @@ describe('mcpwire call --task', { concurrency: 4 }, () => {
       assert.equal(direct.code, 0, direct.stderr);
       assert.equal(direct.stdout, 'Hello, Ada!\n');
       assert.doesNotMatch(direct.stderr, TASK_LINE);
-      assert.match(direct.stderr, era === 'legacy' ? /does not support tasks/ : /answered at once/);
+      assert.match(direct.stderr, era === 'handshake' ? /does not support tasks/ : /answered at once/);
     });
 
     test(`${era}: github's search_issues as a task (its stages as progress in the handshake era, PROG-5)`, async () => {
@@ -102,7 +102,7 @@ describe('mcpwire call --task', { concurrency: 4 }, () => {
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stderr, TASK_LINE);
       assert.match(run.stderr, /^task \S+ completed$/m);
-      if (era === 'legacy') assert.match(run.stderr, /^task \S+ progress 4\/4 Done$/m);
+      if (era === 'handshake') assert.match(run.stderr, /^task \S+ progress 4\/4 Done$/m);
       else assert.doesNotMatch(run.stderr, /progress/, 'S26-TASK-13: no progress for tasks');
       const found = JSON.parse(run.stdout) as { total_count: number; items: unknown[] };
       assert.ok(found.total_count > 0);

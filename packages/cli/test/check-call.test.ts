@@ -24,7 +24,16 @@ async function check(
   runs += 1;
   const log = join(work, `calls-${runs}.ndjson`);
   // --env: a stdio server inherits only a few variables of the CLI's environment.
-  const target = ['--era', 'legacy', '--env', `CHECK_CALL_LOG=${log}`, '--', process.execPath, SERVER, name];
+  const target = [
+    '--era',
+    'handshake',
+    '--env',
+    `CHECK_CALL_LOG=${log}`,
+    '--',
+    process.execPath,
+    SERVER,
+    name,
+  ];
   const result = await runCli(['check', ...args, ...target]);
   let text = '';
   try {

@@ -17,7 +17,7 @@ const SARIF_SCHEMA = join(FIXTURES, 'check', 'sarif-schema-2.1.0.json');
 
 /** `<target>` and the command after `--` for the fixture case `name`. */
 function server(name: string): string[] {
-  return ['--era', 'legacy', '--', process.execPath, SERVER, name];
+  return ['--era', 'handshake', '--', process.execPath, SERVER, name];
 }
 
 /** One finding of `--format json`. */
@@ -219,7 +219,15 @@ describe('mcpwire check', { concurrency: 4 }, () => {
     assert.match(client.stderr, /nobody/);
     const rule = await runCli(['check', '--ignore', 'no/such-rule', ...server('clean')]);
     assert.equal(rule.code, 2, rule.stderr);
-    const gone = await runCli(['check', '--era', 'legacy', '--', process.execPath, '-e', 'process.exit(0)']);
+    const gone = await runCli([
+      'check',
+      '--era',
+      'handshake',
+      '--',
+      process.execPath,
+      '-e',
+      'process.exit(0)',
+    ]);
     assert.equal(gone.code, 3, gone.stderr);
   });
 

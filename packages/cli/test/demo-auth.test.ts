@@ -24,7 +24,7 @@ const FLOW = [
 ];
 
 describe('mcpwire demo --http --auth', { concurrency: 2 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`${era}: the OAuth flow on the wire, in order, every check passed, no credential printed`, async () => {
       const { code, stdout, stderr } = await runCli(['demo', '--http', '--auth', '--raw', '--era', era], {
         timeoutMs: RUN_TIMEOUT_MS,

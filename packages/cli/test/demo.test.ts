@@ -237,7 +237,7 @@ describe('mcpwire demo --raw over stdio', () => {
   });
 
   test('stdio, 2026-07-28: -32022, server/discover, input_required rounds, listen and its cancellation', async () => {
-    const run = await runRaw(['--era', 'modern']);
+    const run = await runRaw(['--era', 'stateless']);
     assertStatelessStory(run);
     assert.deepEqual(
       notifications(step(run, 10), 'sent', 'notifications/cancelled').map((p) => p.requestId),
@@ -271,7 +271,7 @@ describe('mcpwire demo --http', () => {
   });
 
   test('Streamable HTTP, 2026-07-28: Mcp-Method headers, and the listen stream closed instead of a cancel posted', async () => {
-    const run = await runRaw(['--http', '--era', 'modern']);
+    const run = await runRaw(['--http', '--era', 'stateless']);
     assertStatelessStory(run);
     assert.ok(
       run.lines.some((line) =>

@@ -52,7 +52,7 @@ describe('mcpwire doctor', { concurrency: 3 }, () => {
   after(() => http[Symbol.asyncDispose]());
 
   test('a healthy stdio server: every step passes, in order, exit 0 (both eras)', async () => {
-    for (const era of ['legacy', 'modern']) {
+    for (const era of ['handshake', 'stateless']) {
       const { code, steps, ok } = await doctorJson(['--era', era, '--', ...OUR_EVERYTHING]);
       assert.equal(code, 0, JSON.stringify(steps));
       assert.equal(ok, true);
@@ -60,7 +60,7 @@ describe('mcpwire doctor', { concurrency: 3 }, () => {
         'command:ok',
         'start:ok',
         'era:ok',
-        `${era === 'legacy' ? 'handshake' : 'discover'}:ok`,
+        `${era === 'handshake' ? 'handshake' : 'discover'}:ok`,
         'tools:ok',
         'resources:ok',
         'prompts:ok',

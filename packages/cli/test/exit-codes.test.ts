@@ -129,14 +129,14 @@ const ROWS: Array<[string, string[], string[], number, RegExp]> = [
   ],
   [
     'read: a resource the server does not have, handshake era (-32002)',
-    ['read', '--era', 'legacy', 'test://missing'],
+    ['read', '--era', 'handshake', 'test://missing'],
     EVERYTHING,
     2,
     /^mcpwire: unknown resource "test:\/\/missing": the server answered error -32002: /,
   ],
   [
     'list: resources not offered, handshake era',
-    ['list', 'resources', '--era', 'legacy'],
+    ['list', 'resources', '--era', 'handshake'],
     TOOLS_ONLY,
     2,
     NO_CAPABILITY('resources', 'resources'),

@@ -86,8 +86,8 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
   test('clean recordings of mcpwire list in both eras, over stdio and HTTP, and a dual-era probe, have no finding', async () => {
     await using http = await startOurHttpServer();
     const files = [
-      await record('clean-stdio-legacy', ['list', '--era', 'legacy'], OUR_EVERYTHING),
-      await record('clean-stdio-modern', ['list', '--era', 'modern'], OUR_EVERYTHING),
+      await record('clean-stdio-handshake', ['list', '--era', 'handshake'], OUR_EVERYTHING),
+      await record('clean-stdio-stateless', ['list', '--era', 'stateless'], OUR_EVERYTHING),
     ];
     // The default era probes with server/discover first; a handshake-era server's error to it is no fault.
     const probed = await record('clean-probe', ['list'], fixture('bare'));
@@ -97,7 +97,7 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
     );
     const probedLint = await runCli(['lint', probed]);
     assert.deepEqual([probedLint.code, probedLint.stdout], [0, `${probed}: no findings in 7 entries\n`]);
-    for (const era of ['legacy', 'modern']) {
+    for (const era of ['handshake', 'stateless']) {
       const file = join(DIR, `clean-http-${era}.jsonl`);
       const listed = await runCli(['list', http.url, '--era', era, '--record', file]);
       assert.equal(listed.code, 0, listed.stderr);
@@ -119,7 +119,7 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
   });
 
   test('handshake-era server faults, recorded by mcpwire list from the "sloppy" fixture', async () => {
-    const file = await record('sloppy', ['list', 'tools', '--era', 'legacy'], fixture('sloppy'));
+    const file = await record('sloppy', ['list', 'tools', '--era', 'handshake'], fixture('sloppy'));
     const { code, findings } = await lint(file);
     assert.equal(code, 1);
     assert.deepEqual(
@@ -172,8 +172,12 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
     );
   });
 
-  test('2026-07-28 server faults, recorded by mcpwire list --era modern from the "modern" fixture', async () => {
-    const file = await record('modern', ['list', 'tools', '--era', 'modern'], fixture('modern'));
+  test('2026-07-28 server faults, recorded by mcpwire list --era stateless from the "stateless" fixture', async () => {
+    const file = await record(
+      'stateless',
+      ['list', 'tools', '--era', 'stateless'],
+      fixture('sloppyStateless'),
+    );
     const { code, findings } = await lint(file);
     assert.equal(code, 1);
     assert.deepEqual(
@@ -190,7 +194,7 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
   });
 
   test('client faults against our everything server, by a scripted client (mcpwire refuses to send them)', async () => {
-    const file = join(DIR, 'client-legacy.jsonl');
+    const file = join(DIR, 'client-handshake.jsonl');
     await recordScript(file, OUR_EVERYTHING, [
       { send: request(1, 'tools/list'), until: answered(1) },
       { send: initialize(2), until: answered(2) },
@@ -314,8 +318,8 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
   });
 
   test('2026-07-28 client faults: a missing envelope key and an input_required retry with its id (our everything server), an id reused while pending ("stateless" fixture)', async () => {
-    const file = join(DIR, 'client-modern.jsonl');
-    const file2 = join(DIR, 'client-modern-pending.jsonl');
+    const file = join(DIR, 'client-stateless.jsonl');
+    const file2 = join(DIR, 'client-stateless-pending.jsonl');
     const prompt = { name: 'test_input_required_result_prompt', _meta: META };
     await recordScript(file, OUR_EVERYTHING, [
       { send: request(1, 'server/discover', { _meta: META }), until: answered(1) },
@@ -404,7 +408,7 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
       await recorder.close();
       return file;
     };
-    const legacy = await recordHttp('http-legacy', async (fetchRecorded) => {
+    const handshake = await recordHttp('http-handshake', async (fetchRecorded) => {
       const opened = await post(fetchRecorded, initialize(1), {});
       const session = opened.headers.get('mcp-session-id') ?? '';
       assert.notEqual(session, '');
@@ -422,19 +426,19 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
         'mcp-protocol-version': '2025-11-25',
       });
     });
-    const legacyFindings = await lint(legacy);
+    const handshakeFindings = await lint(handshake);
     assert.deepEqual(
-      legacyFindings.findings.map((finding) => [
+      handshakeFindings.findings.map((finding) => [
         finding.rule,
         finding.requirement,
-        textAt(legacy, finding.line),
+        textAt(handshake, finding.line),
       ]),
       [
         ['protocol-version-header', 'HTTP-33', 'POST exchange 3'],
         ['protocol-version-header', 'LIFE-10', 'POST exchange 4'],
       ],
     );
-    const modern = await recordHttp('http-modern', async (fetchRecorded) => {
+    const stateless = await recordHttp('http-stateless', async (fetchRecorded) => {
       const headers = (method: string, version = '2026-07-28') => ({
         'mcp-protocol-version': version,
         'mcp-method': method,
@@ -454,12 +458,12 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
         headers('tools/call'),
       );
     });
-    const modernFindings = await lint(modern);
+    const statelessFindings = await lint(stateless);
     assert.deepEqual(
-      modernFindings.findings.map((finding) => [
+      statelessFindings.findings.map((finding) => [
         finding.rule,
         finding.requirement,
-        textAt(modern, finding.line),
+        textAt(stateless, finding.line),
       ]),
       [
         ['protocol-version-header', 'S26-HTTP-11', 'POST exchange 2'],
@@ -468,11 +472,11 @@ describe('mcpwire lint', { concurrency: 2 }, () => {
       ],
     );
     assert.match(
-      modernFindings.findings[0]!.message,
+      statelessFindings.findings[0]!.message,
       /MCP-Protocol-Version "2025-11-25" but its _meta names "2026-07-28"/,
     );
     assert.match(
-      modernFindings.findings[2]!.message,
+      statelessFindings.findings[2]!.message,
       /no Mcp-Name header; send Mcp-Name with params\.name \("echo"\)/,
     );
   });

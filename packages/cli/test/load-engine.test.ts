@@ -122,7 +122,7 @@ async function load(url: string, ...extra: string[]) {
     'load',
     url,
     '--era',
-    'legacy',
+    'handshake',
     '--call',
     'echo',
     'message=hi',

@@ -135,7 +135,7 @@ function mcpHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 }
 
 describe("mcpwire load: the engine's requests equal the Client's", { concurrency: 2 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`over stdio, --era ${era}`, async () => {
       const log = join(dir, `stdio-${era}.log`);
       const run = await runCli([
@@ -168,7 +168,7 @@ describe("mcpwire load: the engine's requests equal the Client's", { concurrency
       assert.equal(run.code, 0, run.stderr);
       const headers = proxy.sent[0]?.wire.headers ?? {};
       assert.ok('mcp-protocol-version' in headers, JSON.stringify(headers));
-      if (era === 'modern') assert.equal(headers['mcp-method'], 'tools/call');
+      if (era === 'stateless') assert.equal(headers['mcp-method'], 'tools/call');
       else assert.ok('mcp-session-id' in headers, JSON.stringify(headers));
       assertSameWire(proxy.sent);
     });

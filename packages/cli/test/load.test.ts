@@ -405,7 +405,7 @@ describe('mcpwire load over stdio', { concurrency: 3 }, () => {
 });
 
 describe('mcpwire load over Streamable HTTP', { concurrency: 2 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`--era ${era}: --requests N over --connections 2 clients makes exactly N calls`, async () => {
       const { file } = countFile();
       await using server = await httpServer(file);

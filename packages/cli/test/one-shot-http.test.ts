@@ -40,8 +40,8 @@ describe('one-shot commands over Streamable HTTP', { concurrency: 4 }, () => {
     assert.deepEqual([values.code, values.stdout], [0, 'test\ntesting\ntest-value\n']);
   });
 
-  test('ours, each era: --era legacy and --era modern both work against one endpoint', async () => {
-    for (const era of ['legacy', 'modern']) {
+  test('ours, each era: --era handshake and --era stateless both work against one endpoint', async () => {
+    for (const era of ['handshake', 'stateless']) {
       const result = await runCli(['call', ours.url, 'echo', 'message=' + era, '--era', era]);
       assert.deepEqual([result.code, result.stdout], [0, `${era}\n`], result.stderr);
     }

@@ -163,7 +163,7 @@ describe('one-shot commands against "mcpwire serve everything" over stdio', { co
       'list',
       'tools',
       '--era',
-      'legacy',
+      'handshake',
       '--',
       process.execPath,
       `--import=${import.meta.resolve('tsx')}`,

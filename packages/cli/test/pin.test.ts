@@ -17,7 +17,7 @@ const DIR = mkdtempSync(join(tmpdir(), 'mcpwire-pin-'));
 after(() => rmSync(DIR, { recursive: true, force: true }));
 
 function server(name: string): string[] {
-  return ['--era', 'legacy', '--', process.execPath, SERVER, name];
+  return ['--era', 'handshake', '--', process.execPath, SERVER, name];
 }
 
 interface LockFile {
@@ -94,14 +94,14 @@ describe('mcpwire pin and check --pin', () => {
     const pinned = await runCli(['pin', server.url, '-o', httpLock]);
     assert.equal(pinned.code, 0, pinned.stderr);
     assert.match(pinned.stdout, /^Pinned \d+ definitions of mcpwire-github /);
-    for (const era of ['modern', 'legacy']) {
+    for (const era of ['stateless', 'handshake']) {
       const result = await runCli(['check', server.url, '--era', era, '--pin', httpLock, '--format', 'json']);
       const report = JSON.parse(result.stdout) as {
         protocolVersion: string;
         findings: Array<{ rule: string }>;
       };
       assert.equal(result.code, 0, `${era}: ${result.stdout}${result.stderr}`);
-      assert.equal(report.protocolVersion, era === 'modern' ? '2026-07-28' : '2025-11-25');
+      assert.equal(report.protocolVersion, era === 'stateless' ? '2026-07-28' : '2025-11-25');
       // The same definitions in either era: nothing added, removed or changed.
       assert.deepEqual(
         report.findings.filter((finding) => finding.rule.startsWith('pin/')),

@@ -44,14 +44,14 @@ async function recordCall(file: string, server: readonly string[], extra: string
 }
 
 describe('replay --check', { concurrency: 2 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`${era} era: an unchanged server passes, every response the same (exit 0)`, async () => {
       await using dir = await tempDirectory();
       const file = dir.file('call.jsonl');
       await recordCall(file, OUR_EVERYTHING, ['--era', era]);
       const checked = await runCli(['replay', file, '--check', ...OURS]);
       assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-      const first = era === 'legacy' ? 'initialize' : 'server/discover';
+      const first = era === 'handshake' ? 'initialize' : 'server/discover';
       assert.equal(
         checked.stdout.replace(/^Replaying .*\n/, ''),
         `  same     ${first}\n  same     tools/list\n  same     tools/call add_numbers\n\n` +
@@ -64,7 +64,7 @@ describe('replay --check', { concurrency: 2 }, () => {
   test('an edited recorded result is a diff path by path (exit 1); --ignore those paths and it passes', async () => {
     await using dir = await tempDirectory();
     const file = dir.file('call.jsonl');
-    await recordCall(file, OUR_EVERYTHING, ['--era', 'legacy']);
+    await recordCall(file, OUR_EVERYTHING, ['--era', 'handshake']);
     await editTranscript(file, (entry) => {
       const result = (entry.message as { result?: { structuredContent?: { sum: number } } }).result;
       if (result?.structuredContent === undefined) return;
@@ -114,7 +114,7 @@ describe('replay --check', { concurrency: 2 }, () => {
     await recordSession(
       file,
       {
-        era: 'legacy',
+        era: 'handshake',
         handlers: {
           sampling: () => ({ role: 'assistant', model: 'm', content: { type: 'text', text: sampled } }),
         },
@@ -147,7 +147,7 @@ describe('replay --check', { concurrency: 2 }, () => {
     const recorded = await runCli([
       'call',
       '--era',
-      'modern',
+      'stateless',
       '--record',
       file,
       server.url,

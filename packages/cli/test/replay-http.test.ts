@@ -39,14 +39,14 @@ describe('the HTTP mock', { concurrency: 2 }, () => {
   test('handshake era: our client lists what the live server listed; JSON answers, a session, 202, Host and Origin checks', async () => {
     await using dir = await tempDirectory();
     const file = dir.file('list.jsonl');
-    const live = await runCli(['list', '--era', 'legacy', '--record', file, ...OURS]);
+    const live = await runCli(['list', '--era', 'handshake', '--record', file, ...OURS]);
     assert.equal(live.code, 0, live.stderr);
     await using mock = await startReplayHttp(file);
     assert.match(
       mock.stderr(),
       /^mcpwire: replaying .*list\.jsonl \(5 recorded answers\) over Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp; Ctrl-C stops\n$/,
     );
-    const replayed = await runCli(['list', '--era', 'legacy', mock.url]);
+    const replayed = await runCli(['list', '--era', 'handshake', mock.url]);
     assert.equal(replayed.code, 0, replayed.stderr);
     assert.equal(replayed.stdout, live.stdout);
 
@@ -91,7 +91,7 @@ describe('the HTTP mock', { concurrency: 2 }, () => {
   test('2026-07-28: our client calls a tool as against the live server; an unrecorded method is 404 with -32601', async () => {
     await using dir = await tempDirectory();
     const file = dir.file('call.jsonl');
-    const call = ['call', '--era', 'modern', '--json'];
+    const call = ['call', '--era', 'stateless', '--json'];
     const live = await runCli([...call, '--record', file, 'add_numbers', 'a=2', 'b=3', ...OURS]);
     assert.equal(live.code, 0, live.stderr);
     await using mock = await startReplayHttp(file);

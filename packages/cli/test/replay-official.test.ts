@@ -37,11 +37,11 @@ async function recordedToolNames(file: string): Promise<string[]> {
 describe('the official v2 client against the stdio mock', { concurrency: 2 }, () => {
   test('handshake era: initialize at the recorded version, listTools and callTool from the recording', async () => {
     await using dir = await tempDirectory();
-    const file = dir.file('legacy.jsonl');
+    const file = dir.file('handshake.jsonl');
     const recorded = await runCli([
       'call',
       '--era',
-      'legacy',
+      'handshake',
       '--record',
       file,
       'add_numbers',
@@ -75,11 +75,11 @@ describe('the official v2 client against the stdio mock', { concurrency: 2 }, ()
 
   test('2026-07-28 with automatic negotiation: server/discover, listTools and callTool from the recording', async () => {
     await using dir = await tempDirectory();
-    const file = dir.file('modern.jsonl');
+    const file = dir.file('stateless.jsonl');
     const recorded = await runCli([
       'call',
       '--era',
-      'modern',
+      'stateless',
       '--record',
       file,
       'add_numbers',
@@ -92,7 +92,7 @@ describe('the official v2 client against the stdio mock', { concurrency: 2 }, ()
     // Its envelope names another client and other capabilities than the recording's (S26-VER-1):
     // the mock matches by method and params all the same.
     const client = new Client(
-      { name: 'replay-official-v2-modern', version: '2.0.0' },
+      { name: 'replay-official-v2-stateless', version: '2.0.0' },
       { versionNegotiation: { mode: 'auto' }, capabilities: { roots: {} } },
     );
     await client.connect(replayTransport(file));
@@ -117,7 +117,7 @@ describe('the official v2 client against the stdio mock', { concurrency: 2 }, ()
     const file = dir.file('progress.jsonl');
     const live: number[] = [];
     let liveResult: unknown;
-    await recordSession(file, { era: 'legacy' }, async (client) => {
+    await recordSession(file, { era: 'handshake' }, async (client) => {
       liveResult = await client.callTool(
         { name: 'test_tool_with_progress', arguments: {} },
         { onProgress: (update) => live.push(update.progress) },

@@ -16,7 +16,7 @@ const INITIALIZE = {
 };
 
 describe('the stdio mock answers our client as the live server did', { concurrency: 2 }, () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     test(`${era} era: list and call --json print the same from the recording as from the live server`, async () => {
       await using dir = await tempDirectory();
       const listFile = dir.file('list.jsonl');
@@ -51,7 +51,7 @@ describe('the stdio mock line by line', { concurrency: 2 }, () => {
     const recorded = await runCli([
       'call',
       '--era',
-      'legacy',
+      'handshake',
       '--record',
       file,
       'add_numbers',
@@ -123,7 +123,7 @@ describe('the stdio mock line by line', { concurrency: 2 }, () => {
     await using dir = await tempDirectory();
     const file = dir.file('progress.jsonl');
     const seen: Progress[] = [];
-    await recordSession(file, { era: 'legacy' }, async (client) => {
+    await recordSession(file, { era: 'handshake' }, async (client) => {
       await client.callTool(
         { name: 'test_tool_with_progress', arguments: {} },
         { onProgress: (update) => seen.push(update) },

@@ -131,13 +131,21 @@ describe('mcpwire report, opened in headless Chromium', { skip, timeout: 900_000
         'read',
         'test://nope',
         '--era',
-        'legacy',
+        'handshake',
         '--record',
         file('stdio-handshake.jsonl'),
         '--',
         ...OUR_EVERYTHING,
       ]),
-      runCli(['call', http.url, 'test_tool_with_logging', '--era', 'legacy', '--record', file('http.jsonl')]),
+      runCli([
+        'call',
+        http.url,
+        'test_tool_with_logging',
+        '--era',
+        'handshake',
+        '--record',
+        file('http.jsonl'),
+      ]),
     ]);
     assert.deepEqual(
       runs.map((run) => run.code),

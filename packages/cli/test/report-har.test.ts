@@ -237,7 +237,7 @@ describe('mcpwire report --har', { timeout: 600_000 }, () => {
         http.url,
         'test_tool_with_logging',
         '--era',
-        'legacy',
+        'handshake',
         '--record',
         file('handshake.jsonl'),
       ]),

@@ -162,7 +162,7 @@ describe('report model', () => {
   });
 
   test('the stateless era is named from the _meta envelope (S26-META-2)', () => {
-    const modern = transcriptOf([
+    const stateless = transcriptOf([
       message(1, 'client', {
         id: 1,
         method: 'server/discover',
@@ -170,7 +170,7 @@ describe('report model', () => {
       }),
       message(2, 'server', { id: 1, result: { resultType: 'input_required' } }),
     ]);
-    const model = toReportModel(modern);
+    const model = toReportModel(stateless);
     assert.equal(model.era, 'stateless era (2026-07-28)');
     assert.equal((model.rows[1] as ArrowRow).summary.label, '#1 result input_required');
   });

@@ -11,7 +11,7 @@ import { MCPWIRE, childEnv, ROOT, runCli } from './support/cli-process.ts';
 import { freePort } from '../../../test/support/free-port.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
-const MODERN_HEADERS = {
+const STATELESS_HEADERS = {
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',
   'MCP-Protocol-Version': '2026-07-28',
@@ -44,7 +44,7 @@ test('on a terminal it prints its URL; both eras answer there; SIGTERM exits 0',
     server.text,
     /^mcpwire: serving MCP over Streamable HTTP at http:\/\/127\.0\.0\.1:\d+\/mcp \(HTTP\+SSE at \/sse\); Ctrl-C stops\n$/,
   );
-  const discover = await fetch(url, { method: 'POST', headers: MODERN_HEADERS, body: DISCOVER });
+  const discover = await fetch(url, { method: 'POST', headers: STATELESS_HEADERS, body: DISCOVER });
   assert.equal(discover.status, 200);
   const body = (await discover.json()) as { result: { supportedVersions: string[] } };
   assert.deepEqual(body.result.supportedVersions, ['2026-07-28']);
@@ -79,7 +79,7 @@ test('off a terminal it prints its URL on stderr all the same (a script reads it
     const url = `http://127.0.0.2:${port}/mcp`;
     const discover = await fetchWhenListening(url, {
       method: 'POST',
-      headers: MODERN_HEADERS,
+      headers: STATELESS_HEADERS,
       body: DISCOVER,
     });
     assert.equal(discover.status, 200);
@@ -109,14 +109,14 @@ test('--no-sessions: initialize gets no session id, each POST stands alone, GET 
   );
   try {
     const url = `http://127.0.0.1:${port}/mcp`;
-    const legacy = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-    const init = await fetchWhenListening(url, { method: 'POST', headers: legacy, body: INITIALIZE });
+    const handshake = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const init = await fetchWhenListening(url, { method: 'POST', headers: handshake, body: INITIALIZE });
     assert.equal(init.status, 200);
     assert.equal(init.headers.get('mcp-session-id'), null);
     await init.body?.cancel();
     const listed = await fetch(url, {
       method: 'POST',
-      headers: { ...legacy, 'MCP-Protocol-Version': '2025-06-18' },
+      headers: { ...handshake, 'MCP-Protocol-Version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     assert.equal(listed.status, 200);
@@ -149,7 +149,9 @@ test('--max-sessions and --max-sessions-per-client: a client past its cap loses 
   );
   try {
     const url = `http://127.0.0.1:${port}/mcp`;
-    await (await fetchWhenListening(url, { method: 'POST', headers: MODERN_HEADERS, body: DISCOVER })).text();
+    await (
+      await fetchWhenListening(url, { method: 'POST', headers: STATELESS_HEADERS, body: DISCOVER })
+    ).text();
     const x = { localAddress: '127.0.0.1' };
     const y = { localAddress: '127.0.0.2' };
     const x1 = await initializeFrom(url, x);
@@ -237,7 +239,7 @@ test('--no-sessions needs --http', async () => {
 
 /** The status of a discover POST to `url` with this Host header (fetch does not let a caller set Host). */
 async function statusWithHost(url: string, host: string): Promise<number | undefined> {
-  const request = httpRequest(url, { method: 'POST', headers: { ...MODERN_HEADERS, Host: host } });
+  const request = httpRequest(url, { method: 'POST', headers: { ...STATELESS_HEADERS, Host: host } });
   request.end(DISCOVER);
   const [response] = (await once(request, 'response')) as [IncomingMessage];
   response.resume();

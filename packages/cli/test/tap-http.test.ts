@@ -70,7 +70,7 @@ describe('mcpwire tap --http', { concurrency: 2 }, () => {
     const client = new Client(
       { name: 'tap-http-test', version: '1.0.0' },
       {
-        era: 'legacy',
+        era: 'handshake',
         handlers: {
           elicitation: (params) => {
             asked.push(params.message);
@@ -137,7 +137,7 @@ describe('mcpwire tap --http', { concurrency: 2 }, () => {
     const record = scratch('clients.jsonl');
     const { tap, url } = await startTap(server.url, record, { isLinting: true });
     await using _tap = tap;
-    const connect = async (name: string, era: 'legacy' | 'modern'): Promise<Client> => {
+    const connect = async (name: string, era: 'handshake' | 'stateless'): Promise<Client> => {
       const client = new Client({ name, version: '1.0.0' }, { era });
       await client.connect(new StreamableHttpClientTransport(url));
       return client;
@@ -146,20 +146,23 @@ describe('mcpwire tap --http', { concurrency: 2 }, () => {
       client.callTool({ name: 'echo', arguments: { message } });
 
     // Two clients initializing at the same time, then both sessions open: each numbers its requests from the start.
-    const [first, second] = await Promise.all([connect('first', 'legacy'), connect('second', 'legacy')]);
+    const [first, second] = await Promise.all([
+      connect('first', 'handshake'),
+      connect('second', 'handshake'),
+    ]);
     await echo(first, 'one');
     await echo(second, 'two');
     await second.listTools();
     await first.listTools();
     await first.close();
     // A third client after the first has gone, while the second is still there.
-    const third = await connect('third', 'legacy');
+    const third = await connect('third', 'handshake');
     await third.listTools();
     await echo(second, 'again');
     await third.close();
     await second.close();
     // 2026-07-28 clients have no session: their requests, with the same ids, are in flight together.
-    const [left, right] = await Promise.all([connect('left', 'modern'), connect('right', 'modern')]);
+    const [left, right] = await Promise.all([connect('left', 'stateless'), connect('right', 'stateless')]);
     await Promise.all([left.listTools(), right.listTools(), echo(left, 'l'), echo(right, 'r')]);
     await left.close();
     await right.close();

@@ -45,13 +45,13 @@ describe('--trace and --record on the client commands', { concurrency: 2 }, () =
   });
 
   test('stdio, handshake era: spawn, the handshake, the call, the exit; secrets redacted in file and trace', async () => {
-    const file = join(dir, 'call-legacy.jsonl');
+    const file = join(dir, 'call-handshake.jsonl');
     const run = await runCli([
       'call',
       'echo',
       `message=${SECRET}`,
       '--era',
-      'legacy',
+      'handshake',
       '--record',
       file,
       '--trace',
@@ -107,14 +107,14 @@ describe('--trace and --record on the client commands', { concurrency: 2 }, () =
   });
 
   test('stdio, 2026-07-28: credential-named arguments are redacted by default', async () => {
-    const file = join(dir, 'call-modern.jsonl');
+    const file = join(dir, 'call-stateless.jsonl');
     const run = await runCli([
       'call',
       'echo',
       'message=hello',
       `apiKey=${SECRET}`,
       '--era',
-      'modern',
+      'stateless',
       '--record',
       file,
       '--trace',

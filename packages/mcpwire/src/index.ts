@@ -4,14 +4,14 @@
 export * from './jsonrpc/index.ts';
 export * from './protocol/types/index.ts';
 export {
-  LEGACY_VERSIONS,
-  MODERN_VERSIONS,
+  HANDSHAKE_VERSIONS,
+  STATELESS_VERSIONS,
   REVISION_FEATURES,
   adaptContentForRevision,
   adaptToolForRevision,
   hasFeature,
   isKnownVersion,
-  isModernVersion,
+  isStatelessVersion,
   type FeatureSpan,
   type ProtocolVersion,
   type RevisionFeature,

@@ -158,10 +158,10 @@ describe('HTTP without handshake-era sessions', () => {
       return handler(request);
     };
     const { StreamableHttpClientTransport } = await import('../src/transports/http/index.ts');
-    const client = new Client({ name: 'c', version: '1' }, { era: 'legacy', eraCache: false });
+    const client = new Client({ name: 'c', version: '1' }, { era: 'handshake', eraCache: false });
     await client.connect(new StreamableHttpClientTransport(ENDPOINT, { fetch }));
     try {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       const tools = await client.listAllTools();
       assert.ok(tools.some((tool) => tool.name === 'echo'));
       const echoed = await client.callTool({ name: 'echo', arguments: { message: 'x' } });

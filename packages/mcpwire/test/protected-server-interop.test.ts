@@ -18,7 +18,7 @@ async function followAuthorization(request: AuthorizationRequest): Promise<URL> 
   return new URL(response.headers.get('location')!);
 }
 
-for (const era of ['legacy', 'modern'] as const) {
+for (const era of ['handshake', 'stateless'] as const) {
   test(`our client completes the code flow against our protected server (${era} era), then steps up`, async () => {
     await using issuer = await startTestIssuer();
     await using server = await startProtectedServer({

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseBearerChallenge } from '../src/auth/index.ts';
-import { modernPost, type Loose } from './support/http-kit.ts';
+import { statelessPost, type Loose } from './support/http-kit.ts';
 import { startProtectedServer, type ProtectedServer } from './support/protected-server.ts';
 import { startTestIssuer, type TestIssuer } from './support/token-issuer.ts';
 
@@ -24,7 +24,7 @@ function tokenFor(issuer: TestIssuer, server: ProtectedServer, sub: string, scop
 }
 
 /** A handshake-era POST (JSON only, so each answer is one JSON body). */
-function legacyPost(
+function handshakePost(
   url: string,
   body: unknown,
   headers: { token?: string; session?: string } = {},
@@ -45,7 +45,7 @@ function legacyPost(
 
 /** Opens a handshake-era session as the holder of `token`; resolves with its id. */
 async function openSession(url: string, token: string): Promise<string> {
-  const init = await legacyPost(
+  const init = await handshakePost(
     url,
     {
       jsonrpc: '2.0',
@@ -59,7 +59,7 @@ async function openSession(url: string, token: string): Promise<string> {
   await init.body?.cancel();
   const session = init.headers.get('mcp-session-id')!;
   const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
-  assert.equal((await legacyPost(url, initialized, { token, session })).status, 202);
+  assert.equal((await handshakePost(url, initialized, { token, session })).status, 202);
   return session;
 }
 
@@ -68,8 +68,8 @@ function callTool(name: string, id = 1): object {
 }
 
 /** A stateless-era tools/call to the real endpoint, with every standard header. */
-function modernCall(url: string, name: string, token: string): Promise<Response> {
-  const template = modernPost(
+function statelessCall(url: string, name: string, token: string): Promise<Response> {
+  const template = statelessPost(
     'tools/call',
     { name, arguments: {} },
     { headers: { authorization: `Bearer ${token}` } },
@@ -86,10 +86,10 @@ test('ctx.auth in the handshake era: the verified subject, client, scopes and ex
   await using server = await setUp(issuer);
   const token = await tokenFor(issuer, server, 'alice');
   const session = await openSession(server.url, token);
-  const response = await legacyPost(server.url, callTool('whoami'), { token, session });
+  const response = await handshakePost(server.url, callTool('whoami'), { token, session });
   assert.equal(response.status, 200);
   const seen = JSON.parse(textOf(await response.json())) as Loose;
-  assert.equal(seen.era, 'legacy');
+  assert.equal(seen.era, 'handshake');
   assert.equal(seen.auth.subject, 'alice');
   assert.equal(seen.auth.clientId, 'alice-app');
   assert.deepEqual(seen.auth.scopes, ['mcp']);
@@ -104,7 +104,7 @@ test('ctx.auth follows each request: a refreshed token in the same session shows
   const first = await tokenFor(issuer, server, 'alice');
   const session = await openSession(server.url, first);
   const refreshed = await tokenFor(issuer, server, 'alice', 'mcp deploy');
-  const response = await legacyPost(server.url, callTool('whoami'), { token: refreshed, session });
+  const response = await handshakePost(server.url, callTool('whoami'), { token: refreshed, session });
   assert.deepEqual((JSON.parse(textOf(await response.json())) as Loose).auth.scopes, ['mcp', 'deploy']);
 });
 
@@ -112,10 +112,10 @@ test('ctx.auth in the stateless era (2026-07-28): the same principal reaches the
   await using issuer = await startTestIssuer();
   await using server = await setUp(issuer);
   const token = await tokenFor(issuer, server, 'bob');
-  const response = await modernCall(server.url, 'whoami', token);
+  const response = await statelessCall(server.url, 'whoami', token);
   assert.equal(response.status, 200);
   const seen = JSON.parse(textOf(await response.json())) as Loose;
-  assert.equal(seen.era, 'modern');
+  assert.equal(seen.era, 'stateless');
   assert.equal(seen.auth.subject, 'bob');
   assert.equal(seen.auth.clientId, 'bob-app');
 });
@@ -125,9 +125,9 @@ test('AUTH-26: a tool needing a scope the token lacks gets 403 insufficient_scop
   await using server = await setUp(issuer);
   const token = await tokenFor(issuer, server, 'alice');
   const session = await openSession(server.url, token);
-  const legacy = await legacyPost(server.url, callTool('deploy'), { token, session });
-  const modern = await modernCall(server.url, 'deploy', token);
-  for (const response of [legacy, modern]) {
+  const handshake = await handshakePost(server.url, callTool('deploy'), { token, session });
+  const stateless = await statelessCall(server.url, 'deploy', token);
+  for (const response of [handshake, stateless]) {
     assert.equal(response.status, 403);
     const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
     assert.equal(challenge.error, 'insufficient_scope');
@@ -135,9 +135,9 @@ test('AUTH-26: a tool needing a scope the token lacks gets 403 insufficient_scop
     assert.equal(challenge.resourceMetadata, server.auth.resourceMetadataUrl);
   }
   const stepped = await tokenFor(issuer, server, 'alice', 'mcp deploy');
-  const allowed = await legacyPost(server.url, callTool('deploy', 2), { token: stepped, session });
+  const allowed = await handshakePost(server.url, callTool('deploy', 2), { token: stepped, session });
   assert.equal(textOf(await allowed.json()), 'deployed by alice');
-  assert.equal((await modernCall(server.url, 'deploy', stepped)).status, 200);
+  assert.equal((await statelessCall(server.url, 'deploy', stepped)).status, 200);
 });
 
 test('SEC-7: a session id used with another principal’s valid token is refused (404)', async () => {
@@ -146,7 +146,7 @@ test('SEC-7: a session id used with another principal’s valid token is refused
   const alice = await tokenFor(issuer, server, 'alice');
   const session = await openSession(server.url, alice);
   const mallory = await tokenFor(issuer, server, 'mallory');
-  const hijack = await legacyPost(server.url, callTool('whoami'), { token: mallory, session });
+  const hijack = await handshakePost(server.url, callTool('whoami'), { token: mallory, session });
   assert.equal(hijack.status, 404);
   // Same subject through another client is another principal too (bound by subject and client).
   const otherClient = await issuer.mint({
@@ -156,10 +156,10 @@ test('SEC-7: a session id used with another principal’s valid token is refused
     scope: 'mcp',
   });
   assert.equal(
-    (await legacyPost(server.url, callTool('whoami'), { token: otherClient, session })).status,
+    (await handshakePost(server.url, callTool('whoami'), { token: otherClient, session })).status,
     404,
   );
-  const owner = await legacyPost(server.url, callTool('whoami'), { token: alice, session });
+  const owner = await handshakePost(server.url, callTool('whoami'), { token: alice, session });
   assert.equal(owner.status, 200);
 });
 
@@ -177,7 +177,7 @@ test('AUTH-6, AUTH-22, AUTH-34: no token and a foreign-audience token get 401 be
     `Bearer scope="mcp", resource_metadata="${server.auth.resourceMetadataUrl}"`,
   );
   const foreign = await issuer.mint({ sub: 'alice', aud: 'http://127.0.0.1:1/mcp', scope: 'mcp' });
-  const refused = await modernCall(server.url, 'whoami', foreign);
+  const refused = await statelessCall(server.url, 'whoami', foreign);
   assert.equal(refused.status, 401);
   assert.equal(parseBearerChallenge(refused.headers.get('www-authenticate')).error, 'invalid_token');
   const metadata = await fetch(server.auth.resourceMetadataUrl);
@@ -192,10 +192,10 @@ test('no token passthrough: across good, refused and hijacking requests, no toke
   const expired = await issuer.mint({ sub: 'eve', aud: server.url, scope: 'mcp' }, { now: 1_000_000_000 });
   const foreign = await issuer.mint({ sub: 'eve', aud: 'https://elsewhere.example/mcp', scope: 'mcp' });
   const session = await openSession(server.url, alice);
-  await (await legacyPost(server.url, callTool('deploy'), { token: alice, session })).body?.cancel();
-  await (await legacyPost(server.url, callTool('whoami'), { token: mallory, session })).body?.cancel();
+  await (await handshakePost(server.url, callTool('deploy'), { token: alice, session })).body?.cancel();
+  await (await handshakePost(server.url, callTool('whoami'), { token: mallory, session })).body?.cancel();
   for (const token of [expired, foreign, 'not-a-jwt']) {
-    await (await modernCall(server.url, 'whoami', token)).body?.cancel();
+    await (await statelessCall(server.url, 'whoami', token)).body?.cancel();
   }
   assert.ok(server.logs.length >= 4, `the refusals were reported: ${server.logs.join('\n')}`);
   for (const token of [alice, mallory, expired, foreign, 'not-a-jwt']) {

@@ -10,7 +10,7 @@ import { Client } from '../src/client/client.ts';
 import type { JsonObject } from '../src/jsonrpc/message.ts';
 import { createSessionlessHandler, StreamableHttpClientTransport } from '../src/transports/http/index.ts';
 import { createCfWorkerValidator } from '../src/validation/cfworker-validator.ts';
-import { ENDPOINT, modernPost } from './support/http-kit.ts';
+import { ENDPOINT, statelessPost } from './support/http-kit.ts';
 import type { StandardSchemaV1 } from '../src/validation/index.ts';
 import type { ServerExtension } from '../src/server/extension.ts';
 import { ServerCore } from '../src/server/server-core.ts';
@@ -32,10 +32,10 @@ const textInput: StandardSchemaV1<{ text: string }> = {
 };
 
 /** Our client in the handshake era against `server` behind createSessionlessHandler, in-process. */
-async function legacyClient(server: ServerCore): Promise<Client> {
+async function handshakeClient(server: ServerCore): Promise<Client> {
   const handler = createSessionlessHandler(server);
   const fetch = (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init));
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy', eraCache: false });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'handshake', eraCache: false });
   await client.connect(new StreamableHttpClientTransport(ENDPOINT, { fetch }));
   return client;
 }
@@ -50,7 +50,7 @@ function echoCore(): ServerCore {
 test('a ServerCore serves its tools to a handshake-era client without a session, declaring tools and logging alone', async () => {
   const server = echoCore();
   assert.equal('connect' in server, false);
-  const client = await legacyClient(server);
+  const client = await handshakeClient(server);
   assert.deepEqual(Object.keys(client.serverCapabilities ?? {}).sort(), ['logging', 'tools']);
   assert.deepEqual(
     (await client.listTools()).tools.map((tool) => [tool.name, tool.inputSchema]),
@@ -78,7 +78,7 @@ test('a ServerCore serves its tools to a handshake-era client without a session,
 test('a ServerCore answers the stateless era through the web handler; features it lacks are -32601', async () => {
   const handler = createSessionlessHandler(echoCore());
   const post = async (method: string, params: JsonObject): Promise<JsonObject> =>
-    (await (await handler(modernPost(method, params))).json()) as JsonObject;
+    (await (await handler(statelessPost(method, params))).json()) as JsonObject;
   const discovered = (await post('server/discover', {})).result as JsonObject;
   assert.equal((discovered.capabilities as JsonObject).resources, undefined);
   const called = (await post('tools/call', { name: 'echo', arguments: { text: 'x' } })).result as JsonObject;
@@ -102,7 +102,7 @@ test('a ServerCore refuses a JSON Schema tool without a validator, naming the fi
   );
   const checked = new ServerCore({ name: 'core', version: '1' }, { validator: createCfWorkerValidator() });
   checked.tool({ name: 'echo', inputSchema: TEXT_SCHEMA }, ({ text }) => `echo: ${String(text)}`);
-  const client = await legacyClient(checked);
+  const client = await handshakeClient(checked);
   const invalid = await client.callTool({ name: 'echo', arguments: {} });
   assert.equal(invalid.isError, true);
   assert.match(JSON.stringify(invalid.content), /text/);

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../src/protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS, STATELESS_VERSIONS } from '../src/protocol/revisions.ts';
 import { METHODS } from '../src/protocol/methods.ts';
 
 const SPEC = join(import.meta.dirname, '../../../spec');
-const KNOWN: readonly string[] = [...LEGACY_VERSIONS, ...MODERN_VERSIONS];
+const KNOWN: readonly string[] = [...HANDSHAKE_VERSIONS, ...STATELESS_VERSIONS];
 
 function revisionsOfMethodTable(): Set<string> {
   const revisions = new Set<string>();

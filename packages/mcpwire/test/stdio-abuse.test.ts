@@ -143,7 +143,7 @@ describe('a server that exits mid-message', { timeout: 60_000 }, () => {
     const errors: Error[] = [];
     const client = new Client(
       { name: 'c', version: '1' },
-      { era: 'legacy', onError: (error) => errors.push(error) },
+      { era: 'handshake', onError: (error) => errors.push(error) },
     );
     await client.connect(
       new StdioClientTransport({

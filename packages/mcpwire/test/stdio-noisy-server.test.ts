@@ -12,7 +12,7 @@ test('a server printing non-JSON lines: the client reports a protocol error, kee
   const received: string[] = [];
   const client = new Client(
     { name: 'c', version: '1' },
-    { era: 'legacy', onError: (error) => errors.push(error) },
+    { era: 'handshake', onError: (error) => errors.push(error) },
   );
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -15,7 +15,7 @@ import { Server } from '../src/server/index.ts';
 import { createHttpHandler } from '../src/transports/http/index.ts';
 import { serveHttp } from '../src/transports/http/node.ts';
 import { SseReader, sseMessages, type Loose } from './support/http-kit.ts';
-import { modernMeta, WITH_TASKS } from './support/task-peer.ts';
+import { statelessMeta, WITH_TASKS } from './support/task-peer.ts';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -36,7 +36,7 @@ function httpCaller(url: string) {
         jsonrpc: '2.0',
         id: ++id,
         method,
-        params: { ...params, _meta: modernMeta(WITH_TASKS) },
+        params: { ...params, _meta: statelessMeta(WITH_TASKS) },
       }),
     });
   const call = async (

@@ -7,7 +7,7 @@ import { createEverythingServer } from '../src/everything.ts';
 import { runTranscript } from './golden/runner.ts';
 
 const root = join(import.meta.dirname, 'golden');
-for (const era of ['legacy', 'modern']) {
+for (const era of ['handshake', 'stateless']) {
   for (const name of readdirSync(join(root, era))
     .filter((file) => file.endsWith('.transcript'))
     .sort()) {

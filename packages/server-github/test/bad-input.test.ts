@@ -92,7 +92,7 @@ test('TOOL-7, TOOL-11: every bad input is a tool error naming the problem; the d
   using dir = new TempDir();
   const file = dir.file('github.sqlite3');
   await using server = createGithubServer({ db: file });
-  const client = await connectClient(server, 'legacy');
+  const client = await connectClient(server, 'handshake');
   const before = fingerprint(file);
   for (const [name, args, expected] of CASES) {
     const result = await call(client, name, args);
@@ -108,7 +108,7 @@ test('SQL- and FTS-looking strings are data: unknown names, literal search terms
   using dir = new TempDir();
   const file = dir.file('github.sqlite3');
   await using server = createGithubServer({ db: file });
-  const client = await connectClient(server, 'modern');
+  const client = await connectClient(server, 'stateless');
   for (const value of SQL) {
     const asOwner = await call(client, 'list_issues', { owner: value, repo: 'webapp' });
     assert.equal(asOwner.isError, true);
@@ -161,7 +161,7 @@ test('SQL- and FTS-looking strings are data: unknown names, literal search terms
 
 test('a huge argument is refused by the schema before any work, and the server keeps serving', async () => {
   await using server = createGithubServer({ db: ':memory:' });
-  const client = await connectClient(server, 'legacy');
+  const client = await connectClient(server, 'handshake');
   const huge = 'A'.repeat(1_000_000);
   for (const args of [
     { owner: huge, repo: 'webapp' },

@@ -137,7 +137,7 @@ test('stateless era over Streamable HTTP: the link follows each request’s own 
 
 test('the view is one self-contained page: nothing it could load, issue text set only as text', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'legacy', { extensions: [apps()] });
+  const client = await connectClient(server, 'handshake', { extensions: [apps()] });
   const { html } = await readApp(client, BOARD_URI);
   assert.doesNotMatch(html, /<(link|img|iframe|object|embed|audio|video|source|base)\b/i);
   assert.doesNotMatch(html, /\s(src|srcset|href|action|poster)=/i);

@@ -93,7 +93,7 @@ test('data survives a restart; reopening neither re-migrates nor re-seeds', asyn
   let number: number;
   {
     await using server = createGithubServer({ db: file });
-    const client = await connectClient(server, 'legacy');
+    const client = await connectClient(server, 'handshake');
     ({ number } = await callOk<{ number: number }>(client, 'create_issue', {
       owner: 'acme',
       repo: 'webapp',
@@ -108,7 +108,7 @@ test('data survives a restart; reopening neither re-migrates nor re-seeds', asyn
     await client.close();
   }
   await using server = createGithubServer({ db: file });
-  const client = await connectClient(server, 'modern');
+  const client = await connectClient(server, 'stateless');
   const issue = await callOk<{ title: string; comments: number }>(client, 'get_issue', {
     owner: 'acme',
     repo: 'webapp',

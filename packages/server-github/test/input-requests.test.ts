@@ -22,7 +22,7 @@ function answering(answer: ElicitResult, asked: ElicitRequestParams[]) {
 }
 
 async function openIssue(server: ReturnType<typeof createMemoryServer>): Promise<number> {
-  const writer = await connectClient(server, 'legacy');
+  const writer = await connectClient(server, 'handshake');
   const { number } = await callOk<{ number: number }>(writer, 'create_issue', {
     ...WEBAPP,
     title: 'To be closed',

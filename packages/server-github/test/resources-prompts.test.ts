@@ -27,8 +27,8 @@ async function firstPullNumber(client: Client): Promise<number> {
 }
 
 /** Subscribes `client` to `uri` the era's way; resolves once the server has taken it. Returns the unsubscribe. */
-async function subscribe(client: Client, era: 'legacy' | 'modern', uri: string): Promise<() => void> {
-  if (era === 'legacy') {
+async function subscribe(client: Client, era: 'handshake' | 'stateless', uri: string): Promise<() => void> {
+  if (era === 'handshake') {
     await client.subscribeResource({ uri });
     return () => {};
   }
@@ -76,7 +76,7 @@ for (const era of ERAS) {
   test(`${era} era: a resource that names nothing is the era's not-found error with data.uri`, async () => {
     await using server = createMemoryServer();
     const client = await connectClient(server, era);
-    const expected = era === 'legacy' ? McpErrorCode.ResourceNotFound : -32602;
+    const expected = era === 'handshake' ? McpErrorCode.ResourceNotFound : -32602;
     for (const uri of [
       'github://repos/acme/webapp/issues/999999',
       'github://repos/nobody/x/issues/1',
@@ -140,7 +140,7 @@ for (const era of ERAS) {
   test(`${era} era: a comment from another client notifies the subscribed client (RES-5, S26-SUB-7)`, async () => {
     await using server = createMemoryServer();
     const watcher = await connectClient(server, era);
-    const writer = await connectClient(server, era === 'legacy' ? 'modern' : 'legacy');
+    const writer = await connectClient(server, era === 'handshake' ? 'stateless' : 'handshake');
     const uri = 'github://repos/acme/webapp/issues/7';
     const unsubscribe = await subscribe(watcher, era, uri);
     const heard = nextUpdate(watcher, uri);

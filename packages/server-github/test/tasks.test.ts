@@ -47,9 +47,9 @@ for (const era of ERAS) {
   });
 }
 
-test('legacy: a search run as a task reports its stages as progress on the task (PROG-5)', async () => {
+test('handshake: a search run as a task reports its stages as progress on the task (PROG-5)', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'legacy', { extensions: [tasks()] });
+  const client = await connectClient(server, 'handshake', { extensions: [tasks()] });
   const search = await new TasksClient(client).callToolAsTask('search_issues', QUERY);
   const messages: string[] = [];
   search.onProgress((progress) => messages.push(progress.message ?? ''));

@@ -22,7 +22,7 @@ interface IssueItem {
 
 test('TOOL-1, TOOL-2, TOOL-6: every tool is listed with input and output schemas and truthful annotations', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'legacy');
+  const client = await connectClient(server, 'handshake');
   const tools = await client.listAllTools();
   const names = tools.map((tool) => tool.name).sort();
   assert.deepEqual(names, [
@@ -182,7 +182,7 @@ for (const era of ERAS) {
 
 test('list_issues filters by state and labels and returns issues only', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'legacy');
+  const client = await connectClient(server, 'handshake');
   const closed = await callOk<{ total_count: number; issues: IssueItem[] }>(client, 'list_issues', {
     ...WEBAPP,
     state: 'closed',
@@ -209,7 +209,7 @@ test('list_issues filters by state and labels and returns issues only', async ()
 
 test('pull request tools: branches, changed files with patches, and the diff as an embedded resource', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'modern');
+  const client = await connectClient(server, 'stateless');
   const { pull_requests: pulls } = await callOk<{
     pull_requests: Array<{ number: number; head: { ref: string } }>;
   }>(client, 'list_pull_requests', { ...WEBAPP, state: 'all' });
@@ -256,7 +256,7 @@ test('pull request tools: branches, changed files with patches, and the diff as 
 
 test('search_code and get_file_contents: hits with line numbers, files as embedded resources, directories as listings', async () => {
   await using server = createMemoryServer();
-  const client = await connectClient(server, 'legacy');
+  const client = await connectClient(server, 'handshake');
   const hits = await callOk<{
     items: Array<{
       path: string;

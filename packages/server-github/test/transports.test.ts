@@ -29,7 +29,7 @@ function stdioTransport(db: string): StdioClientTransport {
   });
 }
 
-function newClient(era: 'legacy' | 'modern', name: string): Client {
+function newClient(era: 'handshake' | 'stateless', name: string): Client {
   return new Client({ name, version: '1.0.0' }, { era, eraCache: false });
 }
 
@@ -79,7 +79,7 @@ async function startHttp(db: string) {
   };
 }
 
-async function connectHttp(url: string, era: 'legacy' | 'modern', name: string): Promise<Client> {
+async function connectHttp(url: string, era: 'handshake' | 'stateless', name: string): Promise<Client> {
   const client = newClient(era, name);
   await client.connect(new StreamableHttpClientTransport(url));
   return client;
@@ -88,38 +88,38 @@ async function connectHttp(url: string, era: 'legacy' | 'modern', name: string):
 test('two clients writing at once over HTTP lose nothing (one transaction per write)', async () => {
   using dir = new TempDir();
   await using http = await startHttp(dir.file('github.sqlite3'));
-  const [legacy, modern] = await Promise.all([
-    connectHttp(http.url, 'legacy', 'writer-a'),
-    connectHttp(http.url, 'modern', 'writer-b'),
+  const [handshake, stateless] = await Promise.all([
+    connectHttp(http.url, 'handshake', 'writer-a'),
+    connectHttp(http.url, 'stateless', 'writer-b'),
   ]);
-  const before = await callOk<{ total_count: number }>(legacy, 'list_issues', { ...WEBAPP, state: 'all' });
+  const before = await callOk<{ total_count: number }>(handshake, 'list_issues', { ...WEBAPP, state: 'all' });
   const writes = (client: Client, tag: string) =>
     Array.from({ length: 20 }, (_, index) =>
       callOk<{ number: number }>(client, 'create_issue', { ...WEBAPP, title: `${tag} ${index}` }),
     );
-  const created = await Promise.all([...writes(legacy, 'from-a'), ...writes(modern, 'from-b')]);
+  const created = await Promise.all([...writes(handshake, 'from-a'), ...writes(stateless, 'from-b')]);
   const numbers = created.map((issue) => issue.number);
   assert.equal(new Set(numbers).size, 40, 'every issue got its own number');
   const comments = await Promise.all(
     numbers
       .slice(0, 10)
       .flatMap((number) =>
-        [legacy, modern].map((client) =>
+        [handshake, stateless].map((client) =>
           callOk(client, 'add_issue_comment', { ...WEBAPP, issue_number: number, body: `by ${client.era}` }),
         ),
       ),
   );
   assert.equal(comments.length, 20);
-  const after = await callOk<{ total_count: number }>(modern, 'list_issues', { ...WEBAPP, state: 'all' });
+  const after = await callOk<{ total_count: number }>(stateless, 'list_issues', { ...WEBAPP, state: 'all' });
   assert.equal(after.total_count, before.total_count + 40);
   for (const number of numbers.slice(0, 10)) {
-    const issue = await callOk<{ comments: number }>(legacy, 'get_issue', {
+    const issue = await callOk<{ comments: number }>(handshake, 'get_issue', {
       ...WEBAPP,
       issue_number: number,
     });
     assert.equal(issue.comments, 2);
   }
-  await Promise.all([legacy.close(), modern.close()]);
+  await Promise.all([handshake.close(), stateless.close()]);
 });
 
 for (const era of ERAS) {
@@ -131,7 +131,7 @@ for (const era of ERAS) {
     const uri = 'github://repos/acme/webapp/issues/5';
     const heard = nextUpdate(watcher, uri);
     let close = (): void => {};
-    if (era === 'legacy') await watcher.subscribeResource({ uri });
+    if (era === 'handshake') await watcher.subscribeResource({ uri });
     else {
       const subscription = watcher.listen({ resourceSubscriptions: [uri] });
       await subscription.acknowledged;

@@ -25,8 +25,8 @@ export interface OurHttpServer {
 export async function startOurHttpServer(): Promise<OurHttpServer> {
   const server = createEverythingServer();
   const streamable = createHttpHandler(server);
-  const legacy = createLegacySseHandler(server);
-  const handle = await serveHttp(chainHandlers(legacy, streamable), { port: 0 });
+  const handshake = createLegacySseHandler(server);
+  const handle = await serveHttp(chainHandlers(handshake, streamable), { port: 0 });
   return { url: handle.url, sseUrl: new URL('/sse', handle.url).href, close: () => handle.close() };
 }
 

@@ -105,7 +105,7 @@ export function createV1Peer(name: string): OfficialPeer<V1Client, V1Transport> 
 }
 
 /** The official v2 client pinned to the handshake era at `version` (no `server/discover`), with the tour's handlers. */
-export function createV2LegacyPeer(name: string, version: string): OfficialPeer<V2Client, V2Transport> {
+export function createV2HandshakePeer(name: string, version: string): OfficialPeer<V2Client, V2Transport> {
   const observations = new Observations();
   const tap = new SdkWireTap();
   const client = new V2Client(

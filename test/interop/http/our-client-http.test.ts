@@ -25,7 +25,7 @@ import { SseClientTransport, StreamableHttpClientTransport } from 'mcpwire/http'
 import { Arrivals } from '../arrivals.ts';
 import { ClientWireCheck } from '../client-wire-check.ts';
 import { ConversationLog } from '../conversation-log.ts';
-import { toPlainResult } from '../modern-results.ts';
+import { toPlainResult } from '../stateless-results.ts';
 import { textResult } from '../our-everything-expectations.ts';
 import { answerElicitation, answerSampling, HOST_ROOTS } from '../server-everything-tool-cases.ts';
 import { HttpWireLog, startServerEverything, type ServerEverythingProcess } from './http-hosts.ts';
@@ -187,7 +187,7 @@ describe('our Client over HTTP', { concurrency: true }, () => {
     });
 
     it('the probe settles on the stateless era (2026-07-28): no initialize, no session', () => {
-      assert.equal(client.era, 'modern');
+      assert.equal(client.era, 'stateless');
       assert.equal(client.protocolVersion, '2026-07-28');
       assert.deepEqual(client.serverInfo, { name: V2_SERVER, version: '2.4.0' });
       assert.equal(client.instructions, 'HTTP fixture of the mcpwire interop tests.');
@@ -230,7 +230,7 @@ describe('our Client over HTTP', { concurrency: true }, () => {
         wire.exchanges.every((entry) => entry.method === 'POST' && entry.sessionId === null),
         wire.lines().join('\n'),
       );
-      peer.assertCleanWire(t, 'official v2 server (modern)');
+      peer.assertCleanWire(t, 'official v2 server (stateless)');
     });
   });
 
@@ -247,8 +247,8 @@ describe('our Client over HTTP', { concurrency: true }, () => {
       await host.close();
     });
 
-    it('the probe falls back to initialize: era legacy at 2025-11-25, in a session', () => {
-      assert.equal(client.era, 'legacy');
+    it('the probe falls back to initialize: era handshake at 2025-11-25, in a session', () => {
+      assert.equal(client.era, 'handshake');
       assert.equal(client.protocolVersion, '2025-11-25');
       assert.equal(client.serverInfo?.name, V2_SERVER);
       assert.deepEqual(peer.log.clientMethods.slice(0, 3), [
@@ -331,8 +331,8 @@ describe('our Client over HTTP', { concurrency: true }, () => {
           await child.close();
         });
 
-        it('era legacy at 2025-11-25 (the handshake)', () => {
-          assert.equal(client.era, 'legacy', `server stderr:\n${child.stderr}`);
+        it('era handshake at 2025-11-25 (the handshake)', () => {
+          assert.equal(client.era, 'handshake', `server stderr:\n${child.stderr}`);
           assert.equal(client.protocolVersion, '2025-11-25');
           assert.equal(client.serverInfo?.name, 'mcp-servers/everything');
           // The era probe comes first on either transport, and is refused: over Streamable HTTP with a bare HTTP

@@ -5,14 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MODERN_VERSION } from '../../support/raw-mcp-http.ts';
+import { STATELESS_VERSION } from '../../support/raw-mcp-http.ts';
 import { startEverythingHttp } from '../support/cli-child.ts';
 
 const DEPTH = 100_000;
 const deepJson = (depth: number): string => '{"a":['.repeat(depth / 2) + '1' + ']}'.repeat(depth / 2);
 
 const ENVELOPE =
-  `"_meta":{"io.modelcontextprotocol/protocolVersion":"${MODERN_VERSION}",` +
+  `"_meta":{"io.modelcontextprotocol/protocolVersion":"${STATELESS_VERSION}",` +
   '"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}},' +
   '"io.modelcontextprotocol/clientInfo":{"name":"deep","version":"1"}}';
 
@@ -24,7 +24,7 @@ async function post(url: string, method: string, name: string | undefined, body:
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MODERN_VERSION,
+    'mcp-protocol-version': STATELESS_VERSION,
     'mcp-method': method,
   };
   if (name !== undefined) headers['mcp-name'] = name;

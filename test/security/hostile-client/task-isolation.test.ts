@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RawServerProcess } from '../../support/raw-server-process.ts';
-import { modernRequest, RawHttpSession, spawnHttpServer, type Loose } from '../../support/raw-mcp-http.ts';
+import { statelessRequest, RawHttpSession, spawnHttpServer, type Loose } from '../../support/raw-mcp-http.ts';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 /** crypto.randomUUID(): version 4, variant 10, 122 random bits. */
@@ -45,17 +45,17 @@ describe('tasks of clients without a principal', { timeout: 120_000 }, () => {
 
   test('stateless era over HTTP: a task is reachable by its unguessable id only, and listed to no session', async () => {
     await using server = await spawnHttpServer(['everything']);
-    const created = await modernRequest(server.url, 'tools/call', SECRET, { capabilities: TASKS });
+    const created = await statelessRequest(server.url, 'tools/call', SECRET, { capabilities: TASKS });
     assert.equal(created.message?.result?.resultType, 'task', JSON.stringify(created.message));
     const taskId = created.message.result.taskId as string;
     assert.match(taskId, UUID_V4);
     // Another client that knows the id reaches it (S26-TASK-15: the id is the capability).
-    const got = await modernRequest(server.url, 'tasks/get', { taskId }, { id: 2, capabilities: TASKS });
+    const got = await statelessRequest(server.url, 'tasks/get', { taskId }, { id: 2, capabilities: TASKS });
     assert.equal(got.message?.result?.taskId, taskId, JSON.stringify(got.message));
     // No handshake-era session lists it, and the stateless era has no tasks/list at all.
     const session = await RawHttpSession.open(server.url);
     assert.deepEqual((await session.request('tasks/list')).result?.tasks, []);
-    const listed = await modernRequest(server.url, 'tasks/list', {}, { id: 3, capabilities: TASKS });
+    const listed = await statelessRequest(server.url, 'tasks/list', {}, { id: 3, capabilities: TASKS });
     assert.equal(listed.message?.error?.code, -32601, JSON.stringify(listed.message));
   });
 

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { modernRequest, spawnHttpServer } from '../../support/raw-mcp-http.ts';
+import { statelessRequest, spawnHttpServer } from '../../support/raw-mcp-http.ts';
 
 const ELICIT = { elicitation: {} };
 const CONFIRMED = { confirm_state: { action: 'accept', content: { confirm: true } } };
@@ -16,7 +16,7 @@ test(
   async () => {
     await using server = await spawnHttpServer(['github', '--db', ':memory:']);
     const repo = { owner: 'acme', repo: 'webapp' };
-    const created = await modernRequest(server.url, 'tools/call', {
+    const created = await statelessRequest(server.url, 'tools/call', {
       name: 'create_issue',
       arguments: { ...repo, title: 'Keep me open' },
     });
@@ -24,14 +24,14 @@ test(
     assert.equal(typeof number, 'number', JSON.stringify(created.message));
     const close = { name: 'update_issue', arguments: { ...repo, issue_number: number, state: 'closed' } };
     const state = async (): Promise<string> => {
-      const got = await modernRequest(server.url, 'tools/call', {
+      const got = await statelessRequest(server.url, 'tools/call', {
         name: 'get_issue',
         arguments: { ...repo, issue_number: number },
       });
       return got.message?.result?.structuredContent?.state as string;
     };
 
-    const forged = await modernRequest(
+    const forged = await statelessRequest(
       server.url,
       'tools/call',
       { ...close, inputResponses: CONFIRMED },
@@ -49,9 +49,9 @@ test(
     assert.ok(forged.message.result.inputRequests.confirm_state);
 
     // The legitimate flow: answer what was asked, echoing the issued requestState.
-    const asked = await modernRequest(server.url, 'tools/call', close, { id: 3, capabilities: ELICIT });
+    const asked = await statelessRequest(server.url, 'tools/call', close, { id: 3, capabilities: ELICIT });
     const requestState = asked.message?.result?.requestState as string;
-    const done = await modernRequest(
+    const done = await statelessRequest(
       server.url,
       'tools/call',
       { ...close, inputResponses: CONFIRMED, requestState },

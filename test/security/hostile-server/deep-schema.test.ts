@@ -65,7 +65,7 @@ test('a server listing 100,000-deep schemas: the client lists, fails the deep ca
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   const reported: Error[] = [];
-  const client = new Client({ name: 'deep-client', version: '1' }, { era: 'legacy' });
+  const client = new Client({ name: 'deep-client', version: '1' }, { era: 'handshake' });
   try {
     await client.connect(
       new StreamableHttpClientTransport(url, { onError: (error) => reported.push(error) }),

@@ -341,7 +341,8 @@ export function describeProcessExit(error: unknown, stderrTail = ''): ProcessExi
     ? {
         how,
         stderr,
-        eraHint: 'if it is a handshake-era server that exits on requests before initialize, try --era legacy',
+        eraHint:
+          'if it is a handshake-era server that exits on requests before initialize, try --era handshake',
       }
     : { how, stderr };
 }

@@ -4,6 +4,7 @@ import { Argument, InvalidArgumentError, Option, type Command } from 'commander'
 import type { ExitCodeValue } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from './one-shot.ts';
 import type { ProgramContext } from '../program-context.ts';
+import { eraParser } from '../arguments/era-parser.ts';
 
 /** The help text of the `<target>` operand. */
 export const TARGET_DESCRIPTION =
@@ -51,7 +52,8 @@ export function addTargetOptions(
     )
     .addOption(
       new Option('--era <era>', 'which protocol era to speak')
-        .choices(['auto', 'legacy', 'modern'])
+        .choices(['auto', 'handshake', 'stateless'])
+        .argParser(eraParser(['auto', 'handshake', 'stateless']))
         .default('auto'),
     )
     .option(

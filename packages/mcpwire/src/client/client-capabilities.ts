@@ -1,7 +1,7 @@
 // The capabilities a client declares at initialize, derived from the handlers it was given (SAMP-1, ELIC-1, ROOT-1).
 
 import type { JsonObject } from '../jsonrpc/message.ts';
-import { hasFeature, isModernVersion } from '../protocol/revisions.ts';
+import { hasFeature, isStatelessVersion } from '../protocol/revisions.ts';
 import type { ClientCapabilities } from '../protocol/types/index.ts';
 
 /** An elicitation mode (ELIC-1): a form the client renders, or a URL the user visits. */
@@ -41,7 +41,7 @@ export function createClientCapabilities(sources: CapabilitySources): ClientCapa
   }
   // 2026-07-28 removed roots.listChanged: roots are asked for per request there.
   if (sources.hasRoots)
-    declared.roots = isModernVersion(sources.protocolVersion)
+    declared.roots = isStatelessVersion(sources.protocolVersion)
       ? { ...declared.roots }
       : { listChanged: true, ...declared.roots };
   return declared;

@@ -4,7 +4,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ProtocolStateError } from '../protocol/capabilities.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
-import { isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { isStatelessVersion, HANDSHAKE_VERSIONS, STATELESS_VERSIONS } from '../protocol/revisions.ts';
 import { Session, type InboundRequest, type RequestOptions } from '../protocol/session.ts';
 import type {
   ClientCapabilities,
@@ -22,7 +22,7 @@ import { defaultEraCache } from './era-probe.ts';
 import { NotConnectedError } from './errors.ts';
 import { establish, toConnectError, type Established, type EstablishOptions } from './establish.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
-import { sendModern, withEnvelope, type ModernLink } from './modern-request.ts';
+import { sendStateless, withEnvelope, type StatelessLink } from './stateless-request.ts';
 import { negotiate } from './negotiate.ts';
 
 /** What a connection needs from its Client. */
@@ -55,7 +55,7 @@ export class ClientConnection {
   #session: Session | undefined;
   #initialized: InitializeResult | undefined;
   /** Set while connected in the stateless era. */
-  #link: ModernLink | undefined;
+  #link: StatelessLink | undefined;
   #reinitializing: Promise<void> | undefined;
   #isConnecting = false;
 
@@ -74,7 +74,7 @@ export class ClientConnection {
   }
 
   /** The stateless-era request state; undefined in the handshake era. */
-  get link(): ModernLink | undefined {
+  get link(): StatelessLink | undefined {
     return this.#link;
   }
 
@@ -111,8 +111,8 @@ export class ClientConnection {
     const request = { direction: 'outbound' as const, method, params: params as JsonObject | undefined };
     const link = this.#link;
     const handler = link
-      ? (outbound: JsonObject | undefined) => sendModern(link, method, outbound, effective)
-      : (outbound: JsonObject | undefined) => this.#sendLegacy(session, method, outbound, effective);
+      ? (outbound: JsonObject | undefined) => sendStateless(link, method, outbound, effective)
+      : (outbound: JsonObject | undefined) => this.#sendHandshake(session, method, outbound, effective);
     return runClientMiddleware(request, { chain: this.#client.middleware, handler });
   }
 
@@ -127,14 +127,14 @@ export class ClientConnection {
       await this.#session?.close().catch(() => {});
       throw error;
     }
-    if (established.era === 'legacy') {
+    if (established.era === 'handshake') {
       this.#initialized = established.initialized;
       return;
     }
     const { session, discover, version } = established;
     session.ownCapabilities = this.#client.capabilities(version) as JsonObject;
     session.peerCapabilities = (discover.capabilities as JsonObject | undefined) ?? {};
-    this.#link = this.#modernLink(session, version);
+    this.#link = this.#statelessLink(session, version);
     this.#initialized = toInitializeResult(discover, {
       version,
       capabilities: session.peerCapabilities as ServerCapabilities,
@@ -146,23 +146,24 @@ export class ClientConnection {
     const { options } = this.#client;
     const pinned = options.protocolVersion;
     const era =
-      pinned === undefined ? (options.era ?? 'auto') : isModernVersion(pinned) ? 'modern' : 'legacy';
-    const modernVersion = pinned !== undefined && isModernVersion(pinned) ? pinned : MODERN_VERSIONS[0];
+      pinned === undefined ? (options.era ?? 'auto') : isStatelessVersion(pinned) ? 'stateless' : 'handshake';
+    const statelessVersion =
+      pinned !== undefined && isStatelessVersion(pinned) ? pinned : STATELESS_VERSIONS[0];
     const cache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCache);
     return {
       era,
-      modernVersion,
+      statelessVersion,
       cache,
-      // Era "modern" sends discover as its first request, not as a probe: silence there is no
+      // Era "stateless" sends discover as its first request, not as a probe: silence there is no
       // verdict, so by default it waits as long as initialize would (the server's start included).
       probeTimeoutMs:
-        options.probeTimeoutMs ?? (era === 'modern' ? this.#connectTimeoutMs() : DEFAULT_PROBE_TIMEOUT_MS),
+        options.probeTimeoutMs ?? (era === 'stateless' ? this.#connectTimeoutMs() : DEFAULT_PROBE_TIMEOUT_MS),
       ...(signal ? { signal } : {}),
       open: (channel) => this.#open(channel),
       lateAnswerMs: this.#connectTimeoutMs(),
       discover: (session, { version, timeoutMs, signal: probeSignal }) => {
         session.ownCapabilities = this.#client.capabilities(version) as JsonObject;
-        const link = this.#modernLink(session, version);
+        const link = this.#statelessLink(session, version);
         const requestSignal = probeSignal ?? signal;
         return session.request('server/discover', withEnvelope(link, undefined), {
           timeoutMs,
@@ -191,7 +192,7 @@ export class ClientConnection {
     return session;
   }
 
-  /** How long the connection's first request in its era waits: initialize, or discover in era "modern". */
+  /** How long the connection's first request in its era waits: initialize, or discover in era "stateless". */
   #connectTimeoutMs(): number {
     const { options } = this.#client;
     return options.initializeTimeoutMs ?? options.requestTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
@@ -200,14 +201,14 @@ export class ClientConnection {
   #negotiate(session: Session, signal: AbortSignal | undefined): Promise<InitializeResult> {
     const { options } = this.#client;
     const pinned = options.protocolVersion;
-    const requested = pinned ?? LEGACY_VERSIONS[0];
+    const requested = pinned ?? HANDSHAKE_VERSIONS[0];
     const timeoutMs = this.#connectTimeoutMs();
     const requestOptions = signal ? { signal, timeoutMs } : { timeoutMs };
     return negotiate(session, {
       clientInfo: this.#client.info,
       capabilities: this.#client.capabilities(requested),
       protocolVersion: requested,
-      supportedVersions: pinned === undefined ? LEGACY_VERSIONS : [requested],
+      supportedVersions: pinned === undefined ? HANDSHAKE_VERSIONS : [requested],
       sendInitialize: (params) =>
         this.request('initialize', params, requestOptions).catch((error: unknown) => {
           throw toConnectError('initialize', error, timeoutMs);
@@ -215,7 +216,7 @@ export class ClientConnection {
     });
   }
 
-  #modernLink(session: Session, version: string): ModernLink {
+  #statelessLink(session: Session, version: string): StatelessLink {
     return {
       version,
       capabilities: this.#client.capabilities(version),
@@ -251,7 +252,7 @@ export class ClientConnection {
    * client initializes again on the same channel (once for all requests that failed together) and
    * re-sends the request once: the server never processed it.
    */
-  async #sendLegacy(
+  async #sendHandshake(
     session: Session,
     method: string,
     params: JsonObject | undefined,

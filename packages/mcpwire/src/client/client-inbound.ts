@@ -2,7 +2,7 @@
 // middleware chain to the handlers, notifications to the events, and the end of a connection.
 
 import type { JsonObject } from '../jsonrpc/message.ts';
-import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS } from '../protocol/revisions.ts';
 import type { InboundRequest, Session } from '../protocol/session.ts';
 import type { ClientEvents } from './events.ts';
 import { runClientMiddleware, type ClientMiddleware } from './middleware.ts';
@@ -37,7 +37,7 @@ export class ClientInbound {
       signal: request.signal,
       requestId: request.id,
       meta: (request.params._meta as JsonObject | undefined) ?? {},
-      protocolVersion: session.protocolVersion ?? this.#parts.protocolVersion ?? LEGACY_VERSIONS[0],
+      protocolVersion: session.protocolVersion ?? this.#parts.protocolVersion ?? HANDSHAKE_VERSIONS[0],
     };
     const wrapped = {
       direction: 'inbound' as const,

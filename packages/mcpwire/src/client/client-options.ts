@@ -41,18 +41,18 @@ export interface ClientOptions {
   protocolVersion?: string;
   /**
    * Which era to speak: `auto` (default) probes with `server/discover` and falls back to the
-   * handshake; `legacy` goes straight to `initialize`; `modern` refuses a handshake-era server.
+   * handshake; `handshake` goes straight to `initialize`; `stateless` refuses a handshake-era server.
    */
   era?: EraChoice;
   /**
    * How long the era probe (`server/discover`) waits before taking silence as a handshake-era
    * server (over Streamable HTTP silence fails with ConnectTimeoutError); default 4,000 ms. With
-   * era `modern`, discover is the first request rather than a probe, and waits as long as
+   * era `stateless`, discover is the first request rather than a probe, and waits as long as
    * `initialize` would unless this is set.
    */
   probeTimeoutMs?: number;
   /**
-   * How long `initialize` (with era `modern`: `server/discover`) waits for its answer before
+   * How long `initialize` (with era `stateless`: `server/discover`) waits for its answer before
    * `connect` fails with ConnectTimeoutError; default `requestTimeoutMs` when set, else 6,000 ms.
    */
   initializeTimeoutMs?: number;

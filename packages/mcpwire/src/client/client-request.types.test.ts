@@ -38,7 +38,7 @@ test('request() on a core method is typed from its row and reaches the server', 
   server.tool({ name: 'shout', inputSchema: { type: 'object' } }, (args) => String(args.text).toUpperCase());
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'handshake' });
   await client.connect(clientEnd);
   try {
     const result = await client.request('tools/call', { name: 'shout', arguments: { text: 'hi' } });

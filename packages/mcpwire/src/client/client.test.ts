@@ -14,7 +14,7 @@ const clientInfo = { name: 'test-client', version: '1.0.0' };
 async function connect(server: Server, options?: ClientOptions): Promise<Client> {
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client(clientInfo, { era: 'legacy', ...options });
+  const client = new Client(clientInfo, { era: 'handshake', ...options });
   await client.connect(clientEnd);
   return client;
 }
@@ -198,7 +198,7 @@ test('outbound middleware sees every request, may rewrite params and may answer 
   server.tool({ name: 'echo' }, (args) => JSON.stringify(args));
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client(clientInfo, { era: 'legacy' });
+  const client = new Client(clientInfo, { era: 'handshake' });
   const seen: string[] = [];
   client.use(async (request, next) => {
     seen.push(`${request.direction} ${request.method}`);

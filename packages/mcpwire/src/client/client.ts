@@ -7,7 +7,7 @@ import { hasCapability, ProtocolStateError } from '../protocol/capabilities.ts';
 import { MethodTable } from '../protocol/method-table.ts';
 import type { OutboundRequestMethod, ParamsOf, ResultOf } from '../protocol/method-types.ts';
 import type { Method } from '../protocol/methods.ts';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS, STATELESS_VERSIONS } from '../protocol/revisions.ts';
 import type { RequestOptions } from '../protocol/session.ts';
 import type {
   CallToolRequestParams,
@@ -80,7 +80,7 @@ export class Client {
 
   constructor(info: Implementation, options: ClientOptions = {}) {
     const pinned = options.protocolVersion;
-    const known: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
+    const known: readonly string[] = [...STATELESS_VERSIONS, ...HANDSHAKE_VERSIONS];
     if (pinned !== undefined && !known.includes(pinned)) {
       throw new TypeError(`Unsupported protocolVersion "${pinned}": this client speaks ${known.join(', ')}`);
     }
@@ -159,9 +159,9 @@ export class Client {
   }
 
   /** The era of the current connection, once connected. */
-  get era(): 'legacy' | 'modern' | undefined {
+  get era(): 'handshake' | 'stateless' | undefined {
     if (!this.#connection.initialized) return undefined;
-    return this.#connection.link ? 'modern' : 'legacy';
+    return this.#connection.link ? 'stateless' : 'handshake';
   }
 
   /**

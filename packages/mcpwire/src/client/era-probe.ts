@@ -4,15 +4,15 @@
 import { RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
-import { MODERN_VERSIONS } from '../protocol/revisions.ts';
-import { ModernErrorCode } from '../protocol/types/index.ts';
+import { STATELESS_VERSIONS } from '../protocol/revisions.ts';
+import { StatelessErrorCode } from '../protocol/types/index.ts';
 
-/** The probe's verdict. `modern` carries the discover result; `legacy` says why. */
+/** The probe's verdict. `stateless` carries the discover result; `handshake` says why. */
 export type EraVerdict =
-  | { era: 'modern'; version: string; discover: JsonObject }
+  | { era: 'stateless'; version: string; discover: JsonObject }
   | {
-      era: 'legacy';
-      reason: 'error' | 'silence' | 'legacy-only-versions' | 'no-mutual-version';
+      era: 'handshake';
+      reason: 'error' | 'silence' | 'handshake-only-versions' | 'no-mutual-version';
       detail: string;
     };
 
@@ -30,7 +30,7 @@ export type DiscoverCall = (version: string) => Promise<JsonObject>;
  */
 export async function probeEra(
   discover: DiscoverCall,
-  preferred: string = MODERN_VERSIONS[0],
+  preferred: string = STATELESS_VERSIONS[0],
 ): Promise<EraVerdict> {
   let version = preferred;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -39,32 +39,32 @@ export async function probeEra(
       return classifyDiscover(result, version);
     } catch (error) {
       if (error instanceof RequestTimeoutError)
-        return { era: 'legacy', reason: 'silence', detail: error.message };
+        return { era: 'handshake', reason: 'silence', detail: error.message };
       // The transport's refusal (`Channel.send`; over HTTP a 400, 404 or 405 without a JSON-RPC
       // answer, 2026 checklist section 3.3) means a handshake-era server, like an error response.
-      if (isRefusal(error)) return { era: 'legacy', reason: 'error', detail: refusalDetail(error) };
+      if (isRefusal(error)) return { era: 'handshake', reason: 'error', detail: refusalDetail(error) };
       if (!(error instanceof RpcError)) throw error;
-      if (error.code !== ModernErrorCode.UnsupportedProtocolVersion)
-        return { era: 'legacy', reason: 'error', detail: `${error.code} ${error.message}` };
+      if (error.code !== StatelessErrorCode.UnsupportedProtocolVersion)
+        return { era: 'handshake', reason: 'error', detail: `${error.code} ${error.message}` };
       // A second -32022 after retrying at a version the server named is an error, not a verdict.
       if (attempt === 1) throw error;
       const supported = readSupported(error.data);
-      const mutual = supported.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
+      const mutual = supported.find((v) => (STATELESS_VERSIONS as readonly string[]).includes(v));
       if (mutual !== undefined) {
         version = mutual;
         continue;
       }
       if (supported.length > 0 && supported.every((v) => v < '2026-07-28')) {
         return {
-          era: 'legacy',
-          reason: 'legacy-only-versions',
+          era: 'handshake',
+          reason: 'handshake-only-versions',
           detail: `the server offers ${supported.join(', ')}`,
         };
       }
       throw error;
     }
   }
-  return { era: 'legacy', reason: 'error', detail: 'no answer' };
+  return { era: 'handshake', reason: 'error', detail: 'no answer' };
 }
 
 /** The verdict of a `server/discover` result asked at `version`. */
@@ -74,14 +74,14 @@ export function classifyDiscover(result: JsonObject, version: string): EraVerdic
     : [];
   const mutual = offered.includes(version)
     ? version
-    : offered.find((v) => (MODERN_VERSIONS as readonly string[]).includes(v));
+    : offered.find((v) => (STATELESS_VERSIONS as readonly string[]).includes(v));
   if (mutual === undefined)
     return {
-      era: 'legacy',
+      era: 'handshake',
       reason: 'no-mutual-version',
       detail: `discover offered ${offered.join(', ') || 'nothing'}`,
     };
-  return { era: 'modern', version: mutual, discover: result };
+  return { era: 'stateless', version: mutual, discover: result };
 }
 
 /** The transport contract's refusal: an error with `isRefusal` true (see `Channel.send`). */
@@ -116,18 +116,18 @@ export function eraKeyOf(transport: object | undefined): string | undefined {
 
 /** Remembered verdicts, keyed by server configuration (2026 checklist section 3.1). */
 export interface EraCache {
-  get(key: string): { era: 'modern' | 'legacy'; version?: string } | undefined;
-  set(key: string, verdict: { era: 'modern' | 'legacy'; version?: string }): void;
+  get(key: string): { era: 'stateless' | 'handshake'; version?: string } | undefined;
+  set(key: string, verdict: { era: 'stateless' | 'handshake'; version?: string }): void;
 }
 
 /**
- * An in-memory cache. A stale legacy verdict would "succeed" forever against an upgraded
- * dual-era server, so legacy verdicts expire (default 10 minutes); modern ones fail loudly when
+ * An in-memory cache. A stale handshake-era verdict would "succeed" forever against an upgraded
+ * dual-era server, so handshake-era verdicts expire (default 10 minutes); stateless-era ones fail loudly when
  * stale and are kept for the life of the process.
  */
-export function createEraCache(options: { legacyTtlMs?: number; now?: () => number } = {}): EraCache {
-  const entries = new Map<string, { era: 'modern' | 'legacy'; version?: string; expires: number }>();
-  const ttl = options.legacyTtlMs ?? 600_000;
+export function createEraCache(options: { handshakeTtlMs?: number; now?: () => number } = {}): EraCache {
+  const entries = new Map<string, { era: 'stateless' | 'handshake'; version?: string; expires: number }>();
+  const ttl = options.handshakeTtlMs ?? 600_000;
   const now = options.now ?? Date.now;
   return {
     get(key) {
@@ -140,7 +140,7 @@ export function createEraCache(options: { legacyTtlMs?: number; now?: () => numb
       return entry.version === undefined ? { era: entry.era } : { era: entry.era, version: entry.version };
     },
     set(key, verdict) {
-      entries.set(key, { ...verdict, expires: verdict.era === 'legacy' ? now() + ttl : Infinity });
+      entries.set(key, { ...verdict, expires: verdict.era === 'handshake' ? now() + ttl : Infinity });
     },
   };
 }

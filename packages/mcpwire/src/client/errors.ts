@@ -9,7 +9,7 @@ export type ConnectStep = 'server/discover' | 'initialize';
 /**
  * The server did not answer a step of `connect` in time: `initialize`, or the era probe where
  * silence is no verdict (over HTTP, where it is an outage, 2026-07-28 checklist section 3.3; or
- * with era "modern"). The connection has been closed by the time this is thrown; `cause` is the
+ * with era "stateless"). The connection has been closed by the time this is thrown; `cause` is the
  * request's RequestTimeoutError. The message names no option: the wait is `initializeTimeoutMs`
  * for `initialize` and `probeTimeoutMs` for `server/discover` (a CLI names its own flag).
  */
@@ -43,7 +43,7 @@ export class ConnectClosedError extends ConnectionClosedError {
     // After the cause: what the process said (a missing key, a crash) is far more often the reason.
     const hint =
       step === 'server/discover'
-        ? '\n(if it is a handshake-era server that exits on requests before initialize, use era "legacy")'
+        ? '\n(if it is a handshake-era server that exits on requests before initialize, use era "handshake")'
         : '';
     super(`${step}: the connection closed before the server answered: ${cause.message}${hint}`, { cause });
     this.name = 'ConnectClosedError';

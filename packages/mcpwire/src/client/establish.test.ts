@@ -19,7 +19,7 @@ const KEY = 'raw-server';
 
 const never = (): Promise<JsonObject> => new Promise<JsonObject>(() => {});
 
-const legacyInit = (params: JsonObject): JsonObject => ({
+const handshakeInit = (params: JsonObject): JsonObject => ({
   protocolVersion: params.protocolVersion as string,
   capabilities: {},
   serverInfo: { name: 'old', version: '1' },
@@ -58,7 +58,7 @@ function useFakeClock(t: TestContext): void {
 test('a server that ignores the probe is connected once: initialize follows on the same connection, the verdict is cached', async (t) => {
   useFakeClock(t);
   const transport = countingTransport((method, params) =>
-    method === 'initialize' ? legacyInit(params) : never(),
+    method === 'initialize' ? handshakeInit(params) : never(),
   );
   const cache = createEraCache();
   const client = new Client(info, { eraCache: cache });
@@ -68,7 +68,7 @@ test('a server that ignores the probe is connected once: initialize follows on t
   t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS);
   await settle();
   assert.deepEqual(outcome, { done: true });
-  assert.equal(client.era, 'legacy');
+  assert.equal(client.era, 'handshake');
   assert.equal(transport.servers.length, 1, 'one connection: over stdio, one process');
   // The probe stays open through initialize (a slow start may still answer it), then is cancelled.
   assert.deepEqual(transport.servers[0]?.received, [
@@ -77,7 +77,7 @@ test('a server that ignores the probe is connected once: initialize follows on t
     'notifications/initialized',
     'notifications/cancelled',
   ]);
-  assert.deepEqual(cache.get(KEY), { era: 'legacy' });
+  assert.deepEqual(cache.get(KEY), { era: 'handshake' });
   await client.close();
 
   await client.connect(transport);
@@ -150,9 +150,9 @@ test('a stateless-era server slow to start: its late discover answer settles the
   answered?.();
   await settle();
   assert.deepEqual(outcome, { done: true });
-  assert.equal(client.era, 'modern');
+  assert.equal(client.era, 'stateless');
   assert.equal(client.protocolVersion, '2026-07-28');
-  assert.deepEqual(cache.get(KEY), { era: 'modern', version: '2026-07-28' });
+  assert.deepEqual(cache.get(KEY), { era: 'stateless', version: '2026-07-28' });
   assert.equal(transport.servers.length, 1);
   await client.close();
 });
@@ -171,7 +171,7 @@ test('a connection that closes during the probe fails connect with ConnectClosed
     assert.ok(error.cause instanceof ConnectionClosedError);
     assert.match(
       error.message,
-      /^server\/discover: the connection closed before the server answered: .*\n\(if it is a handshake-era server .*era "legacy"\)$/,
+      /^server\/discover: the connection closed before the server answered: .*\n\(if it is a handshake-era server .*era "handshake"\)$/,
     );
     return true;
   });
@@ -179,10 +179,10 @@ test('a connection that closes during the probe fails connect with ConnectClosed
   assert.equal(cache.get(KEY), undefined, 'a closed connection says nothing about the era');
 });
 
-test('era "modern" meeting silence fails with ConnectTimeoutError naming server/discover, without initialize', async (t) => {
+test('era "stateless" meeting silence fails with ConnectTimeoutError naming server/discover, without initialize', async (t) => {
   useFakeClock(t);
   const server = createRawServer(never);
-  const client = new Client(info, { era: 'modern', probeTimeoutMs: 300, eraCache: false });
+  const client = new Client(info, { era: 'stateless', probeTimeoutMs: 300, eraCache: false });
   const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
   await settle();
   t.mock.timers.tick(300);
@@ -190,7 +190,7 @@ test('era "modern" meeting silence fails with ConnectTimeoutError naming server/
   const { error } = outcome;
   assert.ok(error instanceof ConnectTimeoutError, String(error));
   assert.equal(error.step, 'server/discover');
-  assert.match(error.message, /^server\/discover: no answer within 300 ms; .*era "auto" or "legacy"/);
+  assert.match(error.message, /^server\/discover: no answer within 300 ms; .*era "auto" or "handshake"/);
   assert.deepEqual(server.received, ['server/discover', 'notifications/cancelled']);
 });
 
@@ -216,7 +216,7 @@ test('silence on a request/response channel (info.isRequestResponse) is an outag
   assert.equal(server.received.includes('initialize'), false, String(server.received));
 });
 
-test('era "modern" waits for discover as long as initialize would, not the probe\'s 4 s: a slow start is no verdict', async (t) => {
+test('era "stateless" waits for discover as long as initialize would, not the probe\'s 4 s: a slow start is no verdict', async (t) => {
   useFakeClock(t);
   let answer: (() => void) | undefined;
   const server = createRawServer(
@@ -233,7 +233,7 @@ test('era "modern" waits for discover as long as initialize would, not the probe
           });
       }),
   );
-  const client = new Client(info, { era: 'modern', initializeTimeoutMs: 20_000, eraCache: false });
+  const client = new Client(info, { era: 'stateless', initializeTimeoutMs: 20_000, eraCache: false });
   const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
   await settle();
   t.mock.timers.tick(DEFAULT_PROBE_TIMEOUT_MS * 4);
@@ -250,7 +250,7 @@ test('era "modern" waits for discover as long as initialize would, not the probe
 test('initializeTimeoutMs bounds initialize, before requestTimeoutMs', async (t) => {
   useFakeClock(t);
   const server = createRawServer(never);
-  const client = new Client(info, { era: 'legacy', initializeTimeoutMs: 1500, requestTimeoutMs: 60_000 });
+  const client = new Client(info, { era: 'handshake', initializeTimeoutMs: 1500, requestTimeoutMs: 60_000 });
   const { outcome } = startConnect(client, { connect: () => Promise.resolve(server.channel) });
   await settle();
   t.mock.timers.tick(1500);

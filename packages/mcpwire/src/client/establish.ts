@@ -1,5 +1,5 @@
 // Opening a connection in the right era: pinned, remembered, or probed (2026-07-28 checklist
-// section 3.2), then the handshake (legacy) or nothing more (stateless), all on one connection.
+// section 3.2), then the handshake (handshake) or nothing more (stateless), all on one connection.
 
 import { ConnectionClosedError, RequestTimeoutError } from '../jsonrpc/errors.ts';
 import type { JsonObject } from '../jsonrpc/message.ts';
@@ -11,13 +11,13 @@ import { classifyDiscover, eraKeyOf, probeEra, type EraCache, type EraVerdict } 
 import { ConnectClosedError, ConnectTimeoutError, type ConnectStep } from './errors.ts';
 
 /** Which era to speak: find out (`auto`), or insist. */
-export type EraChoice = 'auto' | 'legacy' | 'modern';
+export type EraChoice = 'auto' | 'handshake' | 'stateless';
 
 /** What `establish` needs from its client. */
 export interface EstablishOptions {
   era: EraChoice;
   /** The stateless-era revision to ask for first. */
-  modernVersion: string;
+  statelessVersion: string;
   cache: EraCache | undefined;
   probeTimeoutMs: number;
   /** How long a probe that met silence may still be answered, while initialize runs (ms). */
@@ -36,8 +36,8 @@ export interface EstablishOptions {
 
 /** The outcome: a session and what the server told about itself, per era. */
 export type Established =
-  | { era: 'legacy'; session: Session; initialized: InitializeResult }
-  | { era: 'modern'; session: Session; version: string; discover: JsonObject };
+  | { era: 'handshake'; session: Session; initialized: InitializeResult }
+  | { era: 'stateless'; session: Session; version: string; discover: JsonObject };
 
 /**
  * Connects `target` and settles the era on that one connection: a Transport's `connect` is called
@@ -58,8 +58,9 @@ export async function establish(
   const session = options.open(channel);
   const key = eraKeyOf(transport);
   const remembered = key === undefined ? undefined : options.cache?.get(key);
-  const shouldProbe = options.era === 'modern' || (options.era === 'auto' && remembered?.era !== 'legacy');
-  const remember = (verdict: { era: 'modern' | 'legacy'; version?: string }): void => {
+  const shouldProbe =
+    options.era === 'stateless' || (options.era === 'auto' && remembered?.era !== 'handshake');
+  const remember = (verdict: { era: 'stateless' | 'handshake'; version?: string }): void => {
     // Only a fresh verdict: re-storing a remembered one would keep it from ever expiring.
     if (shouldProbe && key !== undefined) options.cache?.set(key, verdict);
   };
@@ -68,22 +69,22 @@ export async function establish(
     const probed = await probe(session, options, channel);
     const { verdict } = probed;
     late = probed.late;
-    if (verdict.era === 'modern') {
-      remember({ era: 'modern', version: verdict.version });
-      return modernEstablished(session, verdict);
+    if (verdict.era === 'stateless') {
+      remember({ era: 'stateless', version: verdict.version });
+      return statelessEstablished(session, verdict);
     }
-    refuseLegacyVerdict(verdict, { options, channel });
+    refuseHandshakeVerdict(verdict, { options, channel });
     session.protocolVersion = undefined;
     session.setState('new');
   }
   options.signal?.throwIfAborted();
   const outcome = await initializeOrLateAnswer(session, options, late);
-  if (outcome.era === 'modern') {
-    remember({ era: 'modern', version: outcome.version });
-    return modernEstablished(session, outcome);
+  if (outcome.era === 'stateless') {
+    remember({ era: 'stateless', version: outcome.version });
+    return statelessEstablished(session, outcome);
   }
-  remember({ era: 'legacy' });
-  return { era: 'legacy', session, initialized: outcome.initialized };
+  remember({ era: 'handshake' });
+  return { era: 'handshake', session, initialized: outcome.initialized };
 }
 
 /** A probe that met silence but may still be answered: a slow server's start, not a verdict. */
@@ -95,13 +96,13 @@ interface LateProbe {
   cancel(): void;
 }
 
-function modernEstablished(
+function statelessEstablished(
   session: Session,
   verdict: { version: string; discover: JsonObject },
 ): Established {
   session.protocolVersion = verdict.version;
   session.setState('operating');
-  return { era: 'modern', session, version: verdict.version, discover: verdict.discover };
+  return { era: 'stateless', session, version: verdict.version, discover: verdict.discover };
 }
 
 /**
@@ -114,9 +115,9 @@ async function initializeOrLateAnswer(
   session: Session,
   options: EstablishOptions,
   late: LateProbe | undefined,
-): Promise<{ era: 'legacy'; initialized: InitializeResult } | Extract<EraVerdict, { era: 'modern' }>> {
+): Promise<{ era: 'handshake'; initialized: InitializeResult } | Extract<EraVerdict, { era: 'stateless' }>> {
   const initializing = options.initialize(session);
-  if (late === undefined) return { era: 'legacy', initialized: await initializing };
+  if (late === undefined) return { era: 'handshake', initialized: await initializing };
   const lateVerdict = late.answer.then(
     (result) => classifyDiscover(result, late.version),
     () => undefined,
@@ -128,24 +129,24 @@ async function initializeOrLateAnswer(
     ),
     lateVerdict.then((verdict) => ({ kind: 'late' as const, verdict })),
   ]);
-  if (first.kind === 'late' && first.verdict?.era === 'modern') {
+  if (first.kind === 'late' && first.verdict?.era === 'stateless') {
     initializing.catch(() => {});
     return first.verdict;
   }
   if (first.kind === 'initialized') {
     late.cancel();
-    return { era: 'legacy', initialized: first.initialized };
+    return { era: 'handshake', initialized: first.initialized };
   }
   if (first.kind === 'failed') {
     // The refusal of initialize and the late answer arrive together; the answer may settle next.
     const verdict = await Promise.race([lateVerdict, Promise.resolve(undefined)]);
-    if (verdict?.era === 'modern') return verdict;
+    if (verdict?.era === 'stateless') return verdict;
     late.cancel();
     throw first.error;
   }
   // The late answer was a refusal or no mutual version: the handshake era after all.
   try {
-    return { era: 'legacy', initialized: await initializing };
+    return { era: 'handshake', initialized: await initializing };
   } finally {
     late.cancel();
   }
@@ -178,7 +179,7 @@ async function probe(
   channel: Channel,
 ): Promise<{ verdict: EraVerdict; late?: LateProbe }> {
   options.signal?.throwIfAborted();
-  session.protocolVersion = options.modernVersion;
+  session.protocolVersion = options.statelessVersion;
   session.setState('operating');
   const timeoutMs = options.probeTimeoutMs;
   const mayAnswerLate = options.era === 'auto' && channel.info?.isRequestResponse !== true;
@@ -220,8 +221,8 @@ async function probe(
     });
   };
   try {
-    const verdict = await probeEra(discover, options.modernVersion);
-    return verdict.era === 'legacy' && verdict.reason === 'silence' && late !== undefined
+    const verdict = await probeEra(discover, options.statelessVersion);
+    return verdict.era === 'handshake' && verdict.reason === 'silence' && late !== undefined
       ? { verdict, late }
       : { verdict };
   } catch (error) {
@@ -229,21 +230,21 @@ async function probe(
   }
 }
 
-/** Throws when a handshake-era verdict cannot lead to `initialize`: era "modern", or silence over HTTP. */
-function refuseLegacyVerdict(
-  verdict: Extract<EraVerdict, { era: 'legacy' }>,
+/** Throws when a handshake-era verdict cannot lead to `initialize`: era "stateless", or silence over HTTP. */
+function refuseHandshakeVerdict(
+  verdict: Extract<EraVerdict, { era: 'handshake' }>,
   context: { options: EstablishOptions; channel: Channel },
 ): void {
   const { options, channel } = context;
   const isSilence = verdict.reason === 'silence';
-  if (options.era === 'modern' && isSilence) {
+  if (options.era === 'stateless' && isSilence) {
     const hint =
-      'a handshake-era server may ignore it (connect with era "auto" or "legacy" to use the handshake), or it is still starting (a longer timeout waits longer)';
+      'a handshake-era server may ignore it (connect with era "auto" or "handshake" to use the handshake), or it is still starting (a longer timeout waits longer)';
     throw new ConnectTimeoutError('server/discover', options.probeTimeoutMs, { hint });
   }
-  if (options.era === 'modern') {
+  if (options.era === 'stateless') {
     throw new ProtocolStateError(
-      `The server does not speak the stateless era (2026-07-28): ${verdict.detail}. Connect with era "auto" or "legacy" to use the handshake.`,
+      `The server does not speak the stateless era (2026-07-28): ${verdict.detail}. Connect with era "auto" or "handshake" to use the handshake.`,
     );
   }
   // 2026-07-28 checklist section 3.3: a handshake-era Streamable HTTP server answers the probe (400);

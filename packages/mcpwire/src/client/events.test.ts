@@ -10,7 +10,7 @@ import { ClientEvents, toClientEvent } from './events.ts';
 async function connect(server: Server, options?: ClientOptions): Promise<Client> {
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy', ...options });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'handshake', ...options });
   await client.connect(clientEnd);
   return client;
 }

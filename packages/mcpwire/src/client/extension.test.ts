@@ -39,7 +39,7 @@ function echoExtension(overrides: Partial<ServerExtensionPart> = {}) {
   });
 }
 
-async function connect(server: Server, era: 'legacy' | 'auto'): Promise<Client> {
+async function connect(server: Server, era: 'handshake' | 'auto'): Promise<Client> {
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
   const client = new Client({ name: 'ext-test', version: '1' }, { era, eraCache: false });
@@ -47,7 +47,7 @@ async function connect(server: Server, era: 'legacy' | 'auto'): Promise<Client> 
   return client;
 }
 
-for (const era of ['legacy', 'auto'] as const) {
+for (const era of ['handshake', 'auto'] as const) {
   test(`${era}: an extension's method is declared, params-checked and served behind the middleware (S26-EXT-1)`, async () => {
     const server = new Server({ name: 'ext', version: '1' }, { extensions: [echoExtension()] });
     const seen: string[] = [];
@@ -59,7 +59,7 @@ for (const era of ['legacy', 'auto'] as const) {
     assert.deepEqual(client.serverCapabilities?.extensions, { [ID]: { loud: false } });
     assert.deepEqual(
       await client.request('echo/say', { text: 'hi' }),
-      era === 'legacy'
+      era === 'handshake'
         ? { said: 'hi' }
         : {
             resultType: 'complete',
@@ -75,9 +75,9 @@ for (const era of ['legacy', 'auto'] as const) {
     await client.ping().catch(() => {});
     await client.close();
     // One handler table: the handshake (initialize or server/discover) and ping reach the middleware too.
-    const first = era === 'legacy' ? 'initialize' : 'server/discover';
+    const first = era === 'handshake' ? 'initialize' : 'server/discover';
     assert.deepEqual(seen.slice(0, 2), [first, 'echo/say']);
-    if (era === 'legacy') assert.ok(seen.includes('ping'), 'ping passes the middleware');
+    if (era === 'handshake') assert.ok(seen.includes('ping'), 'ping passes the middleware');
   });
 }
 

@@ -74,7 +74,7 @@ test('connect negotiates the latest revision with a real server and sends notifi
   const [clientEnd, serverEnd] = createMemoryPair();
   const serverSession = server.connect(serverEnd);
   const client = new Client(clientInfo, {
-    era: 'legacy',
+    era: 'handshake',
     handlers: { sampling: () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }) },
   });
   await client.connect(clientEnd);
@@ -96,7 +96,7 @@ test('a pinned revision is requested and accepted', async () => {
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
   const client = new Client(clientInfo, {
-    era: 'legacy',
+    era: 'handshake',
     protocolVersion: '2025-06-18',
     handlers: { elicitation: () => ({ action: 'decline' }) },
   });
@@ -116,7 +116,7 @@ test('a server answering an unsupported revision: connect rejects with Unsupport
     capabilities: {},
     serverInfo: { name: 'future', version: '9' },
   }));
-  const client = new Client(clientInfo, { era: 'legacy' });
+  const client = new Client(clientInfo, { era: 'handshake' });
   await assert.rejects(client.connect(clientEnd), (error: unknown) => {
     assert.ok(error instanceof UnsupportedProtocolVersionError);
     assert.equal(error.code, 'UNSUPPORTED_PROTOCOL_VERSION');
@@ -153,7 +153,7 @@ test('an older supported revision in the answer is accepted (LIFE-8)', async () 
     capabilities: {},
     serverInfo: { name: 'old', version: '0' },
   }));
-  const client = new Client(clientInfo, { era: 'legacy' });
+  const client = new Client(clientInfo, { era: 'handshake' });
   await client.connect(clientEnd);
   assert.equal(client.protocolVersion, '2024-11-05');
   await client.close();
@@ -163,7 +163,7 @@ test('an initialize result without serverInfo is an InvalidResultError', async (
   const [clientEnd, serverEnd] = createMemoryPair();
   const raw = startRawServer(serverEnd, () => ({ protocolVersion: '2025-11-25', capabilities: {} }));
   await assert.rejects(
-    new Client(clientInfo, { era: 'legacy' }).connect(clientEnd),
+    new Client(clientInfo, { era: 'handshake' }).connect(clientEnd),
     (error: unknown) => error instanceof InvalidResultError && error.method === 'initialize',
   );
   await raw.closed;
@@ -178,7 +178,7 @@ test('an error response to initialize surfaces as the RpcError and closes the co
     });
   });
   await assert.rejects(
-    new Client(clientInfo, { era: 'legacy' }).connect(clientEnd),
+    new Client(clientInfo, { era: 'handshake' }).connect(clientEnd),
     (error: unknown) => error instanceof RpcError && error.code === -32602,
   );
   await raw.closed;
@@ -188,14 +188,14 @@ test('connect accepts a Transport and refuses a second connect while connected',
   const server = new Server({ name: 'srv', version: '1' });
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client(clientInfo, { era: 'legacy' });
+  const client = new Client(clientInfo, { era: 'handshake' });
   await client.connect({ connect: () => Promise.resolve(clientEnd) });
   await assert.rejects(client.connect(createMemoryPair()[0]), ProtocolStateError);
   await client.close();
 });
 
 test('requests before connect reject with NotConnectedError', async () => {
-  const client = new Client(clientInfo, { era: 'legacy' });
+  const client = new Client(clientInfo, { era: 'handshake' });
   await assert.rejects(
     client.listTools(),
     (error: unknown) => error instanceof NotConnectedError && error.code === 'NOT_CONNECTED',
@@ -212,7 +212,7 @@ test('aborting connect cancels initialize locally, without notifications/cancell
   });
   const controller = new AbortController();
   const wire = tap(clientEnd);
-  const connecting = new Client(clientInfo, { era: 'legacy' }).connect(wire.channel, {
+  const connecting = new Client(clientInfo, { era: 'handshake' }).connect(wire.channel, {
     signal: controller.signal,
   });
   await asked;
@@ -228,7 +228,7 @@ test('aborting connect cancels initialize locally, without notifications/cancell
 test('an already aborted signal rejects before anything is sent', async () => {
   const [clientEnd] = createMemoryPair();
   await assert.rejects(
-    new Client(clientInfo, { era: 'legacy' }).connect(clientEnd, {
+    new Client(clientInfo, { era: 'handshake' }).connect(clientEnd, {
       signal: AbortSignal.abort(),
     }),
     {
@@ -241,7 +241,7 @@ test('requestTimeoutMs bounds initialize too: a ConnectTimeoutError naming the s
   const [clientEnd, serverEnd] = createMemoryPair();
   const raw = startRawServer(serverEnd, () => new Promise<JsonObject>(() => {}));
   await assert.rejects(
-    new Client(clientInfo, { era: 'legacy', requestTimeoutMs: 10 }).connect(clientEnd),
+    new Client(clientInfo, { era: 'handshake', requestTimeoutMs: 10 }).connect(clientEnd),
     (error: unknown) =>
       error instanceof ConnectTimeoutError &&
       error.step === 'initialize' &&

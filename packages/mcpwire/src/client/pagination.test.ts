@@ -71,7 +71,7 @@ test('listAll helpers collect every page from a paginating server', async () => 
   });
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'handshake' });
   await client.connect(clientEnd);
 
   assert.deepEqual(

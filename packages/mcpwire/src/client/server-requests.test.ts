@@ -23,7 +23,7 @@ async function connectWithTool(
   server.tool({ name: 'run' }, async (_args, ctx) => ({ structuredContent: { value: await body(ctx) } }));
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client(clientInfo, { era: 'legacy', ...options });
+  const client = new Client(clientInfo, { era: 'handshake', ...options });
   await client.connect(clientEnd);
   return client;
 }
@@ -58,7 +58,7 @@ async function connectRaw(options: ClientOptions) {
   });
   ignoreConnection(session); // a deliberately misbehaving server
   session.start();
-  const client = new Client(clientInfo, { era: 'legacy', ...options });
+  const client = new Client(clientInfo, { era: 'handshake', ...options });
   await client.connect(clientEnd);
   await client.ping(); // the server has now seen notifications/initialized
   return { client, session, notifications };

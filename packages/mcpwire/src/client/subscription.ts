@@ -3,7 +3,7 @@
 
 import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
 import type { RequestOptions, Session } from '../protocol/session.ts';
-import { withEnvelope, type ModernLink } from './modern-request.ts';
+import { withEnvelope, type StatelessLink } from './stateless-request.ts';
 
 /** What a listen request asks to hear about. */
 export interface SubscriptionFilter {
@@ -57,7 +57,7 @@ export class Subscriptions {
   #open = new Map<RequestId, Subscription>();
 
   /** Sends `subscriptions/listen` on `session` and returns its stream at once. */
-  open(session: Session, link: ModernLink, filter: SubscriptionFilter): Subscription {
+  open(session: Session, link: StatelessLink, filter: SubscriptionFilter): Subscription {
     const controller = new AbortController();
     const ref: { current?: Subscription } = {};
     const options: RequestOptions = {

@@ -42,7 +42,7 @@ async function connectToolServer(tools: Tool[], results: Record<string, JsonObje
     },
   });
   session.start();
-  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
+  const client = new Client({ name: 'c', version: '1' }, { era: 'handshake' });
   await client.connect(clientEnd);
   await client.ping(); // the server has now seen notifications/initialized
   return { client, session, counts, tools };

@@ -3,8 +3,8 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import { MODERN_VERSIONS } from './revisions.ts';
-import { MetaKey, ModernErrorCode, type ClientCapabilities, type Implementation } from './types/index.ts';
+import { STATELESS_VERSIONS } from './revisions.ts';
+import { MetaKey, StatelessErrorCode, type ClientCapabilities, type Implementation } from './types/index.ts';
 
 /** What a valid envelope says. */
 export interface Envelope {
@@ -15,7 +15,7 @@ export interface Envelope {
 }
 
 /** True if the request claims the stateless era (`_meta` names a protocol version). */
-export function isModernClaim(params: JsonObject | undefined): boolean {
+export function isStatelessClaim(params: JsonObject | undefined): boolean {
   const meta = params?._meta;
   return typeof meta === 'object' && meta !== null && MetaKey.protocolVersion in meta;
 }
@@ -52,11 +52,11 @@ export function readEnvelope(params: JsonObject | undefined): Envelope {
       `Invalid params: "${MetaKey.clientCapabilities}" must be an object`,
     );
   }
-  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
+  if (!(STATELESS_VERSIONS as readonly string[]).includes(version)) {
     throw new RpcError(
-      ModernErrorCode.UnsupportedProtocolVersion,
+      StatelessErrorCode.UnsupportedProtocolVersion,
       `Unsupported protocol version "${version}"`,
-      { supported: [...MODERN_VERSIONS], requested: version },
+      { supported: [...STATELESS_VERSIONS], requested: version },
     );
   }
   const clientInfo = record[MetaKey.clientInfo] as Implementation | undefined;

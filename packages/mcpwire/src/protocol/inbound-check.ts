@@ -13,7 +13,7 @@ import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSp
 export interface InboundScope {
   /** The side receiving the request. */
   readonly receiver: 'client' | 'server';
-  readonly era: 'legacy' | 'modern';
+  readonly era: 'handshake' | 'stateless';
   /** The negotiated (handshake) or requested (stateless) revision; undefined before initialize. */
   readonly protocolVersion: string | undefined;
   /** The receiver's declared capabilities: gates on its own side are checked against them. */
@@ -34,7 +34,7 @@ export function checkInbound(
   const { method } = request;
   const sender = scope.receiver === 'client' ? 'server' : 'client';
   const version = scope.protocolVersion;
-  if (scope.era === 'modern') {
+  if (scope.era === 'stateless') {
     if (!spec || spec.kind !== 'request' || !canSend(spec, sender) || !isMethodInRevision(spec, version!)) {
       throw new RpcError(
         ErrorCode.MethodNotFound,
@@ -66,14 +66,14 @@ export function checkInbound(
 
 /** A gate on the receiver's side must be declared (LIFE-11); the sender's own gates are its business. */
 function checkGate(spec: MethodSpec, method: string, scope: InboundScope): void {
-  const gate = scope.era === 'modern' ? (spec.statelessGate ?? spec.gate) : spec.gate;
+  const gate = scope.era === 'stateless' ? (spec.statelessGate ?? spec.gate) : spec.gate;
   if (!gate || (gate.side !== scope.receiver && gate.side !== 'receiver')) return;
   if (!isGateRequired(method, scope.protocolVersion!) || hasCapability(scope.ownCapabilities, gate.path))
     return;
   const needs = `needs the ${scope.receiver} capability "${gate.path.join('.')}"`;
   throw new RpcError(
     ErrorCode.MethodNotFound,
-    scope.era === 'modern'
+    scope.era === 'stateless'
       ? `Method not found: "${method}" ${needs}, which this server does not declare`
       : `Method not found: "${method}" ${needs}, which was not declared`,
   );

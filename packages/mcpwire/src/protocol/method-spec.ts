@@ -64,10 +64,10 @@ export interface MethodSpec {
   isAllowedBeforeInit?: boolean;
   /**
    * The requirement a message breaks when the capability its gate names was not declared (ids defined
-   * in docs/requirements.md), in the handshake era and in the stateless era (`modern`, absent where
+   * in docs/requirements.md), in the handshake era and in the stateless era (`stateless`, absent where
    * that era reports none: the method is gone there, or its gate is another side's business).
    */
-  gateRequirement?: { readonly legacy: string; readonly modern?: string };
+  gateRequirement?: { readonly handshake: string; readonly stateless?: string };
   /**
    * For a request that may be task-augmented (2025-11-25, `params.task`): the requirement broken when
    * its receiver did not declare `tasks.requests.<method's segments>` (TASK-3 for tools/call, a MUST;

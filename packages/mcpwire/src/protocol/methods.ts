@@ -65,9 +65,9 @@ export {
   type Sender,
 } from './method-spec.ts';
 
-const LEGACY_LAST = '2025-11-25';
+const HANDSHAKE_LAST = '2025-11-25';
 const FIRST = '2024-11-05';
-const MODERN = '2026-07-28';
+const STATELESS = '2026-07-28';
 
 const server = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'server', path });
 const client = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'client', path });
@@ -75,8 +75,8 @@ const receiver = (...path: [string, ...string[]]): CapabilityGate => ({ side: 'r
 /** The stateless era's home of the tasks methods: the server's tasks extension (S26-TASK-1). */
 const TASKS_EXTENSION = server('extensions', 'io.modelcontextprotocol/tasks');
 /** The requirement an undeclared gate breaks: in the handshake era, and in the stateless era if any. */
-const broken = (legacy: string, modern?: string): { legacy: string; modern?: string } =>
-  modern === undefined ? { legacy } : { legacy, modern };
+const broken = (handshake: string, stateless?: string): { handshake: string; stateless?: string } =>
+  stateless === undefined ? { handshake } : { handshake, stateless };
 
 /**
  * Every method of revisions 2024-11-05 .. 2026-07-28, one typed row each. A plain object for
@@ -87,7 +87,7 @@ export const METHODS = {
     kind: 'request',
     sender: 'client',
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' },
     isAllowedBeforeInit: true,
   }),
@@ -95,13 +95,13 @@ export const METHODS = {
     kind: 'request',
     sender: 'both',
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     isAllowedBeforeInit: true,
   }),
   'server/discover': describeMethod<RequestParams, DiscoverResult>()({
     kind: 'request',
     sender: 'client',
-    since: MODERN,
+    since: STATELESS,
     cache: 'discover',
   }),
   'tools/list': describeMethod<PaginatedRequestParams, ListToolsResult>()({
@@ -162,7 +162,7 @@ export const METHODS = {
     gate: server('resources', 'subscribe'),
     gateRequirement: broken('RES-5'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { uri: 'string' },
   }),
   'resources/unsubscribe': describeMethod<UnsubscribeRequestParams, EmptyResult>()({
@@ -171,7 +171,7 @@ export const METHODS = {
     gate: server('resources', 'subscribe'),
     gateRequirement: broken('RES-5'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { uri: 'string' },
   }),
   'prompts/list': describeMethod<PaginatedRequestParams, ListPromptsResult>()({
@@ -209,13 +209,13 @@ export const METHODS = {
     gate: server('logging'),
     gateRequirement: broken('LOG-1'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { level: 'string' },
   }),
   'subscriptions/listen': describeMethod<SubscriptionsListenRequestParams, SubscriptionsListenResult>()({
     kind: 'request',
     sender: 'client',
-    since: MODERN,
+    since: STATELESS,
     params: { notifications: 'object' },
     isStreamed: true,
   }),
@@ -225,7 +225,7 @@ export const METHODS = {
     gate: client('sampling'),
     gateRequirement: broken('SAMP-1'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { messages: 'array', maxTokens: 'number' },
     taskRequirement: 'TASK-2',
   }),
@@ -235,7 +235,7 @@ export const METHODS = {
     gate: client('elicitation'),
     gateRequirement: broken('ELIC-1'),
     since: '2025-06-18',
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
     params: { message: 'string' },
     taskRequirement: 'TASK-2',
   }),
@@ -245,7 +245,7 @@ export const METHODS = {
     gate: client('roots'),
     gateRequirement: broken('ROOT-1'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
   }),
   // TASK-1: the receiver's `tasks` capability gates these (the tasks extension in 2026-07-28).
   'tasks/get': describeMethod<GetTaskRequestParams, GetTaskResult>()({
@@ -254,7 +254,7 @@ export const METHODS = {
     gate: receiver('tasks'),
     statelessGate: TASKS_EXTENSION,
     gateRequirement: broken('TASK-1'),
-    since: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
     params: { taskId: 'string' },
     nameParam: 'taskId',
   }),
@@ -263,8 +263,8 @@ export const METHODS = {
     sender: 'both',
     gate: receiver('tasks'),
     gateRequirement: broken('TASK-1'),
-    since: LEGACY_LAST,
-    until: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
+    until: HANDSHAKE_LAST,
     params: { taskId: 'string' },
   }),
   'tasks/list': describeMethod<PaginatedRequestParams, ListTasksResult>()({
@@ -272,8 +272,8 @@ export const METHODS = {
     sender: 'both',
     gate: receiver('tasks', 'list'),
     gateRequirement: broken('TASK-1'),
-    since: LEGACY_LAST,
-    until: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
+    until: HANDSHAKE_LAST,
     params: { cursor: 'string?' },
     isPaginated: true,
   }),
@@ -283,7 +283,7 @@ export const METHODS = {
     gate: receiver('tasks', 'cancel'),
     statelessGate: TASKS_EXTENSION,
     gateRequirement: broken('TASK-1'),
-    since: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
     params: { taskId: 'string' },
     nameParam: 'taskId',
   }),
@@ -292,7 +292,7 @@ export const METHODS = {
     kind: 'request',
     sender: 'client',
     gate: TASKS_EXTENSION,
-    since: MODERN,
+    since: STATELESS,
     params: { taskId: 'string', inputResponses: 'object' },
     nameParam: 'taskId',
   }),
@@ -300,7 +300,7 @@ export const METHODS = {
     kind: 'notification',
     sender: 'client',
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
   }),
   // A request sent early (a ping) may time out early, and its sender then cancels it (LIFE-15).
   'notifications/cancelled': describeMethod<CancelledNotificationParams, never>()({
@@ -361,22 +361,22 @@ export const METHODS = {
     gate: client('roots', 'listChanged'),
     gateRequirement: broken('LIFE-11'),
     since: FIRST,
-    until: LEGACY_LAST,
+    until: HANDSHAKE_LAST,
   }),
   'notifications/elicitation/complete': describeMethod<ElicitationCompleteNotificationParams, never>()({
     kind: 'notification',
     sender: 'server',
     gate: client('elicitation', 'url'),
     gateRequirement: broken('ELIC-11'),
-    since: LEGACY_LAST,
-    until: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
+    until: HANDSHAKE_LAST,
     params: { elicitationId: 'string' },
   }),
   'notifications/tasks/status': describeMethod<TaskStatusNotificationParams, never>()({
     kind: 'notification',
     sender: 'both',
-    since: LEGACY_LAST,
-    until: LEGACY_LAST,
+    since: HANDSHAKE_LAST,
+    until: HANDSHAKE_LAST,
     params: { taskId: 'string' },
   }),
   'notifications/subscriptions/acknowledged': describeMethod<
@@ -385,7 +385,7 @@ export const METHODS = {
   >()({
     kind: 'notification',
     sender: 'server',
-    since: MODERN,
+    since: STATELESS,
     params: { notifications: 'object' },
   }),
 } as const satisfies Record<string, MethodSpec>;

@@ -7,28 +7,28 @@ import {
   adaptToolForRevision,
   hasFeature,
   isKnownVersion,
-  isModernVersion,
-  LEGACY_VERSIONS,
-  MODERN_VERSIONS,
+  isStatelessVersion,
+  HANDSHAKE_VERSIONS,
+  STATELESS_VERSIONS,
   REVISION_FEATURES,
   type RevisionFeature,
 } from './revisions.ts';
 import type { ContentBlock, Tool } from './types/index.ts';
 
-const ALL_VERSIONS = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
+const ALL_VERSIONS = [...STATELESS_VERSIONS, ...HANDSHAKE_VERSIONS];
 
-test('versions are listed newest first, and modern ones are newer than every legacy one', () => {
-  assert.deepEqual([...LEGACY_VERSIONS], [...LEGACY_VERSIONS].sort().reverse());
-  assert.deepEqual(MODERN_VERSIONS, ['2026-07-28']);
-  for (const legacy of LEGACY_VERSIONS) assert.ok(legacy < MODERN_VERSIONS[0]);
+test('versions are listed newest first, and stateless-era ones are newer than every handshake-era one', () => {
+  assert.deepEqual([...HANDSHAKE_VERSIONS], [...HANDSHAKE_VERSIONS].sort().reverse());
+  assert.deepEqual(STATELESS_VERSIONS, ['2026-07-28']);
+  for (const handshake of HANDSHAKE_VERSIONS) assert.ok(handshake < STATELESS_VERSIONS[0]);
 });
 
-test('isModernVersion compares date-shaped strings and rejects anything else', () => {
-  assert.equal(isModernVersion('2026-07-28'), true);
-  assert.equal(isModernVersion('2027-01-05'), true, 'an unknown later revision is modern');
-  for (const legacy of LEGACY_VERSIONS) assert.equal(isModernVersion(legacy), false);
+test('isStatelessVersion compares date-shaped strings and rejects anything else', () => {
+  assert.equal(isStatelessVersion('2026-07-28'), true);
+  assert.equal(isStatelessVersion('2027-01-05'), true, 'an unknown later revision is stateless');
+  for (const handshake of HANDSHAKE_VERSIONS) assert.equal(isStatelessVersion(handshake), false);
   for (const bad of ['', 'latest', '2026-7-28', '2026-07-28T00:00', '2026-13-01', '2026-07-32', '9999']) {
-    assert.equal(isModernVersion(bad), false, bad);
+    assert.equal(isStatelessVersion(bad), false, bad);
   }
 });
 
@@ -132,14 +132,14 @@ test('adaptContentForRevision replaces audio in 2024-11-05 with text saying it w
     assert.equal(adaptContentForRevision(audio, version), audio);
 });
 
-test('adapted blocks are valid tool-result content in every legacy revision; unadapted ones are not', () => {
+test('adapted blocks are valid tool-result content in every handshake-era revision; unadapted ones are not', () => {
   const blocks: ContentBlock[] = [
     link,
     audio,
     { type: 'text', text: 'hi' },
     { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
   ];
-  for (const version of LEGACY_VERSIONS) {
+  for (const version of HANDSHAKE_VERSIONS) {
     for (const block of blocks) {
       const outcome = validateAgainstDefinition(version, 'CallToolResult', {
         content: [adaptContentForRevision(block, version)],

@@ -4,32 +4,32 @@
 import type { ContentBlock, TextContent, Tool } from './types/index.ts';
 
 /** The handshake-era revisions (negotiated by `initialize`), newest first. */
-export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** The stateless-era revisions (version named on every request), newest first. */
-export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const STATELESS_VERSIONS = ['2026-07-28'] as const;
 
 /** A revision this SDK knows. */
-export type ProtocolVersion = (typeof LEGACY_VERSIONS)[number] | (typeof MODERN_VERSIONS)[number];
+export type ProtocolVersion = (typeof HANDSHAKE_VERSIONS)[number] | (typeof STATELESS_VERSIONS)[number];
 
-/** The first stateless-era revision: this and every later date is modern. */
-const FIRST_MODERN_VERSION = '2026-07-28';
+/** The first stateless-era revision: this and every later date is stateless. */
+const FIRST_STATELESS_VERSION = '2026-07-28';
 
 /** A revision identifier is a `YYYY-MM-DD` date; as such, string order is date order. */
 const DATE_SHAPE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** True if `version` is a date-shaped revision identifier on or after 2026-07-28, known or not. */
-export function isModernVersion(version: string): boolean {
+export function isStatelessVersion(version: string): boolean {
   // The common case first: a revision we know (no regular expression per request).
-  if (version === FIRST_MODERN_VERSION) return true;
-  return version > FIRST_MODERN_VERSION && DATE_SHAPE.test(version);
+  if (version === FIRST_STATELESS_VERSION) return true;
+  return version > FIRST_STATELESS_VERSION && DATE_SHAPE.test(version);
 }
 
 /** True if `version` is one of the revisions this SDK knows. */
 export function isKnownVersion(version: string): version is ProtocolVersion {
   return (
-    (LEGACY_VERSIONS as readonly string[]).includes(version) ||
-    (MODERN_VERSIONS as readonly string[]).includes(version)
+    (HANDSHAKE_VERSIONS as readonly string[]).includes(version) ||
+    (STATELESS_VERSIONS as readonly string[]).includes(version)
   );
 }
 

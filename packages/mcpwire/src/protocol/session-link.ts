@@ -114,8 +114,8 @@ export class SessionLink implements PeerOptions, PeerHandler, InboundScope {
     return this.#session.role;
   }
 
-  get era(): 'legacy' {
-    return 'legacy';
+  get era(): 'handshake' {
+    return 'handshake';
   }
 
   get protocolVersion(): string | undefined {

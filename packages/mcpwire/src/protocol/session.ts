@@ -8,7 +8,7 @@ import type { InboundScope } from './inbound-check.ts';
 import { MethodTable } from './method-table.ts';
 import { canSend, checkParams, isGateRequired, isMethodInRevision, type MethodSpec } from './methods.ts';
 import type { ProgressHandler } from './progress.ts';
-import { isModernVersion } from './revisions.ts';
+import { isStatelessVersion } from './revisions.ts';
 import { type ChannelReceiver, type InboundRequest, SessionLink } from './session-link.ts';
 
 export type { InboundRequest };
@@ -210,7 +210,7 @@ export class Session {
       throw new ProtocolStateError(`Cannot send "${method}" before the client's notifications/initialized`);
     }
     // The stateless era gates a method it moved into an extension by that extension (statelessGate).
-    const gate = isModernVersion(version) ? (spec.statelessGate ?? spec.gate) : spec.gate;
+    const gate = isStatelessVersion(version) ? (spec.statelessGate ?? spec.gate) : spec.gate;
     if (gate && isGateRequired(method, version)) {
       const isOwn = gate.side === this.role || (gate.side === 'receiver' && kind === 'notification');
       const caps = isOwn ? this.ownCapabilities : this.peerCapabilities;

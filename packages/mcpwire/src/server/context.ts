@@ -14,7 +14,7 @@ import type {
 } from '../protocol/types/index.ts';
 
 /** The era a request arrived in: handshake (2024-11-05 .. 2025-11-25) or stateless (2026-07-28). */
-export type Era = 'legacy' | 'modern';
+export type Era = 'handshake' | 'stateless';
 
 /**
  * Everything a handler may know and do while serving one request (its functions may be destructured). In the handshake era the

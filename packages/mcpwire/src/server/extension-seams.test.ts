@@ -12,7 +12,7 @@ import { defineExtension } from '../protocol/extension.ts';
 import type { MethodSpec } from '../protocol/methods.ts';
 import { connectRawPeer } from '../../test/support/task-peer.ts';
 import type { ServerExtensionPart } from './extension.ts';
-import type { LegacyConnection } from './method-handlers.ts';
+import type { HandshakeConnection } from './method-handlers.ts';
 import { Server } from './server.ts';
 
 function createServer(part: Partial<ServerExtensionPart>) {
@@ -62,7 +62,7 @@ test('capabilities(version): declared in initialize of that revision only, never
     clientInfo: { name: 'old', version: '1' },
   });
   assert.equal((olderInit.capabilities as JsonObject).experimental, undefined);
-  const discovered = await connectRawPeer(server).modern('server/discover', {}, {});
+  const discovered = await connectRawPeer(server).stateless('server/discover', {}, {});
   assert.equal((discovered.capabilities as JsonObject).experimental, undefined);
   assert.deepEqual((discovered.capabilities as JsonObject).extensions, { 'com.example/seams': {} });
   await server.close();
@@ -72,26 +72,26 @@ test('statelessGate: the stateless era checks it instead of the row’s gate', (
   const spec: MethodSpec = {
     kind: 'request',
     sender: 'client',
-    gate: { side: 'server', path: ['legacyFeature'] },
+    gate: { side: 'server', path: ['handshakeFeature'] },
     statelessGate: { side: 'server', path: ['extensions', 'com.example/seams'] },
     since: '2025-11-25',
   };
   const request = { method: 'x/y', params: {} };
-  const scope = (era: 'legacy' | 'modern', ownCapabilities: object) => ({
+  const scope = (era: 'handshake' | 'stateless', ownCapabilities: object) => ({
     receiver: 'server' as const,
     era,
-    protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+    protocolVersion: era === 'handshake' ? '2025-11-25' : '2026-07-28',
     ownCapabilities,
   });
-  assert.equal(checkInbound(spec, request, scope('legacy', { legacyFeature: {} })), spec);
-  assert.throws(() => checkInbound(spec, request, scope('modern', { legacyFeature: {} })), RpcError);
+  assert.equal(checkInbound(spec, request, scope('handshake', { handshakeFeature: {} })), spec);
+  assert.throws(() => checkInbound(spec, request, scope('stateless', { handshakeFeature: {} })), RpcError);
   const extended = { extensions: { 'com.example/seams': {} } };
-  assert.equal(checkInbound(spec, request, scope('modern', extended)), spec);
-  assert.throws(() => checkInbound(spec, request, scope('legacy', extended)), RpcError);
+  assert.equal(checkInbound(spec, request, scope('stateless', extended)), spec);
+  assert.throws(() => checkInbound(spec, request, scope('handshake', extended)), RpcError);
 });
 
-test('LegacyConnection.sendRequest/sendNotification: work that outlives its request still reaches the client', async () => {
-  let connection: LegacyConnection | undefined;
+test('HandshakeConnection.sendRequest/sendNotification: work that outlives its request still reaches the client', async () => {
+  let connection: HandshakeConnection | undefined;
   const server = createServer({
     wraps: {
       'tools/call': () => (_params, _ctx, origin) => {

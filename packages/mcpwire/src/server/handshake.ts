@@ -4,7 +4,7 @@
 
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
-import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS } from '../protocol/revisions.ts';
 import type {
   Implementation,
   InitializeRequestParams,
@@ -36,11 +36,13 @@ export function answerInitialize(host: HandshakeHost, params: InitializeRequestP
   const requested: string = params.protocolVersion;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(requested)) {
     throw new RpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', {
-      supported: [...LEGACY_VERSIONS],
+      supported: [...HANDSHAKE_VERSIONS],
       requested,
     });
   }
-  const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LEGACY_VERSIONS[0];
+  const version = (HANDSHAKE_VERSIONS as readonly string[]).includes(requested)
+    ? requested
+    : HANDSHAKE_VERSIONS[0];
   const capabilities = (host.capabilitiesAt?.(version) ?? host.capabilities()) as JsonObject;
   const result: InitializeResult = { protocolVersion: version, capabilities, serverInfo: host.info };
   if (host.options.instructions !== undefined) result.instructions = host.options.instructions;

@@ -6,7 +6,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/message.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
 import type { Principal } from '../protocol/principal.ts';
 import type { ClientCapabilities } from '../protocol/types/index.ts';
-import type { ModernRequest, ModernStream } from './modern.ts';
+import type { StatelessRequest, StatelessStream } from './stateless.ts';
 
 /** What a feed may know of the listen request that asks for it. */
 export interface ListenRequest {
@@ -56,8 +56,8 @@ export interface OpenedFeeds {
  */
 export function openListenFeeds(
   feeds: readonly ListenFeed[] | undefined,
-  request: ModernRequest,
-  stream: ModernStream,
+  request: StatelessRequest,
+  stream: StatelessStream,
 ): Promise<OpenedFeeds> | undefined {
   const filter = request.params.notifications as JsonObject;
   const asked = feeds?.filter((feed) => filter[feed.key] !== undefined);

@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { serveListen, type ListenSource } from './listen.ts';
-import type { ModernRequest, ModernStream } from './modern.ts';
+import type { StatelessRequest, StatelessStream } from './stateless.ts';
 
 /** Past Node's default limit of 10 listeners per AbortSignal. */
 const STREAMS = 25;
@@ -22,7 +22,7 @@ function listenSource(closing: AbortSignal): ListenSource {
   };
 }
 
-function listenRequest(id: number, signal: AbortSignal): ModernRequest {
+function listenRequest(id: number, signal: AbortSignal): StatelessRequest {
   return {
     id,
     method: 'subscriptions/listen',
@@ -34,7 +34,7 @@ function listenRequest(id: number, signal: AbortSignal): ModernRequest {
   };
 }
 
-const stream: ModernStream = { notify: () => Promise.resolve() };
+const stream: StatelessStream = { notify: () => Promise.resolve() };
 
 test(`S26-SUB: ${STREAMS} open listen streams hold one listener on the server's closing signal; closing ends them all`, async () => {
   const warnings: Error[] = [];

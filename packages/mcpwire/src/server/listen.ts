@@ -7,7 +7,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
 import { MetaKey, type Implementation, type SubscriptionsListenResult } from '../protocol/types/index.ts';
 import { openListenFeeds, type ListenFeed, type OpenedFeeds } from './listen-feed.ts';
-import type { ModernRequest, ModernStream } from './modern.ts';
+import type { StatelessRequest, StatelessStream } from './stateless.ts';
 
 /** The change feeds a listen stream draws on. Each `on*` returns its unsubscribe function. */
 export interface ListenSource {
@@ -34,8 +34,8 @@ const FILTER_KEYS = {
  */
 export function serveListen(
   source: ListenSource,
-  request: ModernRequest,
-  stream: ModernStream,
+  request: StatelessRequest,
+  stream: StatelessStream,
 ): Promise<SubscriptionsListenResult> {
   // Only a filter that asks for an extension's feed waits for it before the acknowledgement.
   const opening = openListenFeeds(source.listenFeeds, request, stream);
@@ -49,7 +49,7 @@ function serveOpened(
     request,
     stream,
     feeds,
-  }: { request: ModernRequest; stream: ModernStream; feeds: OpenedFeeds | undefined },
+  }: { request: StatelessRequest; stream: StatelessStream; feeds: OpenedFeeds | undefined },
 ): Promise<SubscriptionsListenResult> {
   const filter = request.params.notifications as JsonObject;
   const caps = source.capabilities() as JsonObject;

@@ -5,7 +5,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import type { InboundRequestMethod, ParamsOf, ResultOf } from '../protocol/method-types.ts';
-import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { STATELESS_VERSIONS } from '../protocol/revisions.ts';
 import type {
   DiscoverResult,
   EmptyResult,
@@ -31,7 +31,7 @@ export interface HandlerHost {
 }
 
 /** The handshake-era connection's own state, for the methods scoped to it. */
-export interface LegacyConnection {
+export interface HandshakeConnection {
   initialize(params: InitializeRequestParams): InitializeResult | Promise<InitializeResult>;
   setLevel(params: SetLevelRequestParams): EmptyResult | Promise<EmptyResult>;
   subscribe(params: SubscribeRequestParams, isSubscribe: boolean): EmptyResult | Promise<EmptyResult>;
@@ -59,7 +59,7 @@ export interface LegacyConnection {
 export interface RequestOrigin {
   readonly server: HandlerHost;
   /** The handshake-era connection; undefined for a stateless request. */
-  readonly connection: LegacyConnection | undefined;
+  readonly connection: HandshakeConnection | undefined;
   /** Serves `subscriptions/listen` on the stateless request's own stream; absent in the handshake era. */
   listen?(): Promise<SubscriptionsListenResult>;
 }
@@ -87,7 +87,7 @@ export type CoreHandler<M extends ServedMethod> = ServerMethodHandler<
   HandlerResult<ResultOf<M>>
 >;
 
-/** The fields the stateless-era dispatcher adds to a complete result (S26-CACHE-1, modern.ts). */
+/** The fields the stateless-era dispatcher adds to a complete result (S26-CACHE-1, stateless.ts). */
 type DecoratedKey = 'resultType' | 'ttlMs' | 'cacheScope';
 
 /**
@@ -117,7 +117,7 @@ export type FeatureMethod =
 export type FeatureHandlers = Pick<CoreHandlers, FeatureMethod>;
 
 /** The connection-scoped methods exist only on a handshake-era connection (their rows end at 2025-11-25). */
-function connectionOf(origin: RequestOrigin, method: string): LegacyConnection {
+function connectionOf(origin: RequestOrigin, method: string): HandshakeConnection {
   if (origin.connection) return origin.connection;
   throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`);
 }
@@ -138,7 +138,7 @@ export const CORE_HANDLERS: Omit<CoreHandlers, FeatureMethod> = {
   ping: () => Promise.resolve({}),
   'server/discover': (_params, _ctx, { server }) => {
     const result: HandlerResult<DiscoverResult> = {
-      supportedVersions: [...MODERN_VERSIONS],
+      supportedVersions: [...STATELESS_VERSIONS],
       capabilities: server.capabilities(),
     };
     if (server.options.instructions !== undefined) result.instructions = server.options.instructions;

@@ -4,7 +4,7 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../protocol/capabilities.ts';
-import { ModernErrorCode } from '../protocol/types/index.ts';
+import { StatelessErrorCode } from '../protocol/types/index.ts';
 import type { InputBroker, InputMethod, InputOptions } from './context.ts';
 
 /**
@@ -71,7 +71,7 @@ function requireCapability(method: InputMethod, params: JsonObject | undefined, 
   }
   if (required) {
     throw new RpcError(
-      ModernErrorCode.MissingRequiredClientCapability,
+      StatelessErrorCode.MissingRequiredClientCapability,
       `Missing required client capability for "${method}"`,
       { requiredCapabilities: required },
     );

@@ -9,7 +9,7 @@ import type {
   RequestId,
   SendOptions,
 } from '../jsonrpc/message.ts';
-import { isModernClaim } from '../protocol/envelope.ts';
+import { isStatelessClaim } from '../protocol/envelope.ts';
 import type { Principal } from '../protocol/principal.ts';
 import { observeWire, type WireEvent } from '../protocol/wire-observer.ts';
 import type { RequestVia } from '../transports/channel.ts';
@@ -23,7 +23,7 @@ export class ObservedVia implements RequestVia {
 
   constructor(request: JsonRpcRequest, via: RequestVia) {
     this.#via = via;
-    const version = isModernClaim(request.params) ? '2026-07-28' : via.protocolVersion;
+    const version = isStatelessClaim(request.params) ? '2026-07-28' : via.protocolVersion;
     this.#report('received', { type: 'message', message: request }, version);
   }
 
@@ -58,7 +58,7 @@ export class ObservedVia implements RequestVia {
    * session reports it), else the negotiated one, or the one `initialize` chose.
    */
   #versionOfAnswer(request: JsonRpcRequest, response: JsonRpcResponse): string | undefined {
-    if (isModernClaim(request.params)) return '2026-07-28';
+    if (isStatelessClaim(request.params)) return '2026-07-28';
     if (request.method !== 'initialize') return this.#via.protocolVersion ?? ASSUMED_VERSION;
     const chosen = 'result' in response ? response.result.protocolVersion : undefined;
     return typeof chosen === 'string' ? chosen : undefined;

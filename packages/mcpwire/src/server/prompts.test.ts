@@ -74,7 +74,7 @@ test('get turns a string into one user message and adds the definition descripti
     description: 'Review some code',
     messages: [{ role: 'user', content: { type: 'text', text: 'Review this python: x = 1' } }],
   });
-  assert.deepEqual(seen, [[{ code: 'x = 1', language: 'python' }, 'legacy']]);
+  assert.deepEqual(seen, [[{ code: 'x = 1', language: 'python' }, 'handshake']]);
 });
 
 test('get accepts messages or a full result; a result keeps its own description', async () => {

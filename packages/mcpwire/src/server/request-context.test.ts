@@ -10,7 +10,7 @@ const broker: InputBroker = { request: () => Promise.reject(new Error('no input 
 
 function facts(signal: AbortSignal): ContextFacts {
   return {
-    era: 'legacy',
+    era: 'handshake',
     protocolVersion: '2025-11-25',
     clientCapabilities: {},
     clientInfo: undefined,

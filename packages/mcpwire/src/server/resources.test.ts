@@ -141,18 +141,18 @@ test('not found is -32002 in the handshake era and -32602 in the stateless era, 
   const resources = new Resources();
   const registration = resources.add({ uri: 'file:///gone', name: 'gone' }, () => 'x');
   registration.disable();
-  const legacy = await resources
-    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'legacy'))
+  const handshake = await resources
+    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'handshake'))
     .catch((error: unknown) => error);
-  assert.ok(legacy instanceof RpcError);
-  assert.equal(legacy.code, -32002);
-  assert.deepEqual(legacy.data, { uri: 'file:///gone' });
-  const modern = await resources
-    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'modern'))
+  assert.ok(handshake instanceof RpcError);
+  assert.equal(handshake.code, -32002);
+  assert.deepEqual(handshake.data, { uri: 'file:///gone' });
+  const stateless = await resources
+    .read({ uri: 'file:///gone' }, fakeContext('resources/read', 'stateless'))
     .catch((error: unknown) => error);
-  assert.ok(modern instanceof RpcError);
-  assert.equal(modern.code, -32602);
-  assert.deepEqual(modern.data, { uri: 'file:///gone' });
+  assert.ok(stateless instanceof RpcError);
+  assert.equal(stateless.code, -32602);
+  assert.deepEqual(stateless.data, { uri: 'file:///gone' });
   registration.enable();
   assert.deepEqual(await resources.read({ uri: 'file:///gone' }, fakeContext('resources/read')), {
     contents: [{ uri: 'file:///gone', text: 'x' }],
@@ -208,7 +208,7 @@ test('completeArgument calls the variable completer with value, resolved argumen
     await resources.completeArgument('repos://{owner}/{repo}', { name: 'repo', value: 'mcpw' }, context, ctx),
     ['mcpwire'],
   );
-  assert.deepEqual(calls, [['mcpw', { owner: 'acme' }, 'legacy']]);
+  assert.deepEqual(calls, [['mcpw', { owner: 'acme' }, 'handshake']]);
   assert.deepEqual(
     await resources.completeArgument('repos://{owner}/{repo}', { name: 'owner', value: '' }, context, ctx),
     [],

@@ -84,7 +84,7 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
  * -32602 in the stateless era (S26-RES-2, SEP-2164).
  */
 export function createResourceNotFoundError(uri: string, era: Era): RpcError {
-  const code = era === 'legacy' ? McpErrorCode.ResourceNotFound : ErrorCode.InvalidParams;
+  const code = era === 'handshake' ? McpErrorCode.ResourceNotFound : ErrorCode.InvalidParams;
   return new RpcError(code, `Resource not found: "${uri}"`, { uri });
 }
 

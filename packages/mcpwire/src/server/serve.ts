@@ -2,20 +2,25 @@
 // `serve(host, request, scope)` runs the inbound check, builds the request context, and calls the
 // middleware chain and the handler table (`ServerCore.dispatch`). Transports differ only in the scope
 // they pass: a handshake-era session's (server-session.ts, one object per connection), a stateless
-// request's (its `_meta` envelope, modern.ts), or a request served without a session
+// request's (its `_meta` envelope, stateless.ts), or a request served without a session
 // (`ServerCore.serveRequest`: the revision its transport says the client negotiated).
 
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
 import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
-import { isModernClaim } from '../protocol/envelope.ts';
+import { isStatelessClaim } from '../protocol/envelope.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
 import type { Principal } from '../protocol/principal.ts';
 import type { ClientCapabilities, Implementation } from '../protocol/types/index.ts';
 import { isWireObserved } from '../protocol/wire-observer.ts';
 import type { RequestVia } from '../transports/channel.ts';
 import type { RequestOrigin } from './method-handlers.ts';
-import { serveModern, type ModernHost, type ModernRequest, type ModernStream } from './modern.ts';
+import {
+  serveStateless,
+  type StatelessHost,
+  type StatelessRequest,
+  type StatelessStream,
+} from './stateless.ts';
 import { ObservedVia } from './observed-via.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
 import { SessionlessScope, type SessionlessHost } from './sessionless-scope.ts';
@@ -24,8 +29,8 @@ export type { SessionlessHost };
 
 /** A stateless-era request's scope: its facts come with it; what it sends goes to its stream. */
 export interface StatelessScope {
-  readonly era: 'modern';
-  readonly stream: ModernStream;
+  readonly era: 'stateless';
+  readonly stream: StatelessStream;
 }
 
 /**
@@ -33,7 +38,7 @@ export interface StatelessScope {
  * client, and where the request's output goes. A session keeps one for the connection.
  */
 export interface HandshakeScope {
-  readonly era: 'legacy';
+  readonly era: 'handshake';
   /** What the inbound check reads: lifecycle, the negotiated revision, the server's capabilities. */
   readonly inbound: InboundScope;
   /** The revision the handler sees. */
@@ -41,9 +46,9 @@ export interface HandshakeScope {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   /** Who sent `requestId`, as the transport authenticated it (becomes `ctx.auth`). */
-  principalOf(requestId: ModernRequest['id']): Principal | undefined;
+  principalOf(requestId: StatelessRequest['id']): Principal | undefined;
   /** The request's output and origin (notifications, log level, input, the connection); one per request. */
-  outputFor(request: ModernRequest): ContextOutput & RequestOrigin;
+  outputFor(request: StatelessRequest): ContextOutput & RequestOrigin;
 }
 
 /** Where a request comes from: one of the two eras' scopes. */
@@ -56,18 +61,18 @@ export type RequestScope = StatelessScope | HandshakeScope;
  * comes through here; nothing else calls the handler table.
  */
 export async function serve(
-  host: ModernHost,
-  request: ModernRequest,
+  host: StatelessHost,
+  request: StatelessRequest,
   scope: RequestScope,
 ): Promise<JsonObject> {
-  if (scope.era === 'modern') return serveModern(host, request, scope.stream);
+  if (scope.era === 'stateless') return serveStateless(host, request, scope.stream);
   const { method, params } = request;
   checkInbound(host.methods.lookup(method), request, scope.inbound);
   const output = scope.outputFor(request);
   const version = scope.protocolVersion;
   const ctx = createRequestContext(
     {
-      era: 'legacy',
+      era: 'handshake',
       protocolVersion: version,
       clientCapabilities: scope.clientCapabilities,
       clientInfo: scope.clientInfo,
@@ -109,10 +114,10 @@ async function serveAndAnswer(
   const params = request.params ?? {};
   const inbound = new ViaRequest(request, params, via);
   // A stateless-only method without a claim is a broken stateless request (-32602).
-  const isModern = isModernClaim(params) || host.methods.isStatelessOnly(method);
+  const isStateless = isStatelessClaim(params) || host.methods.isStatelessOnly(method);
   try {
-    const scope: RequestScope = isModern
-      ? { era: 'modern', stream: via }
+    const scope: RequestScope = isStateless
+      ? { era: 'stateless', stream: via }
       : new SessionlessScope(host, method, via);
     return { jsonrpc: '2.0', id, result: await serve(host, inbound, scope) };
   } catch (error) {
@@ -124,7 +129,7 @@ async function serveAndAnswer(
 }
 
 /** The request as the handler layer sees it: its signal and cancellation are the via's. */
-class ViaRequest implements ModernRequest {
+class ViaRequest implements StatelessRequest {
   readonly id: JsonRpcRequest['id'];
   readonly method: string;
   readonly params: JsonObject;

@@ -28,7 +28,7 @@ import { serveRequest } from './serve.ts';
 import type { CacheDefaults } from './cache-hints.ts';
 import { serveListen } from './listen.ts';
 import type { ListenFeed } from './listen-feed.ts';
-import type { ModernRequest, ModernStream } from './modern.ts';
+import type { StatelessRequest, StatelessStream } from './stateless.ts';
 import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
 import { Tools, type ToolDefinition, type ToolHandler } from './tools.ts';
 
@@ -231,7 +231,7 @@ export class ServerCore implements RequestServer {
   }
 
   /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
-  listen(request: ModernRequest, stream: ModernStream): Promise<SubscriptionsListenResult> {
+  listen(request: StatelessRequest, stream: StatelessStream): Promise<SubscriptionsListenResult> {
     return serveListen(this, request, stream);
   }
 

@@ -1,5 +1,5 @@
 // One handshake-era connection of a Server: initialize and negotiation, per-session logging level,
-// resource subscriptions, coalesced list_changed notifications, and the legacy request context.
+// resource subscriptions, coalesced list_changed notifications, and the handshake-era request context.
 
 import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
@@ -16,16 +16,16 @@ import type {
   SetLevelRequestParams,
   SubscribeRequestParams,
 } from '../protocol/types/index.ts';
-import { LEGACY_VERSIONS } from '../protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS } from '../protocol/revisions.ts';
 import type { Channel } from '../transports/channel.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
 import type { InputBroker } from './context.ts';
 import type { InboundScope } from '../protocol/inbound-check.ts';
 import type { RequestOrigin } from './method-handlers.ts';
-import { isModernClaim } from '../protocol/envelope.ts';
-import type { ModernHost, ModernStream } from './modern.ts';
+import { isStatelessClaim } from '../protocol/envelope.ts';
+import type { StatelessHost, StatelessStream } from './stateless.ts';
 import { serve, type HandshakeScope, type RequestScope, type StatelessScope } from './serve.ts';
-import { createLegacyBroker } from './legacy-broker.ts';
+import { createHandshakeBroker } from './handshake-broker.ts';
 import { disconnectForPolling } from './polling-channel.ts';
 import type { ContextOutput } from './request-context.ts';
 import { answerInitialize, requestedLevel } from './handshake.ts';
@@ -38,7 +38,7 @@ type ListKind = 'tools' | 'resources' | 'prompts';
  * resource updates reach a session through `listChanged` / `resourceUpdated`, called by the server
  * for each of its sessions: no per-session subscription to keep.
  */
-export interface SessionHost extends ModernHost {
+export interface SessionHost extends StatelessHost {
   reportError(error: Error): void;
   /** The capabilities declared in `initialize` for `version`; default `capabilities()`. */
   capabilitiesAt?(version: string): object;
@@ -75,7 +75,7 @@ export class ServerSession {
    * revision and capabilities from the record and serves it as operating, without an initialize.
    */
   #resume(version: string): void {
-    this.#scope.connectionEra = 'legacy';
+    this.#scope.connectionEra = 'handshake';
     const own = (this.#server.capabilitiesAt?.(version) ?? this.#server.capabilities()) as JsonObject;
     this.#negotiate(version, own, this.#state.facts.clientCapabilities ?? {});
     this.session.setState(this.#state.facts.initialized ? 'operating' : 'initializing');
@@ -125,7 +125,7 @@ export class ServerSession {
 
   /** `initialize` (answered by the session itself); answered once its facts are stored. */
   initialize(params: InitializeRequestParams): Promise<InitializeResult> {
-    this.#scope.connectionEra = 'legacy';
+    this.#scope.connectionEra = 'handshake';
     const { version, capabilities, result } = answerInitialize(this.#server, params);
     const clientCapabilities = params.capabilities as JsonObject;
     this.#negotiate(version, capabilities, clientCapabilities);
@@ -158,7 +158,7 @@ export class ServerSession {
       .then(() => ({}));
   }
 
-  /** A request to the client outside any inbound request (see `LegacyConnection.sendRequest`). */
+  /** A request to the client outside any inbound request (see `HandshakeConnection.sendRequest`). */
   sendRequest(
     method: string,
     params: JsonObject,
@@ -190,7 +190,7 @@ export class ServerSession {
     }, 0);
   }
 
-  /** See `LegacyConnection.sessionId`: drawn on first use (most sessions never need it). */
+  /** See `HandshakeConnection.sessionId`: drawn on first use (most sessions never need it). */
   get sessionId(): string {
     return (this.#sessionId ??= crypto.randomUUID());
   }
@@ -214,12 +214,12 @@ export class ServerSession {
 class SessionScope implements SessionOptions, HandshakeScope {
   readonly channel: Channel;
   /** Decided by the first request (S26 section 3.4): `initialize` or a stateless-era envelope. */
-  connectionEra: 'legacy' | 'modern' | undefined;
+  connectionEra: 'handshake' | 'stateless' | undefined;
   readonly #owner: ServerSession;
   readonly #server: SessionHost;
   readonly #onClose: () => void;
   /** Where stateless-era notifications go on this connection (made on first use). */
-  #modern: StatelessScope | undefined;
+  #statelessScope: StatelessScope | undefined;
 
   constructor(owner: ServerSession, server: SessionHost, channel: Channel, onClose: () => void) {
     this.#owner = owner;
@@ -233,8 +233,8 @@ class SessionScope implements SessionOptions, HandshakeScope {
     return 'server';
   }
 
-  get era(): 'legacy' {
-    return 'legacy';
+  get era(): 'handshake' {
+    return 'handshake';
   }
 
   get checksInbound(): false {
@@ -254,14 +254,14 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   /** The scope a request is served in, or the error refusing it: one era per connection. */
   #route(request: InboundRequest): RequestScope | RpcError {
-    const isClaim = isModernClaim(request.params);
+    const isClaim = isStatelessClaim(request.params);
     const session = this.#owner.session;
     if (this.connectionEra === undefined && isClaim) {
-      this.connectionEra = 'modern';
+      this.connectionEra = 'stateless';
       // The stream's revision, for observers; the handshake-era checks never run on this connection.
       session.protocolVersion = '2026-07-28';
     }
-    if (this.connectionEra === 'modern') {
+    if (this.connectionEra === 'stateless') {
       if (request.method === 'initialize' && !isClaim) {
         return new RpcError(
           ErrorCode.InvalidRequest,
@@ -283,7 +283,10 @@ class SessionScope implements SessionOptions, HandshakeScope {
   }
 
   get #stateless(): StatelessScope {
-    return (this.#modern ??= { era: 'modern', stream: new SessionStream(this.#owner.session, this.channel) });
+    return (this.#statelessScope ??= {
+      era: 'stateless',
+      stream: new SessionStream(this.#owner.session, this.channel),
+    });
   }
 
   get inbound(): InboundScope {
@@ -291,7 +294,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
   }
 
   get protocolVersion(): string {
-    return this.#owner.session.protocolVersion ?? LEGACY_VERSIONS[0];
+    return this.#owner.session.protocolVersion ?? HANDSHAKE_VERSIONS[0];
   }
 
   get clientCapabilities(): ClientCapabilities {
@@ -306,8 +309,8 @@ class SessionScope implements SessionOptions, HandshakeScope {
     return this.channel.info?.principalOf?.(requestId);
   }
 
-  outputFor(request: InboundRequest): LegacyOutput {
-    return new LegacyOutput(this.#owner, this.#server, request);
+  outputFor(request: InboundRequest): HandshakeOutput {
+    return new HandshakeOutput(this.#owner, this.#server, request);
   }
 
   handleNotification(method: string): void {
@@ -325,7 +328,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
 }
 
 /** Stateless-era notifications on a dual-era connection: unchecked against the handshake-era table. */
-class SessionStream implements ModernStream {
+class SessionStream implements StatelessStream {
   readonly #session: Session;
   readonly #channel: Channel;
 
@@ -347,7 +350,7 @@ class SessionStream implements ModernStream {
  * Where a handshake-era request's context sends things (the session; input is made on first use),
  * and its origin for the handler table (the server and this connection).
  */
-class LegacyOutput implements ContextOutput, RequestOrigin {
+class HandshakeOutput implements ContextOutput, RequestOrigin {
   readonly server: SessionHost;
   readonly #owner: ServerSession;
   readonly #request: InboundRequest;
@@ -372,7 +375,7 @@ class LegacyOutput implements ContextOutput, RequestOrigin {
   }
 
   get broker(): InputBroker {
-    return (this.#broker ??= createLegacyBroker(this.#owner.session, {
+    return (this.#broker ??= createHandshakeBroker(this.#owner.session, {
       signal: this.#request.signal,
       relatedRequestId: this.#request.id,
     }));

@@ -19,12 +19,12 @@ import type {
 import type { RequestVia } from '../transports/channel.ts';
 import type { InputBroker } from './context.ts';
 import { answerInitialize, requestedLevel } from './handshake.ts';
-import type { LegacyConnection, RequestOrigin } from './method-handlers.ts';
-import type { ModernHost } from './modern.ts';
+import type { HandshakeConnection, RequestOrigin } from './method-handlers.ts';
+import type { StatelessHost } from './stateless.ts';
 import type { ContextOutput } from './request-context.ts';
 
 /** What serving a request without a session needs of the server definition. */
-export interface SessionlessHost extends ModernHost {
+export interface SessionlessHost extends StatelessHost {
   capabilitiesAt(version: string): object;
   reportError(error: Error): void;
 }
@@ -38,7 +38,7 @@ export const ASSUMED_VERSION = '2025-03-26';
  * client capabilities or info.
  */
 export class SessionlessScope {
-  readonly era = 'legacy';
+  readonly era = 'handshake';
   readonly inbound: InboundScope;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities = {};
@@ -53,7 +53,7 @@ export class SessionlessScope {
     this.protocolVersion = version;
     this.inbound = {
       receiver: 'server',
-      era: 'legacy',
+      era: 'handshake',
       protocolVersion: method === 'initialize' ? undefined : version,
       ownCapabilities: host.capabilitiesAt(version),
     };
@@ -69,7 +69,7 @@ export class SessionlessScope {
 }
 
 /** A handshake-era request's output and origin without a session: its own stream, and nothing more. */
-class SessionlessOutput implements ContextOutput, RequestOrigin, LegacyConnection {
+class SessionlessOutput implements ContextOutput, RequestOrigin, HandshakeConnection {
   readonly server: SessionlessHost;
   readonly #via: RequestVia;
 
@@ -78,7 +78,7 @@ class SessionlessOutput implements ContextOutput, RequestOrigin, LegacyConnectio
     this.#via = via;
   }
 
-  get connection(): LegacyConnection {
+  get connection(): HandshakeConnection {
     return this;
   }
 

@@ -6,11 +6,11 @@ import { RpcError } from '../../src/jsonrpc/rpc-error.ts';
 import type { Era, RequestContext } from '../../src/server/context.ts';
 
 /** A context for a request to `method` in `era` (the era's newest revision). */
-export function fakeContext(method: string, era: Era = 'legacy'): RequestContext {
+export function fakeContext(method: string, era: Era = 'handshake'): RequestContext {
   const refuse = () => Promise.reject(new Error('not available in this test'));
   return {
     era,
-    protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
+    protocolVersion: era === 'handshake' ? '2025-11-25' : '2026-07-28',
     clientCapabilities: {},
     clientInfo: undefined,
     requestId: 1,

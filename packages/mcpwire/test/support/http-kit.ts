@@ -8,12 +8,12 @@ export const ENDPOINT = 'http://localhost/mcp';
 /** A JSON value as received: loosely typed on purpose, since the tests assert on its shape. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Loose = any;
-export const MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 
 /** The `_meta` envelope of a stateless-era request. */
-export function modernMeta(extra: JsonObject = {}): JsonObject {
+export function statelessMeta(extra: JsonObject = {}): JsonObject {
   return {
-    'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+    'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
     'io.modelcontextprotocol/clientCapabilities': {},
     'io.modelcontextprotocol/clientInfo': { name: 'http-kit', version: '1.0.0' },
     ...extra,
@@ -45,7 +45,7 @@ const NAME_FIELD: Record<string, string> = {
  * A stateless-era request POST with the envelope and every standard header set right; `headers`
  * overrides them (a value of null removes one), `meta` extends the envelope.
  */
-export function modernPost(
+export function statelessPost(
   method: string,
   params: JsonObject = {},
   options: {
@@ -57,7 +57,7 @@ export function modernPost(
 ): Request {
   const field = NAME_FIELD[method];
   const headers: Record<string, string | null> = {
-    'MCP-Protocol-Version': MODERN_VERSION,
+    'MCP-Protocol-Version': STATELESS_VERSION,
     'Mcp-Method': method,
     ...(field !== undefined && typeof params[field] === 'string' ? { 'Mcp-Name': params[field] } : {}),
     ...options.headers,
@@ -66,7 +66,7 @@ export function modernPost(
     jsonrpc: '2.0',
     id: options.id ?? 1,
     method,
-    params: { ...params, _meta: modernMeta(options.meta) },
+    params: { ...params, _meta: statelessMeta(options.meta) },
   };
   const kept = Object.fromEntries(
     Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== null),

@@ -7,7 +7,7 @@ import type { Server } from '../../src/server/index.ts';
 import { createMemoryPair } from '../../src/transports/memory.ts';
 
 /** The stateless era's `_meta` envelope for one request (declaring `capabilities`). */
-export function modernMeta(capabilities: JsonObject = {}): JsonObject {
+export function statelessMeta(capabilities: JsonObject = {}): JsonObject {
   return {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28',
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -49,14 +49,14 @@ export function connectRawPeer(
     requests,
     notifications,
     /** A stateless-era request declaring `capabilities`. */
-    modern(
+    stateless(
       method: string,
       params: JsonObject = {},
       capabilities: JsonObject = WITH_TASKS,
     ): Promise<JsonObject> {
       return peer.request(method, {
         ...params,
-        _meta: { ...(params._meta as JsonObject), ...modernMeta(capabilities) },
+        _meta: { ...(params._meta as JsonObject), ...statelessMeta(capabilities) },
       });
     },
     /** The handshake: initialize at 2025-11-25 with `capabilities`, then initialized. */

@@ -108,7 +108,7 @@ const ENUMS_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
     },
     legacyEnum: {
       type: 'string',
-      description: 'Select one option (legacy)',
+      description: 'Select one option (handshake)',
       enum: ['opt1', 'opt2', 'opt3'],
       enumNames: ['Option One', 'Option Two', 'Option Three'],
     },
@@ -209,7 +209,7 @@ function registerSchemaElicitationTools(server: Server): void {
     },
     async (_args, ctx) => {
       // Multi-select fields exist from 2025-11-25 on; older revisions get the single-select ones.
-      const isOld = ctx.era === 'legacy' && ctx.protocolVersion < '2025-11-25';
+      const isOld = ctx.era === 'handshake' && ctx.protocolVersion < '2025-11-25';
       const { untitledMulti: _u, titledMulti: _t, ...singleSelect } = ENUMS_SCHEMA.properties;
       const requestedSchema = isOld ? { ...ENUMS_SCHEMA, properties: singleSelect } : ENUMS_SCHEMA;
       const result = await ctx.elicit({

@@ -46,7 +46,7 @@ export function registerResources(server: Server): void {
 }
 
 /**
- * `test://watched-resource` (the legacy subscribe scenarios' URI) and the tool that changes it: each
+ * `test://watched-resource` (the handshake-era subscribe scenarios' URI) and the tool that changes it: each
  * update bumps a revision and tells subscribed clients via `notifications/resources/updated`.
  */
 function registerWatchedResource(server: Server): void {

@@ -3,7 +3,7 @@
 
 import {
   CapabilityNotNegotiatedError,
-  ModernErrorCode,
+  StatelessErrorCode,
   RpcError,
   type ElicitRequestFormParams,
 } from 'mcpwire';
@@ -220,7 +220,7 @@ async function confirmStateChange(
     // Declared elicitation without form mode: refused locally (handshake) or as -32021 (stateless).
     const isMissing =
       error instanceof CapabilityNotNegotiatedError ||
-      (error instanceof RpcError && error.code === ModernErrorCode.MissingRequiredClientCapability);
+      (error instanceof RpcError && error.code === StatelessErrorCode.MissingRequiredClientCapability);
     if (isMissing) throw new GithubInputError(`update_issue: ${refusal}`);
     throw error;
   }

@@ -10,7 +10,7 @@ import type { Server } from 'mcpwire/server';
 import { createGithubServer, type GithubServer } from '../../src/github.ts';
 
 /** The two eras every behaviour is tested in. */
-export const ERAS = ['legacy', 'modern'] as const;
+export const ERAS = ['handshake', 'stateless'] as const;
 
 /** A github server on its own in-memory database; close it (or `await using`) when done. */
 export function createMemoryServer(): GithubServer {
@@ -20,7 +20,7 @@ export function createMemoryServer(): GithubServer {
 /** Our Client connected to `server` over a fresh in-memory pair, speaking `era`. Close it when done. */
 export async function connectClient(
   server: Server,
-  era: 'legacy' | 'modern',
+  era: 'handshake' | 'stateless',
   options: ClientOptions = {},
 ): Promise<Client> {
   const [clientEnd, serverEnd] = createMemoryPair();

@@ -35,7 +35,7 @@ export async function callAsTask(oneShot: OneShot, name: string, args: JsonObjec
   const tasks = new TasksClient(client);
   if (!tasks.isSupported)
     say(
-      client.era === 'modern'
+      client.era === 'stateless'
         ? 'the server does not declare the tasks extension: calling the tool directly'
         : 'the server does not declare tasks for tools/call: calling the tool directly',
     );
@@ -44,7 +44,7 @@ export async function callAsTask(oneShot: OneShot, name: string, args: JsonObjec
     // TASK-3: in the handshake era the tool decides; in the stateless era the server does (S26-TASK-2).
     if (tasks.isSupported)
       say(
-        client.era === 'modern'
+        client.era === 'stateless'
           ? `the server answered at once: "${toTerminalText(name)}" ran without a task`
           : `"${toTerminalText(name)}" does not support tasks (execution.taskSupport): called it directly`,
       );

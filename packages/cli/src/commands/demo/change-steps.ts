@@ -13,7 +13,7 @@ export async function listChangeStep(context: StepContext): Promise<void> {
     'the github server declares tools.listChanged and resources.listChanged, but its tools and resource templates ' +
       'never change (a new issue is one more URI of a template), so it never sends */list_changed',
   );
-  if (era === 'legacy') {
+  if (era === 'handshake') {
     printer.note(
       "the host side has a list that changes: the user opens a second folder, so the host's roots change",
     );

@@ -4,9 +4,10 @@
 import { Option, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
+import { eraParser } from '../../arguments/era-parser.ts';
 
 interface DemoCommandOptions {
-  era?: 'legacy' | 'modern';
+  era?: 'handshake' | 'stateless';
   http?: boolean;
   raw?: boolean;
   auth?: boolean;
@@ -30,11 +31,12 @@ export function demoCommand(): Command {
     .addOption(
       new Option(
         '--era <era>',
-        'legacy: the initialize handshake (2025-11-25); modern: the stateless revision 2026-07-28 (server/discover, ' +
+        'handshake: the initialize handshake (2025-11-25); stateless: the stateless revision 2026-07-28 (server/discover, ' +
           '_meta on every request, input_required rounds, subscriptions/listen)',
       )
-        .choices(['legacy', 'modern'])
-        .default('legacy'),
+        .choices(['handshake', 'stateless'])
+        .argParser(eraParser(['handshake', 'stateless']))
+        .default('handshake'),
     )
     .option(
       '--http',
@@ -62,7 +64,7 @@ export function demoCommand(): Command {
     });
   return addExamples(command, [
     ['mcpwire demo', 'the founding scenario over stdio, handshake era, coloured on a terminal'],
-    ['mcpwire demo --era modern', 'the same story in the stateless revision 2026-07-28'],
+    ['mcpwire demo --era stateless', 'the same story in the stateless revision 2026-07-28'],
     ['mcpwire demo --http', 'over Streamable HTTP, with every HTTP exchange and SSE event'],
     [
       'mcpwire demo --http --auth',

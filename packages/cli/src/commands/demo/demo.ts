@@ -17,8 +17,8 @@ import type { StepContext } from './step-context.ts';
 
 /** What the demo is asked to show. */
 export interface DemoOptions {
-  /** The protocol era: `legacy` (default) is the initialize handshake; `modern` is stateless 2026-07-28. */
-  era?: 'legacy' | 'modern';
+  /** The protocol era: `handshake` (default) is the initialize handshake; `stateless` is stateless 2026-07-28. */
+  era?: 'handshake' | 'stateless';
   /** Streamable HTTP (the server in this process, on a free loopback port) instead of stdio. */
   isHttp?: boolean;
   /** One line per message, the JSON as sent; the story as `#` lines. */
@@ -47,7 +47,7 @@ const STEPS = [
  * throws is a failed check; the steps after it are skipped, and the server is stopped either way.
  */
 export async function runDemo(options: DemoOptions = {}): Promise<number> {
-  const era = options.era ?? 'legacy';
+  const era = options.era ?? 'handshake';
   const isRaw = options.isRaw === true;
   const printer = new DemoPrinter({
     write: (text) => process.stdout.write(text),
@@ -78,8 +78,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<number> {
   return checks.failures.length === 0 ? 0 : 1;
 }
 
-function introduction(era: 'legacy' | 'modern', server: DemoServer, isRaw: boolean): string {
-  const revision = era === 'legacy' ? 'the handshake era (initialize)' : 'the stateless revision 2026-07-28';
+function introduction(era: 'handshake' | 'stateless', server: DemoServer, isRaw: boolean): string {
+  const revision =
+    era === 'handshake' ? 'the handshake era (initialize)' : 'the stateless revision 2026-07-28';
   const story = `mcpwire demo: a host drives ${server.description}, in ${revision}.`;
   if (isRaw) return `# ${story} One line per message: "→" host to server, "←" server to host.`;
   return `${story} Every message on the wire is shown (lines ending in … are cut to the terminal width; --raw prints each message whole).`;

@@ -16,7 +16,7 @@ const OTHER_ISSUE = 1;
 
 /** Step 10: a cancellation. */
 export async function cancellationStep(context: StepContext): Promise<void> {
-  if (context.era === 'legacy') await cancelHeldCall(context);
+  if (context.era === 'handshake') await cancelHeldCall(context);
   else await cancelListen(context);
 }
 
@@ -148,7 +148,7 @@ export async function shutdownStep(context: StepContext): Promise<void> {
     return;
   }
   const deletes = server.exchanges.slice(mark).filter((exchange) => exchange.method === 'DELETE');
-  if (context.era === 'legacy')
+  if (context.era === 'handshake')
     checks.expect(
       deletes.length === 1 && (deletes[0]?.status ?? 500) < 300,
       `the host ended its HTTP session: DELETE with its Mcp-Session-Id, answered ${String(deletes[0]?.status)}`,

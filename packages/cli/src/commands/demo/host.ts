@@ -34,7 +34,7 @@ export interface DemoHost {
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /** Makes the host's Client for `era` (not yet connected). */
-export function createDemoHost(era: 'legacy' | 'modern', printer: DemoPrinter): DemoHost {
+export function createDemoHost(era: 'handshake' | 'stateless', printer: DemoPrinter): DemoHost {
   // The handlers read `host` when the server asks, by which time it exists.
   const client = new Client(
     { name: 'mcpwire-demo-host', title: 'mcpwire demo host', version: PACKAGE_VERSION },

@@ -33,7 +33,7 @@ export async function resourceUpdateStep(context: StepContext): Promise<void> {
   const { printer, checks, host, era } = context;
   const uri = issueUri(context.issueNumber ?? 1);
   printer.heading('8. A resource update: subscribe to the issue, then comment on it');
-  if (era === 'legacy') await host.client.subscribeResource({ uri });
+  if (era === 'handshake') await host.client.subscribeResource({ uri });
   else printer.note(`the listen stream opened in step 5 already covers ${uri}`);
   const updated = new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 5000);
@@ -93,7 +93,7 @@ async function callWithInput(
   const mark = context.printer.wire.entries.length;
   const result = await context.host.client.callTool(call);
   const entries = context.printer.wire.since(mark);
-  if (context.era === 'legacy') checkNestedRequest(context, entries, input);
+  if (context.era === 'handshake') checkNestedRequest(context, entries, input);
   else checkInputRounds(context, entries, input);
   context.checks.expect(result.isError !== true, `${call.name} completed`);
   return result;

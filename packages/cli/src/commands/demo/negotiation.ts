@@ -5,9 +5,9 @@
 
 import {
   ErrorCode,
-  LEGACY_VERSIONS,
+  HANDSHAKE_VERSIONS,
   MetaKey,
-  ModernErrorCode,
+  StatelessErrorCode,
   type Channel,
   type JsonObject,
   type Message,
@@ -17,10 +17,10 @@ import type { Checks } from './checks.ts';
 import type { DemoServer } from './connections.ts';
 
 /** A later handshake revision the server does not have (hypothetical: no such revision exists). */
-const LATER_LEGACY_VERSION = '2026-01-26';
+const LATER_HANDSHAKE_VERSION = '2026-01-26';
 
 /** A later stateless revision the server does not have (hypothetical). */
-const LATER_MODERN_VERSION = '2027-01-26';
+const LATER_STATELESS_VERSION = '2027-01-26';
 
 /** The first answer also waits for the server to start (a child process under tsx takes seconds). */
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -40,14 +40,14 @@ type Response = {
 
 /** Runs the raw exchange of `era` on a new connection, then closes it. */
 export async function showVersionNegotiation(
-  era: 'legacy' | 'modern',
+  era: 'handshake' | 'stateless',
   context: NegotiationContext,
 ): Promise<void> {
   const { printer } = context;
   printer.heading('1. Version negotiation, in raw JSON-RPC on a short-lived connection');
   const raw = await RawConnection.open(context.server);
   try {
-    if (era === 'legacy') await negotiateHandshake(raw, context);
+    if (era === 'handshake') await negotiateHandshake(raw, context);
     else await negotiateStateless(raw, context);
   } finally {
     await raw.close();
@@ -71,17 +71,17 @@ async function negotiateHandshake(
     '-32602 "Unsupported protocol version" with data.supported (the server\'s revisions) and data.requested',
   );
   printer.note(
-    `a host built for a later revision asks for ${LATER_LEGACY_VERSION}, which the server does not have:`,
+    `a host built for a later revision asks for ${LATER_HANDSHAKE_VERSION}, which the server does not have:`,
   );
   const answered = await raw.request('initialize', {
-    protocolVersion: LATER_LEGACY_VERSION,
+    protocolVersion: LATER_HANDSHAKE_VERSION,
     capabilities: {},
     clientInfo,
   });
   const version = answered.result?.protocolVersion;
   checks.expect(
-    version === LEGACY_VERSIONS[0],
-    `the server answers its own latest revision (${String(version)}) instead of ${LATER_LEGACY_VERSION} (LIFE-8)`,
+    version === HANDSHAKE_VERSIONS[0],
+    `the server answers its own latest revision (${String(version)}) instead of ${LATER_HANDSHAKE_VERSION} (LIFE-8)`,
   );
   printer.note(
     `the host also speaks ${String(version)}, so it accepts: one round trip settled the version (LIFE-7)`,
@@ -100,14 +100,14 @@ async function negotiateStateless(
       [MetaKey.clientInfo]: { name: 'demo-raw-host', version: '0.0.1' },
     },
   });
-  printer.note(`a host built for a later revision names ${LATER_MODERN_VERSION} in the request's _meta:`);
-  const refused = await raw.request('server/discover', envelope(LATER_MODERN_VERSION));
+  printer.note(`a host built for a later revision names ${LATER_STATELESS_VERSION} in the request's _meta:`);
+  const refused = await raw.request('server/discover', envelope(LATER_STATELESS_VERSION));
   const data = refused.error?.data as { supported?: unknown; requested?: unknown } | undefined;
   const supported = Array.isArray(data?.supported) ? (data.supported as string[]) : [];
   checks.expect(
-    refused.error?.code === ModernErrorCode.UnsupportedProtocolVersion &&
+    refused.error?.code === StatelessErrorCode.UnsupportedProtocolVersion &&
       supported.length > 0 &&
-      data?.requested === LATER_MODERN_VERSION,
+      data?.requested === LATER_STATELESS_VERSION,
     `-32022 "Unsupported protocol version" with data.supported and data.requested (2026-07-28's code; the handshake era uses -32602)`,
   );
   const mutual = supported[0] ?? '2026-07-28';

@@ -13,7 +13,7 @@ export const REPOSITORY = { owner: 'acme', repo: 'webapp' } as const;
 
 /** One run's shared state. Steps run one after another; none runs concurrently with another. */
 export interface StepContext {
-  readonly era: 'legacy' | 'modern';
+  readonly era: 'handshake' | 'stateless';
   readonly host: DemoHost;
   readonly printer: DemoPrinter;
   readonly checks: Checks;

@@ -10,7 +10,7 @@ import { issueUri, REPOSITORY, structuredOf, type StepContext } from './step-con
 export async function connectStep(context: StepContext): Promise<void> {
   const { printer, host, era } = context;
   printer.heading(
-    era === 'legacy'
+    era === 'handshake'
       ? '2. The handshake: initialize, its result, initialized'
       : '2. server/discover (no handshake in 2026-07-28)',
   );
@@ -30,7 +30,7 @@ export async function connectStep(context: StepContext): Promise<void> {
 function checkConnect({ checks, era }: StepContext, entries: WireEntry[]): void {
   const sent = entries.filter((entry) => entry.direction === 'sent');
   const first = sent[0]?.message;
-  if (era === 'modern') {
+  if (era === 'stateless') {
     checks.expect(
       first !== undefined &&
         methodOf(first) === 'server/discover' &&
@@ -61,13 +61,15 @@ async function refusalStep({ printer, checks, host, era }: StepContext): Promise
   const mark = printer.wire.entries.length;
   let refusal: unknown;
   try {
-    if (era === 'legacy') host.client.listen({ toolsListChanged: true });
+    if (era === 'handshake') host.client.listen({ toolsListChanged: true });
     else await host.client.subscribeResource({ uri: issueUri(1) });
   } catch (error) {
     refusal = error;
   }
   const what =
-    era === 'legacy' ? 'subscriptions/listen (2026-07-28 only)' : 'resources/subscribe (gone in 2026-07-28)';
+    era === 'handshake'
+      ? 'subscriptions/listen (2026-07-28 only)'
+      : 'resources/subscribe (gone in 2026-07-28)';
   printer.note(
     `the host tries ${what}: ${refusal instanceof Error ? `${refusal.name}: ${refusal.message}` : 'it was sent'}`,
   );

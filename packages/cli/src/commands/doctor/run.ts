@@ -34,7 +34,7 @@ import type { Checklist } from './checklist.ts';
 
 /** How the doctor connects. */
 export interface DoctorOptions {
-  era: 'auto' | 'legacy' | 'modern';
+  era: 'auto' | 'handshake' | 'stateless';
   timeoutMs: number;
   /** --max-message-size, for a stdio server. */
   maxMessageBytes?: number;
@@ -189,7 +189,7 @@ function explainConnectFailure(
     list.fail(
       'version',
       `the server answered protocol ${error.received}; mcpwire speaks ${error.supported.join(', ')}`,
-      'update the server or mcpwire so they share a revision; or pin one with --era legacy|modern',
+      'update the server or mcpwire so they share a revision; or pin one with --era handshake|stateless',
     );
     return;
   }
@@ -197,7 +197,7 @@ function explainConnectFailure(
     list.fail(
       'version',
       `the server refused the stateless revision: ${message}`,
-      'try --era legacy for the handshake era',
+      'try --era handshake for the handshake era',
     );
     return;
   }
@@ -252,7 +252,7 @@ function reportEra(client: Client, entries: readonly EventEntry[], list: Checkli
   );
   const version = client.protocolVersion ?? '?';
   if (discover === undefined)
-    list.ok('era', `handshake era ${version} (asked with --era legacy, no server/discover sent)`);
+    list.ok('era', `handshake era ${version} (asked with --era handshake, no server/discover sent)`);
   else if (answer !== undefined && 'result' in answer.message)
     list.ok('era', `stateless revision ${version}: server/discover answered`);
   else if (answer !== undefined && 'error' in answer.message)

@@ -12,7 +12,7 @@ import type { ProcessUsage } from './process-usage.ts';
 export interface LoadReport {
   target: string;
   transport: 'stdio' | 'http';
-  era: 'legacy' | 'modern' | undefined;
+  era: 'handshake' | 'stateless' | undefined;
   protocolVersion: string | undefined;
   config: {
     mode: 'closed' | 'open';

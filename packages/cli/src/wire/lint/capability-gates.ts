@@ -13,8 +13,8 @@ export interface CapabilityGate {
   readonly side: 'client' | 'server' | 'receiver';
   readonly path: readonly [string, ...string[]];
   /** The requirement broken in the handshake era, and in 2026-07-28 (absent: the method is gone there). */
-  readonly legacy: string;
-  readonly modern?: string;
+  readonly handshake: string;
+  readonly stateless?: string;
 }
 
 /**
@@ -28,8 +28,9 @@ function gatesOf(rows: Readonly<Record<string, MethodSpec>>): Readonly<Record<st
   for (const [method, row] of Object.entries(rows)) {
     const { gate, gateRequirement: requirement } = row;
     if (gate === undefined || requirement === undefined) continue;
-    const base = { sender: row.sender, side: gate.side, path: gate.path, legacy: requirement.legacy };
-    gates[method] = requirement.modern === undefined ? base : { ...base, modern: requirement.modern };
+    const base = { sender: row.sender, side: gate.side, path: gate.path, handshake: requirement.handshake };
+    gates[method] =
+      requirement.stateless === undefined ? base : { ...base, stateless: requirement.stateless };
   }
   return gates;
 }

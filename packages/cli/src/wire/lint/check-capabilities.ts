@@ -17,7 +17,7 @@ export function checkCapabilities(context: MessageContext): void {
   // A method sent the wrong way is the schema rule's to report.
   if (gate.sender !== 'both' && gate.sender !== from) return;
   const declarer: Side = gate.side === 'receiver' ? otherSide(from) : gate.side;
-  if (context.isModern && (declarer === 'client' || gate.modern === undefined)) return;
+  if (context.isStateless && (declarer === 'client' || gate.stateless === undefined)) return;
   const capabilities = declarer === 'server' ? state.serverCapabilities : state.clientCapabilities;
   if (capabilities === undefined) return;
   // 2024-11-05 offered completion without a capability flag.
@@ -26,14 +26,14 @@ export function checkCapabilities(context: MessageContext): void {
     const at = gate.path.join('.');
     const sender = from === 'client' ? 'the client' : 'the server';
     const where =
-      declarer === 'client' || !context.isModern ? 'in initialize' : 'in its server/discover result';
+      declarer === 'client' || !context.isStateless ? 'in initialize' : 'in its server/discover result';
     // In 2026-07-28 a client may call inline; a server that did not declare the feature answers -32601.
-    const isClientCall = context.isModern && from === 'client';
+    const isClientCall = context.isStateless && from === 'client';
     context.report.report(
       'capability-not-declared',
       `${sender} sent ${method}, but ${declarer === 'server' ? 'the server' : 'the client'} did not declare the "${at}" capability ${where} (it declared ${listDeclared(capabilities)}); use only what both sides declared`,
       {
-        requirement: context.isModern ? gate.modern : gate.legacy,
+        requirement: context.isStateless ? gate.stateless : gate.handshake,
         severity: isClientCall ? 'warning' : undefined,
       },
     );

@@ -8,7 +8,7 @@ import { decodeHeaderValue } from 'mcpwire/http';
 import type { HttpRequestEntry } from '../transcript.ts';
 import type { LintState } from './lint-state.ts';
 import type { MessageContext } from './message-context.ts';
-import { claimedVersion, headerOf, isModernRevision } from './message-facts.ts';
+import { claimedVersion, headerOf, isStatelessRevision } from './message-facts.ts';
 import type { Reporter } from './reporter.ts';
 
 /** The first revision whose clients must send MCP-Protocol-Version (2025-11-25 checklist section 3). */
@@ -19,7 +19,7 @@ const ROWS: Readonly<Record<string, MethodSpec>> = METHODS;
 
 /** A GET or DELETE, checked when it is sent (a POST waits for the message in its body: checkPostHeaders). */
 export function checkHttpRequest(entry: HttpRequestEntry, state: LintState, report: Reporter): void {
-  checkLegacyVersionHeader(entry, state, report, {});
+  checkHandshakeVersionHeader(entry, state, report, {});
 }
 
 /** The first client message of a POST: the POST's headers checked against the body and the state. */
@@ -29,8 +29,8 @@ export function checkPostHeaders(context: MessageContext): void {
   const place = { line: posted.line, t: posted.request.t };
   // The initialize POST comes before any negotiation.
   if (method === 'initialize') return;
-  if (!context.hasModernClaim && !(state.era === 'modern')) {
-    checkLegacyVersionHeader(posted.request, state, report, place);
+  if (!context.hasStatelessClaim && !(state.era === 'stateless')) {
+    checkHandshakeVersionHeader(posted.request, state, report, place);
     return;
   }
   const expected = context.kind === 'request' ? claimedVersion(context.meta) : state.revision;
@@ -84,14 +84,14 @@ function checkMethodHeaders(
 }
 
 /** After initialize (2025-06-18 and later), every request names the negotiated revision. */
-function checkLegacyVersionHeader(
+function checkHandshakeVersionHeader(
   request: HttpRequestEntry,
   state: LintState,
   report: Reporter,
   place: { line?: number | undefined; t?: number },
 ): void {
   const { revision } = state;
-  if (state.era !== 'legacy' || revision === undefined || isModernRevision(revision)) return;
+  if (state.era !== 'handshake' || revision === undefined || isStatelessRevision(revision)) return;
   if (state.phase === 'none' || state.phase === 'initialize-sent' || revision < FIRST_HEADER_REVISION) return;
   const version = headerOf(request, 'mcp-protocol-version');
   if (version === undefined)

@@ -11,7 +11,7 @@ const NOTIFICATION_PREFIX = 'notifications/';
 
 /** A request: its id must be new for its sender, and its method must not be a notification's. */
 export function checkRequestId(context: MessageContext): void {
-  const { message, state, report, from, method, isModern } = context;
+  const { message, state, report, from, method, isStateless } = context;
   if (method?.startsWith(NOTIFICATION_PREFIX) === true) {
     report.report(
       'notification-with-id',
@@ -23,7 +23,7 @@ export function checkRequestId(context: MessageContext): void {
   if (earlier === undefined) return;
   const where = earlier.line === undefined ? '' : ` at line ${earlier.line}`;
   const who = from === 'server' ? 'the server' : 'the client';
-  if (!isModern) {
+  if (!isStateless) {
     report.report(
       'request-id-reused',
       `${who} reused request id ${showId(message.id)} (${method ?? '?'}), already used${where} for ${earlier.method}; a requestor never reuses an id within a session`,
@@ -48,7 +48,7 @@ export function checkRequestId(context: MessageContext): void {
  * 2026-07-28 stdio, S26-STDIO-4 makes it a MUST NOT).
  */
 export function checkResponseId(context: MessageContext): void {
-  const { message, state, report, from, request, isModern } = context;
+  const { message, state, report, from, request, isStateless } = context;
   const who = from === 'server' ? 'the server' : 'the client';
   const peer = from === 'server' ? 'the client' : 'the server';
   const isError = 'error' in message && !('result' in message);
@@ -62,7 +62,7 @@ export function checkResponseId(context: MessageContext): void {
     report.report(
       'response-unknown-id',
       `${who} sent a ${isError ? 'error response' : 'result'} for id ${showId(id)}, but ${peer} sent no request with that id; a response echoes the id of the request it answers`,
-      { requirement: isModern ? undefined : isError ? 'BASE-6' : 'BASE-5' },
+      { requirement: isStateless ? undefined : isError ? 'BASE-6' : 'BASE-5' },
     );
     return;
   }
@@ -71,12 +71,12 @@ export function checkResponseId(context: MessageContext): void {
     report.report(
       'response-duplicate',
       `${who} answered ${request.method} (id ${showId(request.id)}) again: it was already answered${where}; send exactly one response per request`,
-      { requirement: isModern ? undefined : isError ? 'BASE-6' : 'BASE-5' },
+      { requirement: isStateless ? undefined : isError ? 'BASE-6' : 'BASE-5' },
     );
     return;
   }
   if (request.isCancelled) {
-    const isMust = isModern && state.transport !== 'http';
+    const isMust = isStateless && state.transport !== 'http';
     report.report(
       'response-after-cancel',
       `${who} answered ${request.method} (id ${showId(request.id)}) after ${peer} cancelled it; ${isMust ? 'on 2026-07-28 stdio a server sends nothing further for a cancelled request' : 'a cancelled request should get no response (the sender ignores it)'}`,
@@ -90,12 +90,12 @@ export function checkResponseId(context: MessageContext): void {
  * (CANCEL-3). In 2026-07-28 a server sends it only to end the client's subscriptions/listen.
  */
 export function checkCancel(context: MessageContext): void {
-  const { message, state, report, from, isModern } = context;
+  const { message, state, report, from, isStateless } = context;
   const params = message.params as { requestId?: unknown } | undefined;
   const requestId = params?.requestId;
   if (requestId === undefined) return;
   const who = from === 'server' ? 'the server' : 'the client';
-  if (isModern && from === 'server') {
+  if (isStateless && from === 'server') {
     const listen = state.requestOf('client', requestId);
     if (listen?.method !== 'subscriptions/listen')
       report.report(

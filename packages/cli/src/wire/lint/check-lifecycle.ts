@@ -21,7 +21,7 @@ export function checkHandshakeOrder(context: MessageContext): void {
   const { state, method, from } = context;
   if (!state.isHandshakeEra || method === undefined || ALWAYS_ALLOWED.has(method)) return;
   // A dual-era client's server/discover probe is 2026-07-28 traffic, which has no handshake.
-  if (context.hasModernClaim) return;
+  if (context.hasStatelessClaim) return;
   if (from === 'client') checkClient(context, method);
   else checkServer(context, method);
 }

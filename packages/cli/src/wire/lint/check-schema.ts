@@ -5,7 +5,7 @@
 import type { Side } from '../transcript.ts';
 import type { Finding } from './finding.ts';
 import type { JsonRecord, MessageKind } from './message-facts.ts';
-import { isModernRevision, isRecord } from './message-facts.ts';
+import { isStatelessRevision, isRecord } from './message-facts.ts';
 import { createFinding } from './reporter.ts';
 import { loadRevisionSchema, schemaRevisions, type RevisionSchema } from './revision-schema.ts';
 import type { RuleId, Severity } from './rules.ts';
@@ -28,7 +28,7 @@ export interface SchemaItem {
   readonly revision: string | undefined;
   /** For a response: the method of the request it answers, and whether that request carried a task. */
   readonly call: { method: string; isTaskAugmented: boolean } | undefined;
-  readonly isModern: boolean;
+  readonly isStateless: boolean;
   readonly line: number | undefined;
   readonly t: number;
   /** Required properties another rule already reported missing. */
@@ -109,7 +109,7 @@ export class SchemaCheck {
     }
     if (!isAllowed) {
       const why =
-        isModernRevision(schema.revision) && item.from === 'server' && kind === 'request'
+        isStatelessRevision(schema.revision) && item.from === 'server' && kind === 'request'
           ? 'in 2026-07-28 a server sends no requests (input goes in an input_required result)'
           : `only the ${item.from === 'server' ? 'client' : 'server'} sends it`;
       return [
@@ -129,7 +129,7 @@ export class SchemaCheck {
   #checkResponse(schema: RevisionSchema, item: SchemaItem): Finding | undefined {
     const { message, call } = item;
     // An error answering a server's request is JSON-RPC's due reply to an invalid request: the request was the fault.
-    if (isModernRevision(schema.revision) && item.from === 'client' && 'result' in message)
+    if (isStatelessRevision(schema.revision) && item.from === 'client' && 'result' in message)
       return this.#finding(
         item,
         'schema-violation',
@@ -188,7 +188,7 @@ export class SchemaCheck {
     severity?: Severity,
   ): Finding {
     return createFinding(rule, message, {
-      isModern: item.isModern,
+      isStateless: item.isStateless,
       line: item.line,
       t: item.t,
       requirement,

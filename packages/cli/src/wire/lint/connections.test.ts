@@ -151,7 +151,7 @@ test('a fault inside one session is still found there, and only there', () => {
 });
 
 test('2026-07-28 requests are stateless: the same id on two POSTs is no reuse; discovered capabilities still count', () => {
-  const modern = (
+  const stateless = (
     id: number,
     method: string,
     params: Record<string, unknown>,
@@ -164,7 +164,7 @@ test('2026-07-28 requests are stateless: the same id on two POSTs is no reuse; d
         answer: { id, result: { resultType: 'complete', cacheScope: 'public', ttlMs: 0, ...result } },
       },
     );
-  const discover = modern(
+  const discover = stateless(
     1,
     'server/discover',
     {},
@@ -175,8 +175,8 @@ test('2026-07-28 requests are stateless: the same id on two POSTs is no reuse; d
     },
   );
   // Two clients' calls in flight at once, both with id 1: each request is its own.
-  const [aRequest, aBody, aResponse, aAnswer, aEnd] = modern(1, 'tools/list', {}, { tools: [] });
-  const [bRequest, bBody, bResponse, bAnswer, bEnd] = modern(1, 'tools/list', {}, { tools: [] });
+  const [aRequest, aBody, aResponse, aAnswer, aEnd] = stateless(1, 'tools/list', {}, { tools: [] });
+  const [bRequest, bBody, bResponse, bAnswer, bEnd] = stateless(1, 'tools/list', {}, { tools: [] });
   const interleaved = [
     aRequest!,
     aBody!,
@@ -191,6 +191,6 @@ test('2026-07-28 requests are stateless: the same id on two POSTs is no reuse; d
   ];
   assert.deepEqual(lintTranscript(transcript([...discover, ...interleaved])), []);
   // The discovered capabilities follow into later requests: prompts were not declared.
-  const prompts = modern(2, 'prompts/list', {}, { prompts: [] });
+  const prompts = stateless(2, 'prompts/list', {}, { prompts: [] });
   assert.deepEqual(rules(lintTranscript(transcript([...discover, ...prompts]))), ['capability-not-declared']);
 });

@@ -1,7 +1,7 @@
 // Which connection each entry belongs to. stdio is one connection per server process. Over HTTP a
 // tap may carry several clients: handshake-era traffic is keyed by its Mcp-Session-Id (HTTP-25..28),
 // and each 2026-07-28 request is a connection of its own, as a dual-era server classifies them
-// (2026-07-28 checklist 3.5: a `_meta` claim, or a modern MCP-Protocol-Version header, is modern).
+// (2026-07-28 checklist 3.5: a `_meta` claim, or a stateless MCP-Protocol-Version header, is stateless).
 
 import type { HttpRequestEntry, HttpResponseEntry, MessageEntry } from '../transcript.ts';
 import { SchemaCheck } from './check-schema.ts';
@@ -9,9 +9,9 @@ import type { Finding } from './finding.ts';
 import { LintState, type LintLimits } from './lint-state.ts';
 import type { PostedRequest } from './message-context.ts';
 import {
-  hasModernClaim,
+  hasStatelessClaim,
   headerOf,
-  isModernRevision,
+  isStatelessRevision,
   isRecord,
   kindOf,
   type JsonRecord,
@@ -52,7 +52,7 @@ export class Connections {
   readonly #routes = new Map<number, Route>();
   #isHttp = false;
   /** What 2026-07-28 traffic has taught about the server, carried into each new stateless connection. */
-  #modern: { capabilities: JsonRecord | undefined } | undefined;
+  #statelessScope: { capabilities: JsonRecord | undefined } | undefined;
 
   constructor(forcedRevision: string | undefined, limits?: LintLimits) {
     this.#forcedRevision = forcedRevision;
@@ -153,15 +153,15 @@ export class Connections {
 
   /** After a message was linted: what a stateless connection learnt of the server is kept for the next. */
   learn(connection: Connection): void {
-    if (!connection.isStateless || connection.state.era !== 'modern') return;
-    const capabilities = connection.state.serverCapabilities ?? this.#modern?.capabilities;
-    this.#modern = { capabilities };
+    if (!connection.isStateless || connection.state.era !== 'stateless') return;
+    const capabilities = connection.state.serverCapabilities ?? this.#statelessScope?.capabilities;
+    this.#statelessScope = { capabilities };
   }
 
   #choose(entry: MessageEntry, route: Route): Connection {
     const message = entry.message as unknown as JsonRecord;
     if (entry.from !== 'client' || !isRecord(message)) return this.#sessionOf(route.sessionId);
-    if (this.#isModern(message, route.request)) return this.#create(true);
+    if (this.#isStateless(message, route.request)) return this.#create(true);
     if (message.method === 'initialize' && route.sessionId === undefined) {
       // Each initialize starts a session of its own (HTTP-31): two clients may be initializing at once.
       route.isInitialize = true;
@@ -183,13 +183,13 @@ export class Connections {
   }
 
   /** A request with a `_meta` claim, or a message posted with a 2026-07-28 MCP-Protocol-Version header. */
-  #isModern(message: JsonRecord, request: HttpRequestEntry | undefined): boolean {
+  #isStateless(message: JsonRecord, request: HttpRequestEntry | undefined): boolean {
     if (typeof message.method === 'string' && kindOf(message) === 'request') {
-      if (hasModernClaim(message)) return true;
+      if (hasStatelessClaim(message)) return true;
       if (message.method === 'initialize') return false;
     }
     const header = request === undefined ? undefined : headerOf(request, 'mcp-protocol-version');
-    return isModernRevision(header) && !('result' in message || 'error' in message);
+    return isStatelessRevision(header) && !('result' in message || 'error' in message);
   }
 
   #sessionOf(sessionId: string | undefined): Connection {
@@ -217,9 +217,9 @@ export class Connections {
     if (this.#isHttp) state.transport = 'http';
     if (isStateless) {
       state.transport = 'http';
-      if (this.#modern !== undefined && this.#forcedRevision === undefined) {
-        state.era = 'modern';
-        state.serverCapabilities = this.#modern.capabilities;
+      if (this.#statelessScope !== undefined && this.#forcedRevision === undefined) {
+        state.era = 'stateless';
+        state.serverCapabilities = this.#statelessScope.capabilities;
       }
     }
     return { state, schema: new SchemaCheck(), isStateless };

@@ -5,14 +5,14 @@
 
 import type { Side } from '../transcript.ts';
 import { BoundedIdSet, IdMap, NONE, RecentQueue } from './id-map.ts';
-import { isModernRevision, type JsonRecord } from './message-facts.ts';
+import { isStatelessRevision, type JsonRecord } from './message-facts.ts';
 
 /**
  * The era of the connection: `probing` while a 2026-07-28 request waits for its first answer (a
- * dual-era client's server/discover probe), `legacy` once `initialize` was sent, `modern` once a
+ * dual-era client's server/discover probe), `handshake` once `initialize` was sent, `stateless` once a
  * 2026-07-28 request got a result.
  */
-export type Era = 'unknown' | 'probing' | 'legacy' | 'modern';
+export type Era = 'unknown' | 'probing' | 'handshake' | 'stateless';
 
 /** How far the handshake (LIFE-1..LIFE-4) has got. */
 export type HandshakePhase = 'none' | 'initialize-sent' | 'initialize-answered' | 'initialized';
@@ -26,7 +26,7 @@ export interface RequestRecord {
   /** The revision it was sent under: its envelope's in 2026-07-28, else the negotiated one (if known). */
   readonly revision: string | undefined;
   /** True when it carried the 2026-07-28 `_meta` envelope claim. */
-  readonly isModern: boolean;
+  readonly isStateless: boolean;
   /** True when it asked for a task (`params.task`): its result may be a CreateTaskResult. */
   readonly isTaskAugmented: boolean;
   /** The client capabilities its 2026-07-28 envelope declared (what an input_required result may ask). */
@@ -101,9 +101,9 @@ export class LintState {
     this.forcedRevision = forcedRevision;
     this.limits = limits;
     this.revision = forcedRevision;
-    if (isModernRevision(forcedRevision)) this.era = 'modern';
+    if (isStatelessRevision(forcedRevision)) this.era = 'stateless';
     else if (forcedRevision !== undefined) {
-      this.era = 'legacy';
+      this.era = 'handshake';
       this.phase = 'initialized';
     }
     this.#sides = { client: new SideRequests(limits), server: new SideRequests(limits) };
@@ -124,7 +124,7 @@ export class LintState {
 
   /** True while the handshake-era rules apply: not while probing or in 2026-07-28. */
   get isHandshakeEra(): boolean {
-    return this.era === 'unknown' || this.era === 'legacy';
+    return this.era === 'unknown' || this.era === 'handshake';
   }
 
   /**

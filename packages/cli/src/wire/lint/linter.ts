@@ -9,13 +9,13 @@ import { checkBatch, checkEnvelopeShape, checkInvalidLine } from './check-framin
 import { checkHttpRequest, checkPostHeaders } from './check-http.ts';
 import { checkCancel, checkRequestId, checkResponseId } from './check-ids.ts';
 import { checkHandshakeOrder } from './check-lifecycle.ts';
-import { checkEnvelope, checkResultType } from './check-modern.ts';
+import { checkEnvelope, checkResultType } from './check-stateless.ts';
 import { checkProgress } from './check-progress.ts';
 import { Connections, type Connection } from './connections.ts';
 import type { Finding } from './finding.ts';
 import { otherSide, type LintLimits, type StateSize } from './lint-state.ts';
 import type { MessageContext, PostedRequest } from './message-context.ts';
-import { isModernMeta, isRecord, kindOf, type JsonRecord } from './message-facts.ts';
+import { isStatelessMeta, isRecord, kindOf, type JsonRecord } from './message-facts.ts';
 import { Reporter } from './reporter.ts';
 import { revisionOf, trackMessage } from './track-message.ts';
 
@@ -53,7 +53,7 @@ export class Linter {
     const connections = this.#connections;
     const report = this.#report;
     let connection = connections.main;
-    report.begin(entry.t, line, connection.state.era === 'modern');
+    report.begin(entry.t, line, connection.state.era === 'stateless');
     switch (entry.type) {
       case 'message': {
         const routed = connections.routeMessage(entry);
@@ -73,7 +73,7 @@ export class Linter {
         if (opened !== undefined) {
           connection = opened;
           opened.state.transport = 'http';
-          report.isModern = opened.state.era === 'modern';
+          report.isStateless = opened.state.era === 'stateless';
           checkHttpRequest(entry, opened.state, report);
         }
         break;
@@ -123,15 +123,15 @@ export class Linter {
     const method = kind === 'response' ? undefined : String(message.method);
     const params = isRecord(message.params) ? message.params : undefined;
     const meta = params !== undefined && isRecord(params._meta) ? params._meta : undefined;
-    const hasModernClaim = kind === 'request' && isModernMeta(meta);
+    const hasStatelessClaim = kind === 'request' && isStatelessMeta(meta);
     // Over stdio a new initialize is a protocol fault on the same connection; over HTTP it starts a
     // new session (HTTP-31), which connections.ts sorts out before this point.
     const request = kind === 'response' ? state.requestOf(otherSide(from), message.id) : undefined;
-    const isModern =
+    const isStateless =
       kind === 'request'
-        ? hasModernClaim || state.era === 'modern'
-        : (request?.isModern ?? state.era === 'modern');
-    report.isModern = isModern;
+        ? hasStatelessClaim || state.era === 'stateless'
+        : (request?.isStateless ?? state.era === 'stateless');
+    report.isStateless = isStateless;
     const context: MessageContext = {
       entry,
       message,
@@ -140,11 +140,11 @@ export class Linter {
       method,
       params,
       meta,
-      hasModernClaim,
+      hasStatelessClaim,
       state,
       report,
       request,
-      isModern,
+      isStateless,
       posted,
       isSchemaSkipped: false,
       reportedMissing: [],
@@ -183,7 +183,7 @@ export class Linter {
             request === undefined || request.isAmbiguous
               ? undefined
               : { method: request.method, isTaskAugmented: request.isTaskAugmented },
-          isModern,
+          isStateless,
           line,
           t: entry.t,
           reportedMissing: context.reportedMissing,

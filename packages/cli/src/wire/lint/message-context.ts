@@ -25,14 +25,14 @@ export interface MessageContext {
   readonly params: JsonRecord | undefined;
   readonly meta: JsonRecord | undefined;
   /** True for a request whose `_meta` names a protocol version (a 2026-07-28 request). */
-  readonly hasModernClaim: boolean;
+  readonly hasStatelessClaim: boolean;
   /** The state before this message (the linter updates it after every rule has run). */
   readonly state: LintState;
   readonly report: Reporter;
   /** For a response: the request of the other side with its id, if there is one. */
   readonly request: RequestRecord | undefined;
   /** True when the message belongs to 2026-07-28 (its envelope, its request's, or the era's). */
-  readonly isModern: boolean;
+  readonly isStateless: boolean;
   /** Over HTTP, for the first client message of a POST: that POST, whose headers are checked now. */
   readonly posted: PostedRequest | undefined;
   /** Set by a rule whose finding would make the schema rule report the same fault again. */

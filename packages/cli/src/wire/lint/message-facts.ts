@@ -1,7 +1,7 @@
 // What the lint rules read off one recorded message: its kind, its `_meta` and the 2026-07-28
 // envelope claim, and a recorded HTTP header. A transcript comes from a file, so nothing here trusts shapes.
 
-import { isModernVersion, MetaKey } from 'mcpwire';
+import { isStatelessVersion, MetaKey } from 'mcpwire';
 
 /** A JSON object as read from a transcript. */
 export type JsonRecord = Record<string, unknown>;
@@ -43,12 +43,12 @@ export function metaOf(message: JsonRecord): JsonRecord | undefined {
 }
 
 /** True when a request's `_meta` names a protocol version: a 2026-07-28 (stateless) request. */
-export function hasModernClaim(message: JsonRecord): boolean {
-  return isModernMeta(metaOf(message));
+export function hasStatelessClaim(message: JsonRecord): boolean {
+  return isStatelessMeta(metaOf(message));
 }
 
 /** True when a `_meta` object names a protocol version (the 2026-07-28 claim). */
-export function isModernMeta(meta: JsonRecord | undefined): boolean {
+export function isStatelessMeta(meta: JsonRecord | undefined): boolean {
   return meta !== undefined && MetaKey.protocolVersion in meta;
 }
 
@@ -81,6 +81,6 @@ export function capabilityAt(capabilities: JsonRecord | undefined, path: readonl
 }
 
 /** True for a revision of the stateless era (2026-07-28 or a later date). */
-export function isModernRevision(revision: string | undefined): boolean {
-  return revision !== undefined && isModernVersion(revision);
+export function isStatelessRevision(revision: string | undefined): boolean {
+  return revision !== undefined && isStatelessVersion(revision);
 }

@@ -18,11 +18,12 @@ export interface ReportOptions {
 export function createFinding(
   rule: RuleId,
   message: string,
-  options: ReportOptions & { isModern: boolean },
+  options: ReportOptions & { isStateless: boolean },
 ): Finding {
   const known = lookupRule(rule)!;
-  const { legacy, modern } = known.requirements as { legacy?: string; modern?: string };
-  const requirement = options.requirement ?? (options.isModern ? (modern ?? legacy) : (legacy ?? modern));
+  const { handshake, stateless } = known.requirements as { handshake?: string; stateless?: string };
+  const requirement =
+    options.requirement ?? (options.isStateless ? (stateless ?? handshake) : (handshake ?? stateless));
   const finding: Finding = { rule, severity: options.severity ?? known.severity, message };
   if (requirement !== undefined) finding.requirement = requirement;
   if (options.t !== undefined) finding.t = options.t;
@@ -35,16 +36,16 @@ const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
 /** Collects the findings of one entry at a time: {@link begin} it, rules report, {@link take} them. */
 export class Reporter {
   /** Whether the message belongs to 2026-07-28 (picks the rule's stateless-era requirement). */
-  isModern = false;
+  isStateless = false;
   #t = 0;
   #line: number | undefined;
   #findings: Finding[] | undefined;
 
   /** Starts the next entry (what was not taken is dropped). */
-  begin(t: number, line: number | undefined, isModern: boolean): void {
+  begin(t: number, line: number | undefined, isStateless: boolean): void {
     this.#t = t;
     this.#line = line;
-    this.isModern = isModern;
+    this.isStateless = isStateless;
     this.#findings = undefined;
   }
 
@@ -55,7 +56,7 @@ export class Reporter {
         t: this.#t,
         line: this.#line,
         ...stripUndefined(options),
-        isModern: this.isModern,
+        isStateless: this.isStateless,
       }),
     );
   }

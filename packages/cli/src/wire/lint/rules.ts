@@ -12,7 +12,7 @@ export interface Rule {
   /** What the rule finds, one line for `--help`. */
   readonly summary: string;
   /** The requirement it cites in the handshake era (2025-11-25 and earlier) and in 2026-07-28. */
-  readonly requirements: { readonly legacy?: string; readonly modern?: string };
+  readonly requirements: { readonly handshake?: string; readonly stateless?: string };
 }
 
 /** Every rule, in the order `--help` lists them. Ids are stable: scripts pass them to --rule/--ignore. */
@@ -21,146 +21,146 @@ export const RULES = [
     id: 'stdout-not-json',
     severity: 'error',
     summary: "a blank, non-JSON or non-object line on the server's stdout",
-    requirements: { legacy: 'STDIO-3', modern: 'S26-STDIO-1' },
+    requirements: { handshake: 'STDIO-3', stateless: 'S26-STDIO-1' },
   },
   {
     id: 'stdin-not-json',
     severity: 'error',
     summary: "a blank, non-JSON or non-object line the client wrote to the server's stdin",
-    requirements: { legacy: 'STDIO-4', modern: 'S26-STDIO-1' },
+    requirements: { handshake: 'STDIO-4', stateless: 'S26-STDIO-1' },
   },
   {
     id: 'invalid-message',
     severity: 'error',
     summary: 'JSON that is no JSON-RPC 2.0 message (jsonrpc, id, method, result or error malformed)',
-    requirements: { legacy: 'BASE-2', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-2', stateless: 'S26-BASE-2' },
   },
   {
     id: 'batch-not-allowed',
     severity: 'error',
     summary: 'a JSON-RPC batch (an array) in a revision other than 2025-03-26',
-    requirements: { legacy: 'BASE-8', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-8', stateless: 'S26-BASE-2' },
   },
   {
     id: 'result-and-error',
     severity: 'error',
     summary: 'a response carrying both "result" and "error"',
-    requirements: { legacy: 'BASE-2', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-2', stateless: 'S26-BASE-2' },
   },
   {
     id: 'response-unknown-id',
     severity: 'error',
     summary: 'a response whose id matches no request the other side sent',
-    requirements: { legacy: 'BASE-5', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-5', stateless: 'S26-BASE-2' },
   },
   {
     id: 'response-duplicate',
     severity: 'error',
     summary: 'a second response to a request that was already answered',
-    requirements: { legacy: 'BASE-5', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-5', stateless: 'S26-BASE-2' },
   },
   {
     id: 'request-id-reused',
     severity: 'error',
     summary:
       'a request id the same side used before: at all in the handshake era, while pending (or for an input_required retry) in 2026-07-28',
-    requirements: { legacy: 'BASE-4', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-4', stateless: 'S26-BASE-2' },
   },
   {
     id: 'notification-with-id',
     severity: 'error',
     summary: 'a notification method (notifications/...) sent with an id',
-    requirements: { legacy: 'BASE-7', modern: 'S26-BASE-2' },
+    requirements: { handshake: 'BASE-7', stateless: 'S26-BASE-2' },
   },
   {
     id: 'capability-not-declared',
     severity: 'error',
     summary:
       "a method or notification the peer's capabilities did not declare (tools, resources, subscribe, prompts, completions, logging, sampling, elicitation, roots, tasks)",
-    requirements: { legacy: 'LIFE-11', modern: 'S26-MRTR-3' },
+    requirements: { handshake: 'LIFE-11', stateless: 'S26-MRTR-3' },
   },
   {
     id: 'before-handshake',
     severity: 'error',
     summary:
       'handshake era: a message before initialize, a client request before its result, a server request before notifications/initialized',
-    requirements: { legacy: 'LIFE-1' },
+    requirements: { handshake: 'LIFE-1' },
   },
   {
     id: 'protocol-version-header',
     severity: 'error',
     summary:
       'an HTTP request after negotiation without MCP-Protocol-Version, or with one other than the negotiated revision (the _meta one in 2026-07-28)',
-    requirements: { legacy: 'HTTP-33', modern: 'S26-HTTP-11' },
+    requirements: { handshake: 'HTTP-33', stateless: 'S26-HTTP-11' },
   },
   {
     id: 'method-header',
     severity: 'error',
     summary: "2026-07-28 over HTTP: Mcp-Method or Mcp-Name missing or not the body's",
-    requirements: { modern: 'S26-HTTP-12' },
+    requirements: { stateless: 'S26-HTTP-12' },
   },
   {
     id: 'result-type-missing',
     severity: 'error',
     summary: '2026-07-28: a result without "resultType"',
-    requirements: { modern: 'S26-BASE-3' },
+    requirements: { stateless: 'S26-BASE-3' },
   },
   {
     id: 'envelope-key-missing',
     severity: 'error',
     summary:
       '2026-07-28: a request without params._meta protocolVersion or clientCapabilities (a warning without clientInfo)',
-    requirements: { modern: 'S26-META-2' },
+    requirements: { stateless: 'S26-META-2' },
   },
   {
     id: 'progress-not-increasing',
     severity: 'error',
     summary: 'a progress notification whose progress is not above the previous one for its token',
-    requirements: { legacy: 'PROG-3', modern: 'S26-PROG-1' },
+    requirements: { handshake: 'PROG-3', stateless: 'S26-PROG-1' },
   },
   {
     id: 'progress-after-response',
     severity: 'error',
     summary: 'a progress notification after the response to its request',
-    requirements: { legacy: 'PROG-4', modern: 'S26-PROG-1' },
+    requirements: { handshake: 'PROG-4', stateless: 'S26-PROG-1' },
   },
   {
     id: 'progress-unknown-token',
     severity: 'error',
     summary: 'a progress notification for a token no request of the other side carried',
-    requirements: { legacy: 'PROG-4', modern: 'S26-PROG-1' },
+    requirements: { handshake: 'PROG-4', stateless: 'S26-PROG-1' },
   },
   {
     id: 'response-after-cancel',
     severity: 'warning',
     summary:
       'a response to a request its sender had cancelled (a warning in the handshake era, an error on 2026-07-28 stdio)',
-    requirements: { legacy: 'CANCEL-5', modern: 'S26-STDIO-4' },
+    requirements: { handshake: 'CANCEL-5', stateless: 'S26-STDIO-4' },
   },
   {
     id: 'cancel-unknown-request',
     severity: 'error',
     summary: 'notifications/cancelled for a request id its sender never used',
-    requirements: { legacy: 'CANCEL-2', modern: 'S26-CANCEL-1' },
+    requirements: { handshake: 'CANCEL-2', stateless: 'S26-CANCEL-1' },
   },
   {
     id: 'cancel-initialize',
     severity: 'error',
     summary: 'notifications/cancelled for the initialize request',
-    requirements: { legacy: 'CANCEL-3' },
+    requirements: { handshake: 'CANCEL-3' },
   },
   {
     id: 'unknown-method',
     severity: 'warning',
     summary: 'a method the negotiated revision does not define (a removed method, a typo or an extension)',
-    requirements: { legacy: 'LIFE-11', modern: 'S26-BASE-1' },
+    requirements: { handshake: 'LIFE-11', stateless: 'S26-BASE-1' },
   },
   {
     id: 'schema-violation',
     severity: 'error',
     summary:
       'a message that does not validate against the official JSON Schema of the negotiated revision, or that its side may not send',
-    requirements: { legacy: 'LIFE-11', modern: 'S26-BASE-1' },
+    requirements: { handshake: 'LIFE-11', stateless: 'S26-BASE-1' },
   },
   {
     id: 'revision-unknown',

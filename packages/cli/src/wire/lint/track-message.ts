@@ -7,7 +7,7 @@ import type { MessageContext } from './message-context.ts';
 import {
   claimedCapabilities,
   claimedVersion,
-  isModernRevision,
+  isStatelessRevision,
   isRecord,
   progressTokenOf,
   type JsonRecord,
@@ -48,16 +48,21 @@ export function trackMessage(
 
 function trackRequest(context: MessageContext, line: number | undefined, revision: string | undefined): void {
   const { state, message, from, method, params, meta } = context;
-  const isModern = context.hasModernClaim;
+  const isStateless = context.hasStatelessClaim;
   if (method === 'initialize' && from === 'client') {
-    if (state.forcedRevision === undefined) state.era = 'legacy';
+    if (state.forcedRevision === undefined) state.era = 'handshake';
     state.phase = 'initialize-sent';
     const capabilities = params?.capabilities;
     state.clientCapabilities = isRecord(capabilities) ? capabilities : undefined;
   }
-  if (isModern && state.era === 'unknown') state.era = 'probing';
+  if (isStateless && state.era === 'unknown') state.era = 'probing';
   // Each 2026-07-28 request names its revision; while probing it is not settled yet.
-  if (isModern && state.era === 'modern' && state.forcedRevision === undefined && revision !== undefined)
+  if (
+    isStateless &&
+    state.era === 'stateless' &&
+    state.forcedRevision === undefined &&
+    revision !== undefined
+  )
     state.revision = revision;
   const token = progressTokenOf(meta);
   // Only what the rules read later is kept, not the message: a tap keeps thousands of these.
@@ -67,7 +72,7 @@ function trackRequest(context: MessageContext, line: number | undefined, revisio
     from,
     line,
     revision,
-    isModern: context.isModern,
+    isStateless: context.isStateless,
     isTaskAugmented: isRecord(params?.task),
     claimedCapabilities: claimedCapabilities(meta),
     progressToken: token,
@@ -113,15 +118,15 @@ function trackResponse(context: MessageContext, line: number | undefined): void 
     if (state.phase === 'initialize-sent') state.phase = 'initialize-answered';
     return;
   }
-  if (!request.isModern) return;
+  if (!request.isStateless) return;
   if (result === undefined) {
     // An error to the probe: no 2026-07-28 server (or not yet); the handshake may follow.
     if (state.era === 'probing') state.era = 'unknown';
     return;
   }
-  if (state.era !== 'legacy') {
-    state.era = 'modern';
-    if (!isForced && isModernRevision(request.revision)) state.revision = request.revision;
+  if (state.era !== 'handshake') {
+    state.era = 'stateless';
+    if (!isForced && isStatelessRevision(request.revision)) state.revision = request.revision;
   }
   if (request.method === 'server/discover' && isRecord(result.capabilities))
     state.serverCapabilities = result.capabilities;

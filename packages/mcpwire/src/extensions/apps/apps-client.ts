@@ -8,7 +8,7 @@ import {
   APP_MIME_TYPE,
   APP_URI_SCHEME,
   CSP_FIELDS,
-  LEGACY_RESOURCE_URI_KEY,
+  DEPRECATED_RESOURCE_URI_KEY,
   PERMISSION_FIELDS,
   toolUiOf,
   type AppResourceMeta,
@@ -53,7 +53,7 @@ export interface AppView {
  */
 export function appOf(tool: Pick<Tool, 'name' | '_meta'>): ToolApp | undefined {
   const ui = toolUiOf(tool);
-  const uri = ui?.resourceUri ?? tool._meta?.[LEGACY_RESOURCE_URI_KEY];
+  const uri = ui?.resourceUri ?? tool._meta?.[DEPRECATED_RESOURCE_URI_KEY];
   if (uri === undefined) return undefined;
   if (typeof uri !== 'string' || !uri.startsWith(APP_URI_SCHEME))
     throw new AppError(

@@ -8,7 +8,7 @@ import type { ExtensionHost, ServerExtensionPart } from '../../server/extension.
 import {
   APP_MIME_TYPE,
   APP_URI_SCHEME,
-  LEGACY_RESOURCE_URI_KEY,
+  DEPRECATED_RESOURCE_URI_KEY,
   canRenderApps,
   isVisibleToModel,
 } from './apps-protocol.ts';
@@ -50,8 +50,8 @@ function toPlainTools(result: JsonObject): JsonObject {
 
 function toPlainTool(tool: JsonObject): JsonObject {
   const meta = tool._meta as JsonObject | undefined;
-  if (!meta || (!('ui' in meta) && !(LEGACY_RESOURCE_URI_KEY in meta))) return tool;
-  const { ui: _ui, [LEGACY_RESOURCE_URI_KEY]: _legacy, ...rest } = meta;
+  if (!meta || (!('ui' in meta) && !(DEPRECATED_RESOURCE_URI_KEY in meta))) return tool;
+  const { ui: _ui, [DEPRECATED_RESOURCE_URI_KEY]: _deprecated, ...rest } = meta;
   const { _meta: _dropped, ...plain } = tool;
   return Object.keys(rest).length === 0 ? plain : { ...plain, _meta: rest };
 }

@@ -11,7 +11,7 @@ export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The scheme every view's URI starts with (reserved for MCP Apps). */
 export const APP_URI_SCHEME = 'ui://';
 /** The flat tool `_meta` key older hosts read; deprecated by the spec in favour of `_meta.ui.resourceUri`. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+export const DEPRECATED_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 /** Who may call a tool: `model` (the agent) and/or `app` (a view of the same server). */
 export type AppVisibility = 'model' | 'app';

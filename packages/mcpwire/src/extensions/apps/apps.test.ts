@@ -53,7 +53,7 @@ function createServer(): Server {
 }
 
 /** Our Client on `server` in `era`; `declare` adds the apps extension to its capabilities. */
-async function connect(era: 'legacy' | 'auto', options: ClientOptions = {}): Promise<Client> {
+async function connect(era: 'handshake' | 'auto', options: ClientOptions = {}): Promise<Client> {
   const server = createServer();
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
@@ -66,7 +66,7 @@ function byName(tools: readonly Tool[]): Record<string, Tool> {
   return Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 }
 
-for (const era of ['legacy', 'auto'] as const) {
+for (const era of ['handshake', 'auto'] as const) {
   test(`${era}: a client that renders apps sees each tool's _meta.ui and reads the view (S26-EXT-1)`, async () => {
     const client = await connect(era, { extensions: [apps()] });
     assert.equal(client.protocolVersion === '2026-07-28', era === 'auto', 'the era asked for');
@@ -242,7 +242,7 @@ test('a view whose CSP is omitted is served without one, so the host applies its
   );
   const [clientEnd, serverEnd] = createMemoryPair();
   server.connect(serverEnd);
-  const client = new Client({ name: 'apps-host', version: '1' }, { era: 'legacy', extensions: [apps()] });
+  const client = new Client({ name: 'apps-host', version: '1' }, { era: 'handshake', extensions: [apps()] });
   await client.connect(clientEnd);
   const result = await client.readResource({ uri: 'ui://test/bare' });
   assert.deepEqual(result.contents, [

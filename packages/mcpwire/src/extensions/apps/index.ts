@@ -9,7 +9,7 @@ export {
   APP_MIME_TYPE,
   APP_URI_SCHEME,
   APPS_EXTENSION_ID,
-  LEGACY_RESOURCE_URI_KEY,
+  DEPRECATED_RESOURCE_URI_KEY,
   canRenderApps,
   isVisibleToModel,
   type AppResourceCsp,

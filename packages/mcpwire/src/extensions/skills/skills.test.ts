@@ -36,7 +36,7 @@ function digest(text: string): string {
 
 /** A server with the skills, and a connected client in `era`; `reads` records every resources/read. */
 async function connect(
-  era: 'legacy' | 'auto',
+  era: 'handshake' | 'auto',
   options: { files?: SkillFiles; tamper?: (text: string) => string; directoryRead?: boolean } = {},
 ) {
   const server = new Server(
@@ -65,7 +65,7 @@ async function connect(
   return { server, client, host: new SkillsClient(client), reads };
 }
 
-for (const era of ['legacy', 'auto'] as const) {
+for (const era of ['handshake', 'auto'] as const) {
   test(`${era}: the extension is declared with resources, and skills/list pages whole entries (S26-SKILL-1, -3, -4)`, async () => {
     const { client, host, reads } = await connect(era);
     assert.deepEqual(client.serverCapabilities?.extensions, {

@@ -9,9 +9,9 @@
 //   clock:    TaskClock, systemClock, FakeClock
 //   runner:   TaskRunner, TaskRunnerOptions, TaskWork, TaskControl, TaskOutcome, StartTaskOptions,
 //             CancelOutcome, TaskEndedError, TOO_MANY_TASKS
-//   wire:     toLegacyTask, toModernTask, toDetailedTask, toCreateTaskResult
-//   protocol: TASKS_EXTENSION_ID, RELATED_TASK_META_KEY, MODEL_IMMEDIATE_RESPONSE_META_KEY, ModernTask,
-//             ModernCreateTaskResult, DetailedTask, UpdateTaskRequestParams, TaskAckResult
+//   wire:     toHandshakeTask, toStatelessTask, toDetailedTask, toCreateTaskResult
+//   protocol: TASKS_EXTENSION_ID, RELATED_TASK_META_KEY, MODEL_IMMEDIATE_RESPONSE_META_KEY, StatelessTask,
+//             StatelessCreateTaskResult, DetailedTask, UpdateTaskRequestParams, TaskAckResult
 //   client:   TasksClient, TaskHandle, TaskCancelledError, TaskDetachedError, TaskView, DetailedTaskView,
 //             tasksClientPart, tasksForClient, createTaskReceiver (the client as a handshake-era receiver)
 
@@ -43,14 +43,14 @@ export {
   type TaskRunnerOptions,
   type TaskWork,
 } from './task-runner.ts';
-export { toCreateTaskResult, toDetailedTask, toLegacyTask, toModernTask } from './task-wire.ts';
+export { toCreateTaskResult, toDetailedTask, toHandshakeTask, toStatelessTask } from './task-wire.ts';
 export {
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   RELATED_TASK_META_KEY,
   TASKS_EXTENSION_ID,
   type DetailedTask,
-  type ModernCreateTaskResult,
-  type ModernTask,
+  type StatelessCreateTaskResult,
+  type StatelessTask,
   type TaskAckResult,
   type UpdateTaskRequestParams,
 } from './tasks-protocol.ts';

@@ -6,7 +6,7 @@ import type { JsonObject, RequestId } from '../../jsonrpc/message.ts';
 import type { Principal } from '../../protocol/principal.ts';
 import type { ClientCapabilities, Implementation } from '../../protocol/types/index.ts';
 import type { Era, InputMethod, InputOptions, RequestContext } from '../../server/context.ts';
-import type { LegacyConnection } from '../../server/method-handlers.ts';
+import type { HandshakeConnection } from '../../server/method-handlers.ts';
 import { isLevelEnabled } from '../../server/logging.ts';
 import type { TaskControl } from './task-runner.ts';
 import { RELATED_TASK_META_KEY } from './tasks-protocol.ts';
@@ -30,11 +30,11 @@ export class TaskRequestContext implements RequestContext {
   readonly sendProgress: RequestContext['sendProgress'];
   readonly log: RequestContext['log'];
   readonly #control: TaskControl;
-  readonly #connection: LegacyConnection | undefined;
+  readonly #connection: HandshakeConnection | undefined;
   #count = 0;
   #waiting = 0;
 
-  constructor(request: RequestContext, control: TaskControl, connection: LegacyConnection | undefined) {
+  constructor(request: RequestContext, control: TaskControl, connection: HandshakeConnection | undefined) {
     this.era = request.era;
     this.protocolVersion = request.protocolVersion;
     this.clientCapabilities = request.clientCapabilities;
@@ -55,7 +55,7 @@ export class TaskRequestContext implements RequestContext {
    * Handshake-era logs of a task: on the connection, filtered by its `logging/setLevel`, each
    * carrying the related task (TASK-15), as the request that created the task has ended.
    */
-  #logTo(connection: LegacyConnection): RequestContext['log'] {
+  #logTo(connection: HandshakeConnection): RequestContext['log'] {
     return (level, data, logger) => {
       if (this.isCancelled || !isLevelEnabled(level, connection.logLevel)) return Promise.resolve();
       const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
@@ -69,7 +69,7 @@ export class TaskRequestContext implements RequestContext {
    * notification carries the related task (TASK-15). Sent on the connection, as the request's own
    * stream ended with its CreateTaskResult. Only increasing values (PROG-3).
    */
-  #progressTo(connection: LegacyConnection, token: unknown): RequestContext['sendProgress'] {
+  #progressTo(connection: HandshakeConnection, token: unknown): RequestContext['sendProgress'] {
     if (typeof token !== 'string' && typeof token !== 'number') return noop;
     let last = -Infinity;
     return (progress, options = {}) => {
@@ -121,7 +121,11 @@ export class TaskRequestContext implements RequestContext {
   }
 
   /** TASK-9: `input_required` while a tagged request is out; back to `working` when none is. */
-  async #request(connection: LegacyConnection, method: InputMethod, params: JsonObject): Promise<JsonObject> {
+  async #request(
+    connection: HandshakeConnection,
+    method: InputMethod,
+    params: JsonObject,
+  ): Promise<JsonObject> {
     const meta = {
       ...(params._meta as JsonObject | undefined),
       [RELATED_TASK_META_KEY]: { taskId: this.taskId },

@@ -42,7 +42,7 @@ function createRunner(maxTasksPerRequestor?: number) {
           finishers.push(() => resolve({ result: { content: [] } }));
           control.signal.addEventListener('abort', () => reject(control.signal.reason as Error));
         }),
-      { era: 'modern', requestMethod: 'tools/call', owner } satisfies StartTaskOptions,
+      { era: 'stateless', requestMethod: 'tools/call', owner } satisfies StartTaskOptions,
     );
   return { runner, clock, store, start, finish: () => finishers.shift()?.() };
 }
@@ -99,22 +99,22 @@ function createServer() {
 }
 
 test('TASK-21: over the wire, a second task-augmented call is an error response -32010 in both eras; a finished task frees the slot', async () => {
-  for (const era of ['legacy', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     const { server, runner, release } = createServer();
     const client = connectRawPeer(server);
     const call =
-      era === 'legacy'
+      era === 'handshake'
         ? () => client.peer.request('tools/call', { name: 'slow', arguments: {}, task: {} })
-        : () => client.modern('tools/call', { name: 'slow', arguments: {} });
-    if (era === 'legacy') await client.initialize();
+        : () => client.stateless('tools/call', { name: 'slow', arguments: {} });
+    if (era === 'handshake') await client.initialize();
     const created = await call();
-    assert.ok(era === 'legacy' ? created.task : created.resultType === 'task', `${era}: a task`);
+    assert.ok(era === 'handshake' ? created.task : created.resultType === 'task', `${era}: a task`);
     await assert.rejects(call(), isTooMany(1), era);
     release();
-    const taskId = (era === 'legacy' ? (created.task as { taskId: string }) : created).taskId as string;
+    const taskId = (era === 'handshake' ? (created.task as { taskId: string }) : created).taskId as string;
     assert.equal((await runner.waitForTerminal(taskId))?.status, 'completed');
     const again = await call();
-    assert.ok(era === 'legacy' ? again.task : again.resultType === 'task', `${era}: a task again`);
+    assert.ok(era === 'handshake' ? again.task : again.resultType === 'task', `${era}: a task again`);
     await server.close();
   }
 });

@@ -7,7 +7,7 @@ import type { JsonObject } from '../../jsonrpc/message.ts';
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** The era a task was created in: its wire shape differs (S26-TASK-17: not wire-compatible). */
-export type TaskEra = 'legacy' | 'modern';
+export type TaskEra = 'handshake' | 'stateless';
 
 /** A JSON-RPC error object, as a failed task keeps it. */
 export interface TaskError {

@@ -42,7 +42,7 @@ function createRunner(options: ConstructorParameters<typeof TaskRunner>[0] = {})
   return { runner, clock, store, errors };
 }
 
-const START = { era: 'modern', requestMethod: 'tools/call' } as const;
+const START = { era: 'stateless', requestMethod: 'tools/call' } as const;
 
 test('TASK-7: the allowed moves, and never out of a terminal status', () => {
   assert.equal(canMove('working', 'input_required'), true);
@@ -218,7 +218,7 @@ test('the memory store hands out copies: changing a returned record changes noth
   const record = {
     taskId: 't',
     status: 'working',
-    era: 'modern',
+    era: 'stateless',
     requestMethod: 'tools/call',
     createdAt: 0,
     lastUpdatedAt: 0,

@@ -5,7 +5,7 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../../protocol/capabilities.ts';
-import { ModernErrorCode } from '../../protocol/types/index.ts';
+import { StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
 import type { ToolHandler, ToolReturn } from '../../server/tools.ts';
@@ -53,7 +53,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
     const entry = origin.server.tools.registry.get(params.name as string);
     const support = entry?.definition.execution?.taskSupport;
     const isCapable = support === 'optional' || support === 'required';
-    if (ctx.era === 'legacy') {
+    if (ctx.era === 'handshake') {
       // TASK-4: before 2025-11-25 nothing declared tasks, so a `task` field is ignored.
       if (ctx.protocolVersion < '2025-11-25') return next(params, ctx, origin);
       if (params.task === undefined) {
@@ -75,11 +75,11 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
         params,
         ctx,
         origin,
-        era: 'legacy',
+        era: 'handshake',
         isPhased: phased.has(entry.handler),
       });
     }
-    // S26-TASK-2: a legacy `task` param never turns a call into a task; only the tool's support does.
+    // S26-TASK-2: a handshake-era `task` param never turns a call into a task; only the tool's support does.
     if (!isCapable) return next(params, ctx, origin);
     if (!hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID])) {
       // S26-TASK-3: no task for a request that did not declare the extension.
@@ -91,7 +91,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
       params,
       ctx,
       origin,
-      era: 'modern',
+      era: 'stateless',
       isPhased: phased.has(entry!.handler),
     });
   };
@@ -111,7 +111,7 @@ export function requestorOf(ctx: RequestContext, origin: RequestOrigin): TaskReq
 /** -32021 naming the extension (S26-TASK-3/4). */
 export function missingExtension(why: string): RpcError {
   return new RpcError(
-    ModernErrorCode.MissingRequiredClientCapability,
+    StatelessErrorCode.MissingRequiredClientCapability,
     `${why}: the request must declare the client capability extensions["${TASKS_EXTENSION_ID}"]`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
   );
@@ -152,12 +152,12 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
         {
           era,
           requestMethod: 'tools/call',
-          ttlMs: era === 'legacy' && typeof ttl === 'number' ? ttl : undefined,
+          ttlMs: era === 'handshake' && typeof ttl === 'number' ? ttl : undefined,
           ...requestorOf(ctx, origin),
         },
       )
       .then((record) => {
-        if (era === 'legacy') tasks.bind(record.taskId, origin);
+        if (era === 'handshake') tasks.bind(record.taskId, origin);
         answered();
         return toCreateTaskResult(record);
       });
@@ -187,7 +187,7 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
 
 /** TASK-13: a tool error fails a handshake-era task; S26-TASK-8: it completes a stateless one. */
 function toOutcome(result: JsonObject, era: TaskEra): TaskOutcome {
-  if (result.isError === true && era === 'legacy')
+  if (result.isError === true && era === 'handshake')
     return { result, status: 'failed', statusMessage: errorText(result) };
   return { result };
 }

@@ -4,12 +4,12 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import type { Task } from '../../protocol/types/index.ts';
 import type { TaskRecord } from './task-record.ts';
-import type { DetailedTask, ModernTask } from './tasks-protocol.ts';
+import type { DetailedTask, StatelessTask } from './tasks-protocol.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The handshake-era Task (TASK-10: `createdAt`, `lastUpdatedAt` and the actual `ttl` always present). */
-export function toLegacyTask(record: TaskRecord): Task {
+export function toHandshakeTask(record: TaskRecord): Task {
   const task: Task = {
     taskId: record.taskId,
     status: record.status,
@@ -23,8 +23,8 @@ export function toLegacyTask(record: TaskRecord): Task {
 }
 
 /** The stateless-era Task: `ttlMs`, `pollIntervalMs`, integer milliseconds (S26-TASK-5). */
-export function toModernTask(record: TaskRecord): ModernTask {
-  const task: ModernTask = {
+export function toStatelessTask(record: TaskRecord): StatelessTask {
+  const task: StatelessTask = {
     taskId: record.taskId,
     status: record.status,
     createdAt: iso(record.createdAt),
@@ -41,7 +41,7 @@ export function toModernTask(record: TaskRecord): ModernTask {
  * input request, the result, or the error, by status. Never `requestState` (S26-TASK-5).
  */
 export function toDetailedTask(record: TaskRecord): DetailedTask {
-  const detailed: DetailedTask = { resultType: 'complete', ...toModernTask(record) };
+  const detailed: DetailedTask = { resultType: 'complete', ...toStatelessTask(record) };
   if (record.status === 'input_required') detailed.inputRequests = { ...record.inputRequests };
   else if (record.status === 'completed' && record.result)
     detailed.result = withoutRelatedTask(record.result);
@@ -51,9 +51,9 @@ export function toDetailedTask(record: TaskRecord): DetailedTask {
 
 /** What a task-augmented request returns, per era: `{task}` (TASK-5) or flat `resultType: "task"` (S26-TASK-5). */
 export function toCreateTaskResult(record: TaskRecord): JsonObject {
-  return record.era === 'legacy'
-    ? { task: toLegacyTask(record) as unknown as JsonObject }
-    : ({ resultType: 'task', ...toModernTask(record) } as unknown as JsonObject);
+  return record.era === 'handshake'
+    ? { task: toHandshakeTask(record) as unknown as JsonObject }
+    : ({ resultType: 'task', ...toStatelessTask(record) } as unknown as JsonObject);
 }
 
 /** S26-TASK-8: an inlined result carries no handshake-era related-task `_meta`. */

@@ -10,7 +10,7 @@ import type { RequestOrigin, ServerMethodHandler } from '../../server/method-han
 import type { TaskRecord } from './task-record.ts';
 import type { TaskRunner } from './task-runner.ts';
 import { missingExtension, requestorOf } from './task-tool-call.ts';
-import { toDetailedTask, toLegacyTask } from './task-wire.ts';
+import { toDetailedTask, toHandshakeTask } from './task-wire.ts';
 import { RELATED_TASK_META_KEY, TASKS_EXTENSION_ID } from './tasks-protocol.ts';
 
 /** Handlers replacing the core's placeholders for the tasks methods. */
@@ -18,7 +18,9 @@ export function tasksHandlers(runner: TaskRunner, pageSize: number): Record<stri
   return {
     'tasks/get': async (params, ctx, origin) => {
       const record = await find(runner, params, ctx, origin);
-      return (ctx.era === 'legacy' ? toLegacyTask(record) : toDetailedTask(record)) as unknown as JsonObject;
+      return (ctx.era === 'handshake'
+        ? toHandshakeTask(record)
+        : toDetailedTask(record)) as unknown as JsonObject;
     },
     // Handshake era only (the row ends at 2025-11-25: -32601 in the stateless era, S26-TASK-12).
     'tasks/result': async (params, ctx, origin) => {
@@ -53,7 +55,7 @@ export function tasksHandlers(runner: TaskRunner, pageSize: number): Record<stri
           ErrorCode.InvalidParams,
           `Invalid params for "tasks/list": unknown cursor ${JSON.stringify(cursor)}`,
         );
-      const tasks = page.records.filter((record) => record.era === 'legacy').map(toLegacyTask);
+      const tasks = page.records.filter((record) => record.era === 'handshake').map(toHandshakeTask);
       return (page.nextCursor === undefined
         ? { tasks }
         : { tasks, nextCursor: page.nextCursor }) as unknown as JsonObject;
@@ -62,14 +64,14 @@ export function tasksHandlers(runner: TaskRunner, pageSize: number): Record<stri
       const { taskId } = await find(runner, params, ctx, origin);
       const outcome = await runner.cancel(taskId, requestorOf(ctx, origin));
       if (!outcome) throw unknownTask(taskId);
-      if (ctx.era === 'modern') return {}; // S26-TASK-11: an empty ack, also for a terminal task.
+      if (ctx.era === 'stateless') return {}; // S26-TASK-11: an empty ack, also for a terminal task.
       // TASK-17: cancelling a terminal task is -32602.
       if (outcome.wasTerminal)
         throw new RpcError(
           ErrorCode.InvalidParams,
           `Invalid params for "tasks/cancel": task "${taskId}" is already ${outcome.record.status}`,
         );
-      return toLegacyTask(outcome.record) as unknown as JsonObject;
+      return toHandshakeTask(outcome.record) as unknown as JsonObject;
     },
     // Stateless era only (the row starts at 2026-07-28).
     'tasks/update': async (params, ctx, origin) => {
@@ -101,7 +103,7 @@ async function find(
   ctx: RequestContext,
   origin: RequestOrigin,
 ): Promise<TaskRecord> {
-  if (ctx.era === 'modern' && !hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]))
+  if (ctx.era === 'stateless' && !hasCapability(ctx.clientCapabilities, ['extensions', TASKS_EXTENSION_ID]))
     throw missingExtension(`"${ctx.method}" is part of the tasks extension`);
   const taskId = params.taskId as string;
   const record = await runner.get(taskId, requestorOf(ctx, origin));

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type { JsonObject, JsonRpcNotification } from '../../jsonrpc/message.ts';
 import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { Server } from '../../server/server.ts';
-import { connectRawPeer, modernMeta, WITH_TASKS } from '../../../test/support/task-peer.ts';
+import { connectRawPeer, statelessMeta, WITH_TASKS } from '../../../test/support/task-peer.ts';
 import { FakeClock, tasks } from './index.ts';
 
 const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
@@ -41,11 +41,11 @@ const ofStream = (id: number | string) => (notification: JsonRpcNotification) =>
 test('S26-TASK-13: a listen for taskIds gets the ack with the accepted ids, then each status as a full DetailedTask', async () => {
   const { server, runner } = createServer();
   const client = connectRawPeer(server);
-  const created = await client.modern('tools/call', { name: 'confirm', arguments: {} });
+  const created = await client.stateless('tools/call', { name: 'confirm', arguments: {} });
   const taskId = created.taskId as string;
   const listen = client.peer.request('subscriptions/listen', {
     notifications: { taskIds: [taskId, 'no-such-task', taskId] },
-    _meta: modernMeta(WITH_TASKS),
+    _meta: statelessMeta(WITH_TASKS),
   });
   await until(() =>
     client.notifications.some((n) => n.method === 'notifications/subscriptions/acknowledged'),
@@ -57,7 +57,7 @@ test('S26-TASK-13: a listen for taskIds gets the ack with the accepted ids, then
   const onStream = () => client.notifications.filter(ofStream(streamId));
   const tasksSeen = () => onStream().filter((n) => n.method === 'notifications/tasks');
   await until(() => tasksSeen().some((n) => n.params!.status === 'input_required'));
-  await client.modern('tasks/update', {
+  await client.stateless('tasks/update', {
     taskId,
     inputResponses: { sure: { action: 'accept', content: { confirm: true } } },
   });
@@ -89,13 +89,13 @@ test('S26-TASK-13: a listen for taskIds gets the ack with the accepted ids, then
 test('S26-SUB-1: a listen that did not ask for taskIds hears nothing of tasks; the ack has no taskIds', async () => {
   const { server, runner } = createServer();
   const client = connectRawPeer(server);
-  const listen = client.modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+  const listen = client.stateless('subscriptions/listen', { notifications: { toolsListChanged: true } });
   await until(() =>
     client.notifications.some((n) => n.method === 'notifications/subscriptions/acknowledged'),
   );
   const ack = client.notifications.find((n) => n.method === 'notifications/subscriptions/acknowledged')!;
   assert.deepEqual(ack.params!.notifications, { toolsListChanged: true });
-  const { taskId } = (await client.modern('tools/call', { name: 'confirm', arguments: {} })) as {
+  const { taskId } = (await client.stateless('tools/call', { name: 'confirm', arguments: {} })) as {
     taskId: string;
   };
   let status: string | undefined;
@@ -104,7 +104,7 @@ test('S26-SUB-1: a listen that did not ask for taskIds hears nothing of tasks; t
   status ??= (await runner.get(taskId))?.status;
   await until(() => status === 'input_required');
   off();
-  await client.modern('tasks/update', { taskId, inputResponses: { sure: { action: 'decline' } } });
+  await client.stateless('tasks/update', { taskId, inputResponses: { sure: { action: 'decline' } } });
   assert.equal((await runner.waitForTerminal(taskId))?.status, 'completed');
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(
@@ -119,7 +119,7 @@ test('S26-TASK-4: a listen asking for taskIds without declaring the extension is
   const { server } = createServer();
   const client = connectRawPeer(server);
   await assert.rejects(
-    client.modern('subscriptions/listen', { notifications: { taskIds: ['x'] } }, { elicitation: {} }),
+    client.stateless('subscriptions/listen', { notifications: { taskIds: ['x'] } }, { elicitation: {} }),
     (error: unknown) =>
       error instanceof RpcError &&
       error.code === -32021 &&
@@ -127,7 +127,7 @@ test('S26-TASK-4: a listen asking for taskIds without declaring the extension is
         '{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}',
   );
   await assert.rejects(
-    client.modern('subscriptions/listen', { notifications: { taskIds: 'x' } }),
+    client.stateless('subscriptions/listen', { notifications: { taskIds: 'x' } }),
     (error: unknown) => error instanceof RpcError && error.code === -32602,
   );
   assert.deepEqual(

@@ -34,7 +34,7 @@ export function taskListenFeed(runner: TaskRunner): ListenFeed {
       // A stateless-era request has no session: its requestor is its principal, if any.
       const owner = { owner: request.auth?.principal };
       const found = await Promise.all([...new Set(value as string[])].map((id) => runner.get(id, owner)));
-      const accepted = found.filter((record): record is TaskRecord => record?.era === 'modern');
+      const accepted = found.filter((record): record is TaskRecord => record?.era === 'stateless');
       return {
         honoured: accepted.length === 0 ? undefined : accepted.map((record) => record.taskId),
         start: (send) => {

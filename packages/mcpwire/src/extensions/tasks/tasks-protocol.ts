@@ -13,7 +13,7 @@ export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 export const MODEL_IMMEDIATE_RESPONSE_META_KEY = 'io.modelcontextprotocol/model-immediate-response';
 
 /** A task on the stateless era's wire (S26-TASK-5): integer milliseconds, `Ms` suffixes. */
-export interface ModernTask {
+export interface StatelessTask {
   taskId: string;
   status: TaskStatus;
   statusMessage?: string;
@@ -24,13 +24,13 @@ export interface ModernTask {
 }
 
 /** Stateless-era `CreateTaskResult`: flat, `resultType: "task"`, no `requestState` (S26-TASK-5). */
-export interface ModernCreateTaskResult extends ModernTask {
+export interface StatelessCreateTaskResult extends StatelessTask {
   resultType: 'task';
   _meta?: JsonObject;
 }
 
 /** Stateless-era `tasks/get` result (S26-TASK-7). */
-export interface DetailedTask extends ModernTask {
+export interface DetailedTask extends StatelessTask {
   resultType: 'complete';
   /** All outstanding input requests, while `input_required`. */
   inputRequests?: Record<string, TaskInputRequest>;

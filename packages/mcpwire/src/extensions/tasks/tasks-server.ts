@@ -5,12 +5,12 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { defineExtension, type Extension } from '../../protocol/extension.ts';
 import type { ClientExtensionPart } from '../../client/extension.ts';
-import type { LegacyConnection, RequestOrigin } from '../../server/method-handlers.ts';
+import type { HandshakeConnection, RequestOrigin } from '../../server/method-handlers.ts';
 import type { ServerExtensionPart } from '../../server/extension.ts';
 import { TaskRunner, type TaskRunnerOptions } from './task-runner.ts';
 import { isTerminal } from './task-record.ts';
 import { wrapToolsCall } from './task-tool-call.ts';
-import { toLegacyTask } from './task-wire.ts';
+import { toHandshakeTask } from './task-wire.ts';
 import { tasksHandlers } from './tasks-handlers.ts';
 import { tasksClientPart } from './client/tasks-client-part.ts';
 import { taskListenFeed } from './tasks-listen.ts';
@@ -43,7 +43,7 @@ export type TasksExtension = Extension<ServerExtensionPart, ClientExtensionPart>
  */
 export function tasks(options: TasksOptions = {}): TasksExtension {
   const runner = options.runner ?? new TaskRunner(options);
-  const connections = new Map<string, LegacyConnection>();
+  const connections = new Map<string, HandshakeConnection>();
   if (options.statusNotifications !== false) {
     // TASK-14: the whole task, without related-task _meta, to the connection that created it.
     runner.onChange((taskId, record) => {
@@ -52,7 +52,7 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
       if (!record || isTerminal(record.status)) connections.delete(taskId);
       if (record)
         connection
-          .sendNotification('notifications/tasks/status', toLegacyTask(record) as unknown as JsonObject)
+          .sendNotification('notifications/tasks/status', toHandshakeTask(record) as unknown as JsonObject)
           .catch(() => connections.delete(taskId));
     });
   }
@@ -70,14 +70,14 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
       },
     }),
   };
-  const legacy: JsonObject = { cancel: {}, requests: { tools: { call: {} } } };
-  if (options.list !== false) legacy.list = {};
+  const handshake: JsonObject = { cancel: {}, requests: { tools: { call: {} } } };
+  if (options.list !== false) handshake.list = {};
   const server: ServerExtensionPart = {
     handlers: {},
     settings: () => ({}),
     wraps,
     // Tasks are 2025-11-25's in the handshake era (the stateless era declares only the extension, S26-TASK-1).
-    capabilities: (version) => (version === '2025-11-25' ? { tasks: legacy } : undefined),
+    capabilities: (version) => (version === '2025-11-25' ? { tasks: handshake } : undefined),
     // S26-TASK-13: `notifications/tasks` for the ids a listen asks for under `taskIds`.
     listen: [taskListenFeed(runner)],
   };

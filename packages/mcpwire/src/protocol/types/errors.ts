@@ -1,6 +1,6 @@
 // MCP's own error codes (the JSON-RPC standard ones are `ErrorCode` in jsonrpc/rpc-error.ts).
 
-import { ModernErrorCode } from './modern.ts';
+import { StatelessErrorCode } from './stateless.ts';
 
 /** Error codes MCP gives meaning to, across revisions. */
 export const McpErrorCode = {
@@ -13,5 +13,5 @@ export const McpErrorCode = {
   UrlElicitationRequired: -32042,
   /** The user rejected a sampling request (a code the sampling docs give, with no schema constant). */
   UserRejected: -1,
-  ...ModernErrorCode,
+  ...StatelessErrorCode,
 } as const;

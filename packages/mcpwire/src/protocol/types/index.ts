@@ -13,5 +13,5 @@ export * from './sampling.ts';
 export * from './elicitation.ts';
 export * from './roots.ts';
 export * from './tasks.ts';
-export * from './modern.ts';
+export * from './stateless.ts';
 export * from './errors.ts';

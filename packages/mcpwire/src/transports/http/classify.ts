@@ -4,20 +4,20 @@
 import type { Frame } from '../../jsonrpc/codec.ts';
 import type { JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
-import { isModernClaim } from '../../protocol/envelope.ts';
-import { isModernVersion } from '../../protocol/revisions.ts';
-import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
+import { isStatelessClaim } from '../../protocol/envelope.ts';
+import { isStatelessVersion } from '../../protocol/revisions.ts';
+import { MetaKey, StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { HttpError } from './json-response.ts';
 
 /** Where a POST goes. */
 export type PostRoute =
   | { kind: 'reject'; error: HttpError }
   /** A stateless-era request: validated by the header ladder, then served on its own. */
-  | { kind: 'modern-request'; message: JsonRpcRequest }
+  | { kind: 'stateless-request'; message: JsonRpcRequest }
   /** A stateless-era notification: accepted (202) and dropped; the core defines none over HTTP. */
-  | { kind: 'modern-notification' }
+  | { kind: 'stateless-notification' }
   /** Handshake-era traffic: `initialize` opens a session, everything else belongs to one. */
-  | { kind: 'legacy'; frame: Frame; isInitialize: boolean };
+  | { kind: 'handshake'; frame: Frame; isInitialize: boolean };
 
 /** The header values classification cross-checks. */
 export interface ClassifyHeaders {
@@ -33,7 +33,7 @@ export interface ClassifyHeaders {
  */
 export function classifyPost(frame: Frame, headers: ClassifyHeaders): PostRoute {
   const header = headers.protocolVersion;
-  const isModernHeader = header !== null && isModernVersion(header);
+  const isStatelessHeader = header !== null && isStatelessVersion(header);
   if (frame.type === 'invalid') {
     const { response } = frame;
     return reject(400, response.error.code, response.error.message, response.id);
@@ -41,7 +41,7 @@ export function classifyPost(frame: Frame, headers: ClassifyHeaders): PostRoute 
   if (frame.type === 'batch') {
     for (const item of frame.items) {
       if (item.type === 'invalid') return reject(400, ErrorCode.InvalidRequest, item.response.error.message);
-      if ('params' in item.message && isModernClaim(item.message.params)) {
+      if ('params' in item.message && isStatelessClaim(item.message.params)) {
         return reject(
           400,
           ErrorCode.InvalidRequest,
@@ -49,31 +49,31 @@ export function classifyPost(frame: Frame, headers: ClassifyHeaders): PostRoute 
         );
       }
     }
-    return { kind: 'legacy', frame, isInitialize: false };
+    return { kind: 'handshake', frame, isInitialize: false };
   }
   const { message } = frame;
-  if (!('method' in message)) return { kind: 'legacy', frame, isInitialize: false };
-  const isClaim = isModernClaim(message.params);
+  if (!('method' in message)) return { kind: 'handshake', frame, isInitialize: false };
+  const isClaim = isStatelessClaim(message.params);
   if (!('id' in message)) {
-    if (!isClaim && !isModernHeader) return { kind: 'legacy', frame, isInitialize: false };
+    if (!isClaim && !isStatelessHeader) return { kind: 'handshake', frame, isInitialize: false };
     if (headers.method !== null && headers.method !== message.method) {
-      return reject(400, ModernErrorCode.HeaderMismatch, methodMismatch(headers.method, message.method));
+      return reject(400, StatelessErrorCode.HeaderMismatch, methodMismatch(headers.method, message.method));
     }
-    return { kind: 'modern-notification' };
+    return { kind: 'stateless-notification' };
   }
   if (message.method === 'initialize' && !isClaim) {
-    if (isModernHeader) {
+    if (isStatelessHeader) {
       return reject(
         400,
-        ModernErrorCode.HeaderMismatch,
+        StatelessErrorCode.HeaderMismatch,
         `Header mismatch: "initialize" is the handshake-era opening, but MCP-Protocol-Version names ${header}`,
         message.id,
       );
     }
-    return { kind: 'legacy', frame, isInitialize: true };
+    return { kind: 'handshake', frame, isInitialize: true };
   }
-  if (isClaim) return { kind: 'modern-request', message };
-  if (isModernHeader) {
+  if (isClaim) return { kind: 'stateless-request', message };
+  if (isStatelessHeader) {
     const meta = message.params?._meta;
     const missing =
       typeof meta === 'object' && meta !== null
@@ -87,7 +87,7 @@ export function classifyPost(frame: Frame, headers: ClassifyHeaders): PostRoute 
       { missing },
     );
   }
-  return { kind: 'legacy', frame, isInitialize: false };
+  return { kind: 'handshake', frame, isInitialize: false };
 }
 
 /** The -32020 message for a `Mcp-Method` header that differs from the body. */

@@ -19,7 +19,7 @@ import { HttpClientSession } from './client-session.ts';
 import { discardBody, type FetchCall, type Fetcher, type HeaderRecord } from './http-fetcher.ts';
 import { claimOf, isBatch } from './http-messages.ts';
 import { LegacySseConnection } from './legacy-sse-client.ts';
-import { setModernHeaders } from './mcp-headers.ts';
+import { setStatelessHeaders } from './mcp-headers.ts';
 import { PendingRequests, type PendingRequest, type SingleFrame } from './pending-requests.ts';
 import type { ReconnectionOptions } from './response-stream.ts';
 import { ToolHeaderRegistry } from './tool-header-annotations.ts';
@@ -56,10 +56,10 @@ export class StreamableHttpClientChannel implements Channel {
   readonly #streams: GetStreams;
   readonly #posts: PostSender;
   /** The protocol version of the latest stateless-era request; undefined in the handshake era. */
-  #modernVersion: string | undefined;
+  #statelessVersion: string | undefined;
   #hasSentInitialize = false;
-  #legacy: LegacySseConnection | undefined;
-  #legacyReady: Promise<void> | undefined;
+  #handshake: LegacySseConnection | undefined;
+  #handshakeReady: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(options: StreamableHttpChannelOptions) {
@@ -86,7 +86,7 @@ export class StreamableHttpClientChannel implements Channel {
    */
   get info(): ChannelInfo {
     const facts: { isRequestResponse?: true; sessionId?: string } =
-      this.#legacy === undefined ? { isRequestResponse: true } : {};
+      this.#handshake === undefined ? { isRequestResponse: true } : {};
     const sessionId = this.#session.id;
     if (sessionId !== undefined) facts.sessionId = sessionId;
     return facts;
@@ -98,10 +98,10 @@ export class StreamableHttpClientChannel implements Channel {
 
   async send(message: Message | readonly Message[]): Promise<void> {
     if (this.#inbox.isClosed) throw new ConnectionClosedError('The HTTP channel is closed');
-    if (this.#legacy !== undefined) {
-      await this.#legacyReady;
+    if (this.#handshake !== undefined) {
+      await this.#handshakeReady;
       this.#pending.addAll(message);
-      return this.#legacy.send(message);
+      return this.#handshake.send(message);
     }
     if (isBatch(message)) return this.#sendBatch(message);
     if (isRequest(message)) return this.#sendRequest(message);
@@ -115,7 +115,7 @@ export class StreamableHttpClientChannel implements Channel {
     // Set before anything runs: the receiver's handleClose may call close() again.
     let done!: () => void;
     this.#closing = new Promise((resolve) => (done = resolve));
-    const deletion = this.#legacy === undefined ? this.#session.id : undefined;
+    const deletion = this.#handshake === undefined ? this.#session.id : undefined;
     const headers = this.#session.headers();
     this.#finish();
     void (deletion === undefined ? Promise.resolve() : this.#deleteSession(headers)).finally(() => {
@@ -131,20 +131,20 @@ export class StreamableHttpClientChannel implements Channel {
     let headers: HeaderRecord;
     let mayFallBack = false;
     if (claim !== undefined) {
-      this.#modernVersion = claim;
+      this.#statelessVersion = claim;
       const args = request.params?.arguments;
       const params =
         request.method === 'tools/call' ? this.#tools.paramHeaders(String(request.params?.name), args) : [];
-      headers = modernHeaders(request, { version: claim, params });
+      headers = statelessHeaders(request, { version: claim, params });
     } else {
       if (request.method === 'initialize') mayFallBack = this.#beginSession();
       headers = this.#session.headers();
     }
     const ids = [request.id];
-    const exchange = createExchange(request, { headers, ids, isModern: claim !== undefined, mayFallBack });
+    const exchange = createExchange(request, { headers, ids, isStateless: claim !== undefined, mayFallBack });
     this.#pending.add(request.id, {
       method: request.method,
-      isModern: exchange.isModern,
+      isStateless: exchange.isStateless,
       controller: exchange.controller,
     });
     try {
@@ -158,12 +158,12 @@ export class StreamableHttpClientChannel implements Channel {
   async #sendNotification(notification: JsonRpcNotification): Promise<void> {
     const pending = this.#cancelledRequest(notification);
     // S26-HTTP-10: closing the request's stream is the stateless era's cancellation; nothing is posted.
-    if (pending?.isModern) return this.#pending.forget(pending);
-    const version = this.#modernVersion;
+    if (pending?.isStateless) return this.#pending.forget(pending);
+    const version = this.#statelessVersion;
     const headers =
-      version === undefined ? this.#session.headers() : modernHeaders(notification, { version });
+      version === undefined ? this.#session.headers() : statelessHeaders(notification, { version });
     await this.#posts.send(
-      createExchange(notification, { headers, ids: [], isModern: version !== undefined }),
+      createExchange(notification, { headers, ids: [], isStateless: version !== undefined }),
     );
     // The server will not answer a cancelled request: stop reading its stream.
     if (pending !== undefined) this.#pending.forget(pending);
@@ -184,7 +184,7 @@ export class StreamableHttpClientChannel implements Channel {
 
   /** Starts a handshake-era session; true for the channel's first initialize. */
   #beginSession(): boolean {
-    this.#modernVersion = undefined;
+    this.#statelessVersion = undefined;
     this.#streams.endSession();
     const isFirst = !this.#hasSentInitialize;
     this.#hasSentInitialize = true;
@@ -193,25 +193,25 @@ export class StreamableHttpClientChannel implements Channel {
 
   /** COMPAT-2: switch to HTTP+SSE, then re-send the initialize there. */
   async #fallBack(exchange: Exchange, refusal: Refusal): Promise<void> {
-    const legacy = new LegacySseConnection({
+    const handshake = new LegacySseConnection({
       fetcher: this.#options.fetcher,
       url: this.#options.url,
       deliver: (frame) => this.#receive(frame),
       handleEnd: (error) => this.#finish(error),
     });
-    this.#legacy = legacy;
-    this.#legacyReady = legacy.start();
+    this.#handshake = handshake;
+    this.#handshakeReady = handshake.start();
     try {
-      await this.#legacyReady;
+      await this.#handshakeReady;
     } catch (cause) {
-      this.#legacy = undefined;
-      legacy.close();
+      this.#handshake = undefined;
+      handshake.close();
       const { response, call, body } = refusal;
       const error = errorResponseIn(response.status, { body, ids: exchange.ids });
       if (error !== undefined) return this.#receive({ type: 'message', message: error });
       throw await this.#options.fetcher.toHttpError(response, call, body, cause);
     }
-    await legacy.send(exchange.body);
+    await handshake.send(exchange.body);
   }
 
   /** The pending request a `notifications/cancelled` names, if any. */
@@ -234,7 +234,11 @@ export class StreamableHttpClientChannel implements Channel {
 
   #inspect(frame: SingleFrame): SingleFrame | undefined {
     return this.#pending.match(frame, (request, result) => {
-      if (request.method === 'initialize' && !request.isModern && typeof result.protocolVersion === 'string')
+      if (
+        request.method === 'initialize' &&
+        !request.isStateless &&
+        typeof result.protocolVersion === 'string'
+      )
         this.#session.protocolVersion = result.protocolVersion;
       return request.method === 'tools/list' ? this.#tools.filterToolsList(result) : result;
     });
@@ -246,7 +250,7 @@ export class StreamableHttpClientChannel implements Channel {
     this.#posts.abortAll();
     this.#pending.abortAll();
     this.#streams.close();
-    this.#legacy?.close();
+    this.#handshake?.close();
     this.#inbox.close(error);
   }
 
@@ -269,13 +273,13 @@ export class StreamableHttpClientChannel implements Channel {
   }
 }
 
-/** A stateless-era message's headers (setModernHeaders) as a HeaderRecord. */
-function modernHeaders(
+/** A stateless-era message's headers (setStatelessHeaders) as a HeaderRecord. */
+function statelessHeaders(
   message: JsonRpcRequest | JsonRpcNotification,
-  options: Parameters<typeof setModernHeaders>[2],
+  options: Parameters<typeof setStatelessHeaders>[2],
 ): HeaderRecord {
   const headers = new Headers();
-  setModernHeaders(headers, message, options);
+  setStatelessHeaders(headers, message, options);
   const record: HeaderRecord = {};
   headers.forEach((value, name) => (record[name] = value));
   return record;

@@ -35,7 +35,7 @@ async function serveBehindProxy(server: Server, rules: readonly CutRule[]) {
 
 async function connect(
   url: string,
-  era: 'legacy' | 'modern',
+  era: 'handshake' | 'stateless',
   options: { reconnection?: Partial<ReconnectionOptions>; answer?: () => void } = {},
 ): Promise<Client & AsyncDisposable> {
   const client = new Client(CLIENT_INFO, {
@@ -76,7 +76,7 @@ describe('a JSON response body cut mid-way', () => {
     await using served = await serveBehindProxy(createFixtureServer(), [
       { direction: 'response', after: '"result":{"content"', offset: 12 },
     ]);
-    await using client = await connect(served.proxy.url, 'legacy');
+    await using client = await connect(served.proxy.url, 'handshake');
     await assert.rejects(
       client.callTool({ name: 'test_simple_text' }),
       (error: Error) =>
@@ -92,7 +92,7 @@ describe('a JSON response body cut mid-way', () => {
     await using served = await serveBehindProxy(createFixtureServer(), [
       { direction: 'response', after: '"tools":[', offset: 20 },
     ]);
-    await using client = await connect(served.proxy.url, 'modern');
+    await using client = await connect(served.proxy.url, 'stateless');
     const { tools } = await client.listTools();
     assert.ok(tools.some((tool) => tool.name === 'echo'));
     assert.deepEqual(served.proxy.cuts, [1], 'the first answer was cut');
@@ -105,7 +105,7 @@ describe('a stateless-era tools/call whose response stream breaks', () => {
     await using served = await serveBehindProxy(server, [
       { direction: 'response', after: '"notifications/progress"', offset: 10 },
     ]);
-    await using client = await connect(served.proxy.url, 'modern');
+    await using client = await connect(served.proxy.url, 'stateless');
     await assert.rejects(
       // Asking for progress makes the answer an SSE stream.
       client.callTool({ name: 'count_run' }, { onProgress: () => {} }),
@@ -127,7 +127,7 @@ describe("a handshake-era answer to the server's elicitation whose POST is cut",
     await using served = await serveBehindProxy(createFixtureServer(), [
       { direction: 'request', after: '"result":{"action"', offset: 5 },
     ]);
-    await using client = await connect(served.proxy.url, 'legacy', { answer: () => answers++ });
+    await using client = await connect(served.proxy.url, 'handshake', { answer: () => answers++ });
     const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } });
     assert.deepEqual(result.content, [
       { type: 'text', text: 'User response: accept {"username":"ada","email":"ada@example.com"}' },
@@ -140,7 +140,7 @@ describe("a handshake-era answer to the server's elicitation whose POST is cut",
     await using served = await serveBehindProxy(createFixtureServer(), [
       { direction: 'request', after: '"result":{"action"', offset: 5, times: 100 },
     ]);
-    await using client = await connect(served.proxy.url, 'legacy', { reconnection: { maxAttempts: 2 } });
+    await using client = await connect(served.proxy.url, 'handshake', { reconnection: { maxAttempts: 2 } });
     await assert.rejects(
       client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } }),
       (error: Error) =>

@@ -84,7 +84,7 @@ test(
       response.write(resultEvent(body.id, 'e1'));
       released = once(response, 'close');
     }, refuseGet);
-    const client = new Client({ name: 'held-test', version: '1' }, { era: 'legacy', eraCache: false });
+    const client = new Client({ name: 'held-test', version: '1' }, { era: 'handshake', eraCache: false });
     try {
       await client.connect(new StreamableHttpClientTransport(server.url));
       const result = await client.callTool({ name: 'slow', arguments: {} });
@@ -118,7 +118,7 @@ test(
         released = once(response, 'close');
       },
     );
-    const client = new Client({ name: 'held-test', version: '1' }, { era: 'legacy', eraCache: false });
+    const client = new Client({ name: 'held-test', version: '1' }, { era: 'handshake', eraCache: false });
     try {
       await client.connect(new StreamableHttpClientTransport(server.url));
       const result = await client.callTool({ name: 'slow', arguments: {} });
@@ -157,7 +157,7 @@ test(
         opened();
       },
     );
-    const client = new Client({ name: 'held-test', version: '1' }, { era: 'legacy', eraCache: false });
+    const client = new Client({ name: 'held-test', version: '1' }, { era: 'handshake', eraCache: false });
     try {
       await client.connect(new StreamableHttpClientTransport(server.url));
       await isOpen;

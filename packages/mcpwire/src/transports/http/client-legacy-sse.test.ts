@@ -116,7 +116,7 @@ describe('HTTP+SSE (2024-11-05) client', () => {
   });
 
   for (const status of [400, 404, 405]) {
-    it(`Streamable HTTP falls back when the first initialize gets ${status} without a modern error`, async () => {
+    it(`Streamable HTTP falls back when the first initialize gets ${status} without a stateless-era error`, async () => {
       const { server } = oldServer(() => new Response('<html>nope</html>', { status }));
       const channel = await new StreamableHttpClientTransport(ENDPOINT, { fetch: server.fetch }).connect();
       const log = new ChannelLog(channel);
@@ -139,14 +139,14 @@ describe('HTTP+SSE (2024-11-05) client', () => {
     });
   }
 
-  it('does not fall back on a modern error, nor on 401, nor for a stateless-era request', async () => {
-    const modern = {
+  it('does not fall back on a stateless-era error, nor on 401, nor for a stateless-era request', async () => {
+    const stateless = {
       jsonrpc: '2.0',
       id: 1,
       error: { code: -32601, message: 'Method not found: initialize' },
     };
     const answers = [
-      () => jsonResponse(modern, { status: 404 }),
+      () => jsonResponse(stateless, { status: 404 }),
       () => new Response('no', { status: 401 }),
       () => new Response('no', { status: 404 }),
     ];
@@ -156,14 +156,14 @@ describe('HTTP+SSE (2024-11-05) client', () => {
     const first = await transport.connect();
     const log = new ChannelLog(first);
     await first.send(INITIALIZE);
-    assert.deepEqual(log.messages, [modern]);
+    assert.deepEqual(log.messages, [stateless]);
     await assert.rejects(
       (await transport.connect()).send(INITIALIZE),
       (e: unknown) => e instanceof HttpError && e.isRefusal === false,
     );
     const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
     const discover: JsonRpcRequest = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta } };
-    // 404 to a stateless-era request is the contract's refusal (issue 23): the era probe reads it as legacy.
+    // 404 to a stateless-era request is the contract's refusal (issue 23): the era probe reads it as handshake.
     await assert.rejects(
       (await transport.connect()).send(discover),
       (e: unknown) => e instanceof HttpError && e.status === 404 && e.isRefusal === true,

@@ -69,8 +69,8 @@ function createSessionfulHandler(seen: Array<{ method: string; sessionId: string
 let handler: McpHttpHandler;
 const servers: ServerType[] = [];
 let endpoint: string;
-let legacyEndpoint: string;
-const legacySeen: Array<{ method: string; sessionId: string | null }> = [];
+let handshakeEndpoint: string;
+const handshakeSeen: Array<{ method: string; sessionId: string | null }> = [];
 
 async function listen(fetch: (request: Request) => Promise<Response>): Promise<string> {
   const server = serve({ fetch, hostname: '127.0.0.1', port: 0 });
@@ -82,7 +82,7 @@ async function listen(fetch: (request: Request) => Promise<Response>): Promise<s
 before(async () => {
   handler = createMcpHandler(() => createServer());
   endpoint = await listen((request) => handler.fetch(request));
-  legacyEndpoint = await listen(createSessionfulHandler(legacySeen));
+  handshakeEndpoint = await listen(createSessionfulHandler(handshakeSeen));
 });
 
 after(async () => {
@@ -123,7 +123,7 @@ describe('StreamableHttpClientTransport against the official v2 server over a so
     });
     await client.connect(transport);
     try {
-      assert.equal(client.era, 'modern');
+      assert.equal(client.era, 'stateless');
       assert.equal(client.protocolVersion, '2026-07-28');
       const [tool] = (await client.listTools()).tools;
       assert.equal(tool?.name, 'greet');
@@ -154,11 +154,11 @@ describe('StreamableHttpClientTransport against the official v2 server over a so
   it('speaks the handshake era to the same endpoint when pinned to it', async () => {
     const client = new Client(
       { name: 'mcpwire-http-interop', version: '1.0.0' },
-      { era: 'legacy', eraCache: false },
+      { era: 'handshake', eraCache: false },
     );
     await client.connect(new StreamableHttpClientTransport(endpoint));
     try {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       assert.equal(client.protocolVersion, '2025-11-25');
       assert.equal(await greet(client), 'Hello, Ada ( Zürich )!');
     } finally {
@@ -168,17 +168,19 @@ describe('StreamableHttpClientTransport against the official v2 server over a so
 
   it('falls back from the probe to a handshake-era session with a GET stream, and DELETEs it on close', async () => {
     const client = new Client({ name: 'mcpwire-http-interop', version: '1.0.0' }, { eraCache: false });
-    await client.connect(new StreamableHttpClientTransport(legacyEndpoint));
+    await client.connect(new StreamableHttpClientTransport(handshakeEndpoint));
     try {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       assert.equal(await greet(client), 'Hello, Ada ( Zürich )!');
     } finally {
       await client.close();
     }
-    const sessionId = legacySeen.find((entry) => entry.sessionId !== null)?.sessionId;
+    const sessionId = handshakeSeen.find((entry) => entry.sessionId !== null)?.sessionId;
     assert.ok(sessionId);
-    assert.ok(legacySeen.every((entry) => entry.sessionId === null || entry.sessionId === sessionId));
-    const seen = legacySeen.map((entry) => `${entry.method}${entry.sessionId === null ? '' : ' +session'}`);
+    assert.ok(handshakeSeen.every((entry) => entry.sessionId === null || entry.sessionId === sessionId));
+    const seen = handshakeSeen.map(
+      (entry) => `${entry.method}${entry.sessionId === null ? '' : ' +session'}`,
+    );
     // The probe: a handshake-era server refuses a request outside a session (400, no JSON-RPC id).
     assert.deepEqual(seen.slice(0, 3), [
       'POST server/discover',

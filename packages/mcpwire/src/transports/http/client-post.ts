@@ -32,7 +32,7 @@ import {
   type HttpAnswer,
 } from './http-fetcher.ts';
 import { ExchangeAbort } from './exchange-abort.ts';
-import { isBatch, isModernErrorBody } from './http-messages.ts';
+import { isBatch, isStatelessErrorBody } from './http-messages.ts';
 import type { PendingRequests } from './pending-requests.ts';
 import {
   backoffDelay,
@@ -53,9 +53,9 @@ export interface Exchange {
   rpcMethod?: string;
   /** Requests whose responses this POST's answer carries. */
   ids: RequestId[];
-  isModern: boolean;
+  isStateless: boolean;
   controller: ExchangeAbort;
-  /** The first handshake `initialize`: a 400/404/405 without a modern error means HTTP+SSE (COMPAT-2). */
+  /** The first handshake `initialize`: a 400/404/405 without a stateless-era error means HTTP+SSE (COMPAT-2). */
   mayFallBack: boolean;
   /** Set when a server request this exchange's stream carried could not be answered: the send fails with it. */
   failure?: AnswerUndeliveredError;
@@ -64,12 +64,12 @@ export interface Exchange {
 /** Creates the exchange for `body`, with a controller of its own. */
 export function createExchange(
   body: Exchange['body'],
-  options: { headers: HeaderRecord; ids: RequestId[]; isModern?: boolean; mayFallBack?: boolean },
+  options: { headers: HeaderRecord; ids: RequestId[]; isStateless?: boolean; mayFallBack?: boolean },
 ): Exchange {
   const controller = new ExchangeAbort();
   const rpcMethod = isBatch(body) ? undefined : 'method' in body ? body.method : undefined;
-  const { headers, ids, isModern = false, mayFallBack = false } = options;
-  const exchange: Exchange = { body, headers, ids, isModern, controller, mayFallBack };
+  const { headers, ids, isStateless = false, mayFallBack = false } = options;
+  const exchange: Exchange = { body, headers, ids, isStateless, controller, mayFallBack };
   if (rpcMethod !== undefined) exchange.rpcMethod = rpcMethod;
   return exchange;
 }
@@ -232,7 +232,7 @@ export class PostSender {
 
   /** Reads a 2xx answer; true when its body was read or dropped to its end (not an SSE stream). */
   async #handleAccepted(response: HttpAnswer, exchange: Exchange): Promise<boolean> {
-    if (exchange.rpcMethod === 'initialize' && !exchange.isModern) this.#options.session.learn(response);
+    if (exchange.rpcMethod === 'initialize' && !exchange.isStateless) this.#options.session.learn(response);
     const type = mediaTypeOf(response);
     if (type === 'text/event-stream') {
       const following = followStream(response, this.#plan(exchange));
@@ -276,7 +276,7 @@ export class PostSender {
     if (
       exchange.mayFallBack &&
       [400, 404, 405].includes(response.status) &&
-      !isModernErrorBody(response.status, body.response?.error)
+      !isStatelessErrorBody(response.status, body.response?.error)
     )
       return this.#options.fallBack(exchange, { response, call, body });
     const error = errorResponseIn(response.status, { body, ids: exchange.ids });
@@ -287,7 +287,7 @@ export class PostSender {
   #plan(exchange: Exchange): StreamPlan {
     return {
       name: exchange.rpcMethod ?? 'a batch',
-      canResume: !exchange.isModern,
+      canResume: !exchange.isStateless,
       isStandalone: false,
       signal: exchange.controller.signal,
       reconnection: this.#options.reconnection,

@@ -24,7 +24,7 @@ import {
 } from './http-errors.ts';
 
 const ENDPOINT = 'http://localhost:3000/mcp';
-const MODERN = '2026-07-28';
+const STATELESS = '2026-07-28';
 const SERVER_INFO = { name: 'fake', version: '1.0.0' };
 
 function request(id: number, method: string, params: JsonObject = {}): JsonRpcRequest {
@@ -32,9 +32,9 @@ function request(id: number, method: string, params: JsonObject = {}): JsonRpcRe
 }
 
 /** A stateless-era request: the `_meta` claim makes it one. */
-function modernRequest(id: number, method: string, params: JsonObject = {}): JsonRpcRequest {
+function statelessRequest(id: number, method: string, params: JsonObject = {}): JsonRpcRequest {
   const _meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/protocolVersion': STATELESS,
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   return request(id, method, { ...params, _meta });
@@ -168,19 +168,19 @@ describe('StreamableHttpClientTransport', () => {
     );
     const channel = await connect(server);
     new ChannelLog(channel);
-    await channel.send(modernRequest(1, 'server/discover'));
-    await channel.send(modernRequest(2, 'tools/call', { name: 'my-hyphenated-tool', arguments: {} }));
-    await channel.send(modernRequest(3, 'resources/read', { uri: 'file:///path/to/file%20name.txt' }));
-    await channel.send(modernRequest(4, 'resources/read', { uri: 'https://example.com/resource?id=123' }));
-    await channel.send(modernRequest(5, 'prompts/get', { name: 'café' }));
-    await channel.send(modernRequest(6, 'tasks/get', { taskId: 'task-1' }));
+    await channel.send(statelessRequest(1, 'server/discover'));
+    await channel.send(statelessRequest(2, 'tools/call', { name: 'my-hyphenated-tool', arguments: {} }));
+    await channel.send(statelessRequest(3, 'resources/read', { uri: 'file:///path/to/file%20name.txt' }));
+    await channel.send(statelessRequest(4, 'resources/read', { uri: 'https://example.com/resource?id=123' }));
+    await channel.send(statelessRequest(5, 'prompts/get', { name: 'café' }));
+    await channel.send(statelessRequest(6, 'tasks/get', { taskId: 'task-1' }));
     const headers = server.requests.map((r) => ({
       version: r.headers.get('mcp-protocol-version'),
       method: r.headers.get('mcp-method'),
       name: r.headers.get('mcp-name'),
       session: r.headers.get('mcp-session-id'),
     }));
-    const base = { version: MODERN, session: null };
+    const base = { version: STATELESS, session: null };
     assert.deepEqual(headers, [
       { ...base, method: 'server/discover', name: null },
       { ...base, method: 'tools/call', name: 'my-hyphenated-tool' },
@@ -201,12 +201,12 @@ describe('StreamableHttpClientTransport', () => {
     });
     const channel = await connect(server);
     new ChannelLog(channel);
-    await channel.send(modernRequest(1, 'tools/list'));
+    await channel.send(statelessRequest(1, 'tools/list'));
     await channel.send(
-      modernRequest(2, 'tools/call', { name: 'test_custom_headers', arguments: CUSTOM_ARGUMENTS }),
+      statelessRequest(2, 'tools/call', { name: 'test_custom_headers', arguments: CUSTOM_ARGUMENTS }),
     );
     await channel.send(
-      modernRequest(3, 'tools/call', {
+      statelessRequest(3, 'tools/call', {
         name: 'test_custom_headers',
         arguments: { region: 'us-east1', priority: 1, verbose: null, query: 'SELECT 1' },
       }),
@@ -254,7 +254,7 @@ describe('StreamableHttpClientTransport', () => {
     const errors: Error[] = [];
     const channel = await connect(server, errors);
     const log = new ChannelLog(channel);
-    await channel.send(modernRequest(1, 'tools/list'));
+    await channel.send(statelessRequest(1, 'tools/list'));
     assert.deepEqual(log.messages, [
       { jsonrpc: '2.0', id: 1, result: { tools: [VALID_TOOL], nextCursor: 'c' } },
     ]);
@@ -262,7 +262,9 @@ describe('StreamableHttpClientTransport', () => {
       errors.map((error) => (error instanceof InvalidToolHeaderError ? error.tool : error.message)),
       INVALID_TOOLS.map((tool) => tool.name),
     );
-    await channel.send(modernRequest(2, 'tools/call', { name: 'valid_tool', arguments: { region: 'us' } }));
+    await channel.send(
+      statelessRequest(2, 'tools/call', { name: 'valid_tool', arguments: { region: 'us' } }),
+    );
     assert.equal(server.requests[1]!.headers.get('mcp-param-region'), 'us');
     await channel.close();
   });
@@ -271,14 +273,14 @@ describe('StreamableHttpClientTransport', () => {
     const error = {
       code: -32022,
       message: 'Unsupported protocol version',
-      data: { supported: [MODERN], requested: 'x' },
+      data: { supported: [STATELESS], requested: 'x' },
     };
     const server = new FakeHttpServer((received) =>
       jsonResponse({ jsonrpc: '2.0', id: bodyOf(received).id, error }, { status: 400 }),
     );
     const channel = await connect(server);
     const log = new ChannelLog(channel);
-    await channel.send(modernRequest(1, 'server/discover'));
+    await channel.send(statelessRequest(1, 'server/discover'));
     assert.deepEqual(log.messages, [{ jsonrpc: '2.0', id: 1, error }]);
     await channel.close();
   });
@@ -309,7 +311,7 @@ describe('StreamableHttpClientTransport', () => {
     const log = new ChannelLog(channel);
     const failures: HttpError[] = [];
     for (let i = 0; i < answers.length; i++) {
-      await channel.send(modernRequest(1, 'server/discover')).then(
+      await channel.send(statelessRequest(1, 'server/discover')).then(
         () => assert.fail('expected a rejection'),
         (error: unknown) => {
           assert.ok(error instanceof HttpError);
@@ -384,7 +386,7 @@ describe('StreamableHttpClientTransport', () => {
     });
     const channel = await connect(server);
     const log = new ChannelLog(channel);
-    const sending = channel.send(modernRequest(5, 'tools/call', { name: 'slow' }));
+    const sending = channel.send(statelessRequest(5, 'tools/call', { name: 'slow' }));
     await server.waitForRequests(1);
     await channel.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
     await sending;

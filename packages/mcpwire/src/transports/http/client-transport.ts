@@ -27,7 +27,7 @@ export interface StreamableHttpClientTransportOptions extends FetcherOptions {
  * `connect` makes no request: it resolves at once with a new channel, and the first message sent
  * reaches the server. Each channel learns its era from the messages it carries (see
  * StreamableHttpClientChannel) and falls back to HTTP+SSE when its first handshake `initialize`
- * is refused with 400/404/405 and no modern error (COMPAT-2).
+ * is refused with 400/404/405 and no stateless-era error (COMPAT-2).
  */
 export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;

@@ -5,7 +5,7 @@
 
 import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
 import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
-import { isModernVersion } from '../../protocol/revisions.ts';
+import { isStatelessVersion } from '../../protocol/revisions.ts';
 import { classifyPost } from './classify.ts';
 import {
   emptyReply,
@@ -16,9 +16,9 @@ import {
   viewOfRequest,
 } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
-import { checkModernRequest, type ToolSchemaLookup } from './modern-route.ts';
+import { checkStatelessRequest, type ToolSchemaLookup } from './stateless-route.ts';
 import { findRepeatedHeader } from './repeated-headers.ts';
-import { serveModernRequest } from './modern-exchange.ts';
+import { serveStatelessRequest } from './stateless-exchange.ts';
 import type { RequestServer } from '../channel.ts';
 import type { ChannelServer, HttpConfig, Principal } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
@@ -42,7 +42,7 @@ export interface HttpHandler {
   close(): Promise<void>;
 }
 
-/** The handshake era's routes: with sessions (legacy-routes.ts) or without (sessionless-post.ts). */
+/** The handshake era's routes: with sessions (handshake-routes.ts) or without (sessionless-post.ts). */
 export interface HandshakeRoutes {
   post(
     request: HttpRequestView,
@@ -109,16 +109,16 @@ async function route(request: HttpRequestView, context: Context): Promise<HttpRe
   // Every Principal has its binding key; a reply has none.
   if (principal !== undefined && !('principal' in principal)) return principal;
   const version = request.headers.get('mcp-protocol-version');
-  const isModernHeader = version !== null && isModernVersion(version);
+  const isStatelessHeader = version !== null && isStatelessVersion(version);
   switch (request.method) {
     case 'POST':
       // `return await`: one microtask hop instead of three for a promise returned from an async function.
       return await handlePost(request, context, principal);
     case 'GET':
       // S26-HTTP-1: no GET stream in the stateless era.
-      return isModernHeader ? notAllowed('POST') : context.handshake.get(request, principal);
+      return isStatelessHeader ? notAllowed('POST') : context.handshake.get(request, principal);
     case 'DELETE':
-      return isModernHeader ? notAllowed('POST') : context.handshake.delete(request, principal);
+      return isStatelessHeader ? notAllowed('POST') : context.handshake.delete(request, principal);
     default:
       return notAllowed('GET, POST, DELETE, OPTIONS');
   }
@@ -151,18 +151,18 @@ async function handlePost(
   switch (routed.kind) {
     case 'reject':
       return errorReply(routed.error);
-    case 'modern-notification':
+    case 'stateless-notification':
       return emptyReply(202);
-    case 'modern-request': {
-      const checked = checkModernRequest(routed.message, request.headers, context.toolSchema);
+    case 'stateless-request': {
+      const checked = checkStatelessRequest(routed.message, request.headers, context.toolSchema);
       const refused = checked instanceof Promise ? await checked : checked;
       if (refused) return errorReply(refused);
-      return await serveModernRequest(context.server, routed.message, request, {
+      return await serveStatelessRequest(context.server, routed.message, request, {
         keepAliveMs: context.config.keepAliveMs,
         principal,
       });
     }
-    case 'legacy':
+    case 'handshake':
       return await context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
   }
 }
@@ -199,9 +199,9 @@ async function authorize(
   const auth = config.auth;
   if (auth?.authorize === undefined || principal === undefined) return undefined;
   const requests =
-    routed.kind === 'modern-request'
+    routed.kind === 'stateless-request'
       ? [routed.message]
-      : routed.kind === 'legacy'
+      : routed.kind === 'handshake'
         ? requestsOf(routed.frame)
         : [];
   if (requests.length === 0) return undefined;

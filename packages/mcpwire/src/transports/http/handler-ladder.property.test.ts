@@ -9,7 +9,7 @@ import fc from 'fast-check';
 
 import { checkProperty } from '../../../../../test/support/property.ts';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { MODERN_VERSION, modernPost, type Loose } from '../../../test/support/http-kit.ts';
+import { STATELESS_VERSION, statelessPost, type Loose } from '../../../test/support/http-kit.ts';
 import { createHttpHandler } from './handler.ts';
 
 const handler = createHttpHandler(createFixtureServer(), { keepAliveMs: 0 });
@@ -32,9 +32,9 @@ const faults: fc.Arbitrary<Faults> = fc.record({
 /** A `tools/call` of the fixture's `test_custom_header` (its `region` mirrored into Mcp-Param-Region) with `f`. */
 function request(f: Faults): Request {
   const claimed =
-    { unsupported: 'v999.0.0', 'handshake-era': '2025-11-25' }[f.version as string] ?? MODERN_VERSION;
+    { unsupported: 'v999.0.0', 'handshake-era': '2025-11-25' }[f.version as string] ?? STATELESS_VERSION;
   const header = { 'header missing': null, 'header differs': 'v999.0.0' }[f.version as string];
-  return modernPost(
+  return statelessPost(
     'tools/call',
     { name: 'test_custom_header', arguments: { region: 'us-west1' } },
     {
@@ -92,7 +92,7 @@ describe('stateless era: the validation ladder, property', () => {
         assert.match(body.error.message, want.mentions);
         if (want.code === -32022) {
           const requested = f.version === 'unsupported' ? 'v999.0.0' : '2025-11-25';
-          assert.deepEqual(body.error.data, { supported: [MODERN_VERSION], requested });
+          assert.deepEqual(body.error.data, { supported: [STATELESS_VERSION], requested });
         }
       }),
       {
@@ -116,7 +116,7 @@ describe('stateless era: the validation ladder, property', () => {
     assert.equal(status, 400);
     assert.deepEqual(
       [body.error.code, body.error.data],
-      [-32022, { supported: [MODERN_VERSION], requested: 'v999.0.0' }],
+      [-32022, { supported: [STATELESS_VERSION], requested: 'v999.0.0' }],
     );
   });
 });

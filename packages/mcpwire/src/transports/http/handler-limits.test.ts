@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { ENDPOINT, modernPost, post, type Loose } from '../../../test/support/http-kit.ts';
+import { ENDPOINT, statelessPost, post, type Loose } from '../../../test/support/http-kit.ts';
 import { createHttpHandler } from './handler.ts';
 
 type Body = Record<string, Loose>;
@@ -32,7 +32,7 @@ describe('Host and Origin', () => {
       assert.equal(response.status, 200, host);
     }
     const discover = await handler(
-      modernPost('server/discover', {}, { headers: { Host: 'evil.example.com' } }),
+      statelessPost('server/discover', {}, { headers: { Host: 'evil.example.com' } }),
     );
     assert.equal(discover.status, 403, 'the stateless era is guarded the same way');
   });
@@ -161,7 +161,7 @@ describe('malformed input and HTTP-level refusals', () => {
   test('an Accept of JSON only still gets its answer; progress it cannot receive is dropped', async () => {
     const handler = setup();
     const response = await handler(
-      modernPost(
+      statelessPost(
         'tools/call',
         { name: 'test_tool_with_progress', arguments: {} },
         { meta: { progressToken: 'x' } },

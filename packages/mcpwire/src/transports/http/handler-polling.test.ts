@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { ENDPOINT, modernPost, post, SseReader, type Loose } from '../../../test/support/http-kit.ts';
+import { ENDPOINT, statelessPost, post, SseReader, type Loose } from '../../../test/support/http-kit.ts';
 import { createHttpHandler, type HttpHandler } from './handler.ts';
 
 type Body = Record<string, Loose>;
@@ -141,7 +141,7 @@ describe('handshake era: the server closes a request stream (SEP-1699)', () => {
 describe('stateless era: no polling', () => {
   test('disconnectForPolling does nothing and reports false', async () => {
     const { handler } = pollingServer();
-    const response = await handler(modernPost('tools/call', { name: 'try_close', arguments: {} }));
+    const response = await handler(statelessPost('tools/call', { name: 'try_close', arguments: {} }));
     assert.equal(response.status, 200);
     assert.equal(textOf((await response.json()) as Body), 'closed: false');
   });

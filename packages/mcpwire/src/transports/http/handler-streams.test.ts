@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { modernPost, SseReader, type Loose } from '../../../test/support/http-kit.ts';
+import { statelessPost, SseReader, type Loose } from '../../../test/support/http-kit.ts';
 import { createHttpHandler } from './handler.ts';
 
 async function json(response: Response): Promise<Record<string, Loose>> {
@@ -31,7 +31,7 @@ describe('stateless era: streams and cancellation', () => {
     const client = new AbortController();
     // Held until the abort: a Request follows its init signal only while the Request is alive
     // (undici links them weakly), as a runtime adapter's request would be.
-    const request = modernPost(
+    const request = statelessPost(
       'subscriptions/listen',
       { notifications: { toolsListChanged: true } },
       { id: 'sub-1', signal: client.signal },
@@ -43,7 +43,7 @@ describe('stateless era: streams and cancellation', () => {
     assert.equal(ack?.method, 'notifications/subscriptions/acknowledged');
     assert.equal((ack?.params as Loose)._meta['io.modelcontextprotocol/subscriptionId'], 'sub-1');
     const trigger = await handler(
-      modernPost('tools/call', { name: 'test_trigger_tool_change', arguments: {} }, { id: 2 }),
+      statelessPost('tools/call', { name: 'test_trigger_tool_change', arguments: {} }, { id: 2 }),
     );
     assert.equal(trigger.status, 200);
     await trigger.body?.cancel();
@@ -58,7 +58,7 @@ describe('stateless era: streams and cancellation', () => {
   test('listen ends with the graceful result when the server closes', async () => {
     const { server, handler } = setup();
     const listen = await handler(
-      modernPost('subscriptions/listen', { notifications: { promptsListChanged: true } }, { id: 9 }),
+      statelessPost('subscriptions/listen', { notifications: { promptsListChanged: true } }, { id: 9 }),
     );
     const reader = new SseReader(listen);
     assert.equal((await reader.nextMessage())?.method, 'notifications/subscriptions/acknowledged');
@@ -86,7 +86,11 @@ describe('stateless era: streams and cancellation', () => {
     );
     const handler = createHttpHandler(server, { keepAliveMs: 0 });
     const response = await handler(
-      modernPost('tools/call', { name: 'wait_for_cancel', arguments: {} }, { meta: { progressToken: 't' } }),
+      statelessPost(
+        'tools/call',
+        { name: 'wait_for_cancel', arguments: {} },
+        { meta: { progressToken: 't' } },
+      ),
     );
     const reader = new SseReader(response);
     assert.equal((await reader.nextMessage())?.method, 'notifications/progress');
@@ -109,7 +113,7 @@ describe('stateless era: streams and cancellation', () => {
     );
     const handler = createHttpHandler(server, { keepAliveMs: 0 });
     const client = new AbortController();
-    const request = modernPost('tools/call', { name: 'hang', arguments: {} }, { signal: client.signal });
+    const request = statelessPost('tools/call', { name: 'hang', arguments: {} }, { signal: client.signal });
     const pending = handler(request);
     await started.promise;
     client.abort();
@@ -121,7 +125,7 @@ describe('stateless era: streams and cancellation', () => {
   test('concurrent requests each get their own answer', async () => {
     const { handler } = setup();
     const answers = await Promise.all(
-      [1, 2, 3].map((id) => handler(modernPost('tools/list', {}, { id })).then(json)),
+      [1, 2, 3].map((id) => handler(statelessPost('tools/list', {}, { id })).then(json)),
     );
     assert.deepEqual(
       answers.map((body) => body.id),
@@ -134,7 +138,7 @@ describe('stateless era: streams and cancellation', () => {
     const server = createFixtureServer();
     const handler = createHttpHandler(server, { keepAliveMs: 1000 });
     const listen = await handler(
-      modernPost('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      statelessPost('subscriptions/listen', { notifications: { toolsListChanged: true } }),
     );
     const reader = new SseReader(listen);
     assert.equal((await reader.nextMessage())?.method, 'notifications/subscriptions/acknowledged');

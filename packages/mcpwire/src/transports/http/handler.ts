@@ -5,8 +5,8 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { InMemoryEventStore } from './event-store.ts';
 import { createEndpoint, type HttpHandler } from './endpoint.ts';
-import { handleLegacyDelete, handleLegacyGet, handleLegacyPost } from './legacy-routes.ts';
-import type { ToolSchemaLookup } from './modern-route.ts';
+import { handleHandshakeDelete, handleHandshakeGet, handleHandshakePost } from './handshake-routes.ts';
+import type { ToolSchemaLookup } from './stateless-route.ts';
 import {
   resolveOptions,
   type ChannelServer,
@@ -63,9 +63,9 @@ export function createHttpHandler(
   const { clientKey } = config;
   return createEndpoint(server, config, toolSchema, {
     post: (request, frame, isInitialize, accepts, principal) =>
-      handleLegacyPost(request, frame, isInitialize, accepts, { server, sessions, principal, clientKey }),
-    get: (request, principal) => handleLegacyGet(request, { server, sessions, principal }),
-    delete: (request, principal) => handleLegacyDelete(request, { server, sessions, principal }),
+      handleHandshakePost(request, frame, isInitialize, accepts, { server, sessions, principal, clientKey }),
+    get: (request, principal) => handleHandshakeGet(request, { server, sessions, principal }),
+    delete: (request, principal) => handleHandshakeDelete(request, { server, sessions, principal }),
     close: () => {
       fanOut();
       return sessions.closeAll();

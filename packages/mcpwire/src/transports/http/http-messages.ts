@@ -1,9 +1,9 @@
 // Facts about JSON-RPC messages that the HTTP client decides by: the stateless-era claim, batches,
-// and what counts as a modern server's error.
+// and what counts as a stateless-era server's error.
 
 import type { JsonRpcErrorObject, JsonRpcRequest, Message } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
-import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
+import { MetaKey, StatelessErrorCode } from '../../protocol/types/index.ts';
 
 /**
  * The protocol version a request claims in `params._meta` (S26-META-2), which makes it a
@@ -21,14 +21,14 @@ export function isBatch(message: Message | readonly Message[]): message is reado
   return Array.isArray(message);
 }
 
-const MODERN_CODES: ReadonlySet<number> = new Set(Object.values(ModernErrorCode));
+const STATELESS_CODES: ReadonlySet<number> = new Set(Object.values(StatelessErrorCode));
 
 /**
  * True when a refused request's body is an error only a stateless-era server sends (2026-07-28
- * section 3.3): -32020, -32021, -32022, or -32601 with 404 (a modern server lacking the method).
+ * section 3.3): -32020, -32021, -32022, or -32601 with 404 (a stateless-era server lacking the method).
  */
-export function isModernErrorBody(status: number, error: JsonRpcErrorObject | undefined): boolean {
+export function isStatelessErrorBody(status: number, error: JsonRpcErrorObject | undefined): boolean {
   if (error === undefined) return false;
-  if (MODERN_CODES.has(error.code)) return true;
+  if (STATELESS_CODES.has(error.code)) return true;
   return status === 404 && error.code === ErrorCode.MethodNotFound;
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { modernMeta, sseMessages, type Loose } from '../../../test/support/http-kit.ts';
+import { statelessMeta, sseMessages, type Loose } from '../../../test/support/http-kit.ts';
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { createHttpHandler } from './handler.ts';
 import { serveHttp } from './node.ts';
@@ -48,7 +48,7 @@ async function openSession(url: string, name: string): Promise<ClientShape> {
 }
 
 function statelessClient(name: string): ClientShape {
-  return { name, headers: { 'MCP-Protocol-Version': '2026-07-28' }, meta: (extra) => modernMeta(extra) };
+  return { name, headers: { 'MCP-Protocol-Version': '2026-07-28' }, meta: (extra) => statelessMeta(extra) };
 }
 
 /** Calls a tool with request id `id`; resolves with every message of the answer (JSON or SSE). */
@@ -61,13 +61,13 @@ async function call(url: string, client: ClientShape, id: number): Promise<Loose
     arguments: isProgress ? {} : { message: token },
     _meta: client.meta({ progressToken: token }),
   };
-  const modern = client.headers['MCP-Protocol-Version'] === '2026-07-28';
+  const stateless = client.headers['MCP-Protocol-Version'] === '2026-07-28';
   const response = await fetch(url, {
     method: 'POST',
     headers: {
       ...ACCEPT,
       ...client.headers,
-      ...(modern ? { 'Mcp-Method': 'tools/call', 'Mcp-Name': name } : {}),
+      ...(stateless ? { 'Mcp-Method': 'tools/call', 'Mcp-Name': name } : {}),
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
   });

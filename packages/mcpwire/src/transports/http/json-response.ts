@@ -3,7 +3,7 @@
 
 import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
-import { ModernErrorCode } from '../../protocol/types/index.ts';
+import { StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { HttpReply } from './exchange.ts';
 
 /**
@@ -61,9 +61,9 @@ export function statusForErrorCode(code: number): number {
       return 404;
     case ErrorCode.ParseError:
     case ErrorCode.InvalidRequest:
-    case ModernErrorCode.HeaderMismatch:
-    case ModernErrorCode.MissingRequiredClientCapability:
-    case ModernErrorCode.UnsupportedProtocolVersion:
+    case StatelessErrorCode.HeaderMismatch:
+    case StatelessErrorCode.MissingRequiredClientCapability:
+    case StatelessErrorCode.UnsupportedProtocolVersion:
       return 400;
     default:
       return 200;

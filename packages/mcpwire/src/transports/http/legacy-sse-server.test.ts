@@ -368,19 +368,19 @@ test('close() ends every open session stream', async () => {
 });
 
 test('other paths resolve undefined; wrong methods are 405; custom paths are honoured', async () => {
-  await using fixture = createFixture({ ssePath: '/legacy', messagesPath: '/legacy' });
+  await using fixture = createFixture({ ssePath: '/handshake', messagesPath: '/handshake' });
   assert.equal(await fixture.handler(new Request(`${BASE}/mcp`, { method: 'POST' })), undefined);
   assert.equal(await fixture.handler(new Request(`${BASE}/sse`)), undefined);
-  const put = await fixture.handler(new Request(`${BASE}/legacy`, { method: 'PUT' }));
+  const put = await fixture.handler(new Request(`${BASE}/handshake`, { method: 'PUT' }));
   assert.equal(put?.status, 405);
   assert.equal(put.headers.get('allow'), 'GET, POST');
 
   const abort = new AbortController();
-  const request = new Request(`${BASE}/legacy`, { signal: abort.signal });
+  const request = new Request(`${BASE}/handshake`, { signal: abort.signal });
   const response = await fixture.handler(request);
   assert.ok(response?.body);
   const first = await new EventReader(response.body).next();
-  assert.match(first?.data ?? '', /^\/legacy\?sessionId=[0-9a-f-]{36}$/);
+  assert.match(first?.data ?? '', /^\/handshake\?sessionId=[0-9a-f-]{36}$/);
   abort.abort();
   assert.equal(request.signal.aborted, true);
 

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { modernPost } from '../../../test/support/http-kit.ts';
+import { statelessPost } from '../../../test/support/http-kit.ts';
 import { createHttpHandler } from './handler.ts';
 import { serveHttp } from './node.ts';
 
@@ -71,7 +71,7 @@ test(
 
       // One change reaches every stream.
       const trigger = await handler(
-        modernPost('tools/call', { name: 'test_trigger_tool_change', arguments: {} }, { id: 'change' }),
+        statelessPost('tools/call', { name: 'test_trigger_tool_change', arguments: {} }, { id: 'change' }),
       );
       assert.equal(trigger.status, 200);
       await trigger.text();

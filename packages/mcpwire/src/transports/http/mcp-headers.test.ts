@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { describe, it } from 'node:test';
-import { encodeHeaderValue, nameOf, setModernHeaders, toHeaderValue } from './mcp-headers.ts';
+import { encodeHeaderValue, nameOf, setStatelessHeaders, toHeaderValue } from './mcp-headers.ts';
 
 const base64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
@@ -56,7 +56,7 @@ describe('toHeaderValue', () => {
   });
 });
 
-describe('nameOf and setModernHeaders', () => {
+describe('nameOf and setStatelessHeaders', () => {
   it('mirrors params.name, params.uri or params.taskId for the methods that have one', () => {
     assert.equal(nameOf('tools/call', { name: 't' }), 't');
     assert.equal(nameOf('prompts/get', { name: 'p' }), 'p');
@@ -69,7 +69,7 @@ describe('nameOf and setModernHeaders', () => {
 
   it('sets the version, the method, the encoded name and the given params', () => {
     const headers = new Headers({ 'Mcp-Session-Id': 'kept' });
-    setModernHeaders(
+    setStatelessHeaders(
       headers,
       { method: 'resources/read', params: { uri: 'file:///ünï' } },
       { version: '2026-07-28', params: [['Mcp-Param-X', '1']] },

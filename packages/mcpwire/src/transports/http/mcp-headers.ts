@@ -102,7 +102,7 @@ export function nameOf(method: string, params: JsonObject | undefined): string |
  * Sets the stateless-era headers of one POST (S26-HTTP-11/12): the protocol version, `Mcp-Method`,
  * `Mcp-Name` where the method has one, and the given `Mcp-Param-*` values (already encoded).
  */
-export function setModernHeaders(
+export function setStatelessHeaders(
   headers: Headers,
   message: { method: string; params?: JsonObject },
   options: { version: string; params?: ReadonlyArray<readonly [string, string]> },

@@ -26,7 +26,7 @@ const DISCOVER = JSON.stringify({
     },
   },
 });
-const MODERN: ReadonlyArray<readonly [string, string]> = [
+const STATELESS: ReadonlyArray<readonly [string, string]> = [
   ['Host', '127.0.0.1'],
   ['Content-Type', 'application/json'],
   ['Accept', 'application/json, text/event-stream'],
@@ -34,7 +34,7 @@ const MODERN: ReadonlyArray<readonly [string, string]> = [
   ['Mcp-Method', 'server/discover'],
 ];
 const discoverRequest = (extra: ReadonlyArray<readonly [string, string]> = []): string =>
-  rawRequest('POST', '/mcp', [...MODERN, ...extra, ['Content-Length', String(DISCOVER.length)]], DISCOVER);
+  rawRequest('POST', '/mcp', [...STATELESS, ...extra, ['Content-Length', String(DISCOVER.length)]], DISCOVER);
 
 /** A handler that counts the requests that reach it. */
 function counted(handler: HttpHandler): FetchHandler & { reached: number; close(): Promise<void> } {
@@ -160,7 +160,7 @@ describe('malformed and hostile request heads', { timeout: 60_000 }, () => {
     test(`a repeated ${name} is 400 naming the header`, async () => {
       await using guarded = await serve();
       await using conn = await RawConnection.open(guarded.port);
-      const headers = MODERN.filter(([header]) => header !== name);
+      const headers = STATELESS.filter(([header]) => header !== name);
       const body = DISCOVER;
       conn.write(
         rawRequest(
@@ -188,7 +188,7 @@ describe('malformed and hostile request heads', { timeout: 60_000 }, () => {
     const smuggle = rawRequest(
       'POST',
       '/mcp',
-      [...MODERN, ['Content-Length', '4'], ['Transfer-Encoding', 'chunked']],
+      [...STATELESS, ['Content-Length', '4'], ['Transfer-Encoding', 'chunked']],
       `${DISCOVER.length.toString(16)}\r\n${DISCOVER}\r\n0\r\n\r\n`,
     );
     await using guarded = await serve();
@@ -212,7 +212,7 @@ describe('malformed and hostile request heads', { timeout: 60_000 }, () => {
       rawRequest(
         'POST',
         '/mcp',
-        [...MODERN, ['Content-Length', String(DISCOVER.length)], ['Content-Length', '2']],
+        [...STATELESS, ['Content-Length', String(DISCOVER.length)], ['Content-Length', '2']],
         DISCOVER,
       ),
     );

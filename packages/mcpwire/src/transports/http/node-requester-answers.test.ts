@@ -60,7 +60,7 @@ function initializeResult(): object {
 
 function newClient(): Client {
   return new Client(CLIENT_INFO, {
-    era: 'legacy',
+    era: 'handshake',
     protocolVersion: '2025-11-25',
     eraCache: false,
     onError: () => {},

@@ -40,7 +40,7 @@ async function countedServer(server: Server = createFixtureServer()): Promise<{
   return { handle, opened: () => opened, open };
 }
 
-async function connect(url: string, era: 'legacy' | 'modern'): Promise<Client> {
+async function connect(url: string, era: 'handshake' | 'stateless'): Promise<Client> {
   const client = new Client(CLIENT_INFO, { era, eraCache: false, onError: () => {} });
   await client.connect(new StreamableHttpClientTransport(url, { onError: () => {} }));
   return client;
@@ -58,7 +58,7 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
     const saved = globalThis.fetch;
     globalThis.fetch = () => Promise.reject(new Error('the global fetch was called'));
     try {
-      for (const era of ['legacy', 'modern'] as const) {
+      for (const era of ['handshake', 'stateless'] as const) {
         const client = await connect(served.handle.url, era);
         try {
           await callEcho(client, `hello ${era}`);
@@ -74,7 +74,7 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
   it(`reuses one socket for ${CALLS} sequential calls, and closing the client closes it`, async () => {
     const served = await countedServer();
     after(() => served.handle.close());
-    const client = await connect(served.handle.url, 'modern');
+    const client = await connect(served.handle.url, 'stateless');
     // Listed first: else the first tools/call lists the tools alongside, two requests at once.
     await client.listTools();
     for (let i = 0; i < CALLS; i++) await callEcho(client, `call ${i}`);
@@ -90,7 +90,7 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
   it('closing a handshake-era client closes its sockets: the GET stream, the calls, the DELETE', async () => {
     const served = await countedServer();
     after(() => served.handle.close());
-    const client = await connect(served.handle.url, 'legacy');
+    const client = await connect(served.handle.url, 'handshake');
     for (let i = 0; i < CALLS; i++) await callEcho(client, `call ${i}`);
     assert.ok(served.open.size >= 1);
     await client.close();
@@ -113,7 +113,7 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
     );
     const served = await countedServer(server);
     after(() => served.handle.close());
-    const client = await connect(served.handle.url, 'modern');
+    const client = await connect(served.handle.url, 'stateless');
     try {
       await client.listTools();
       const controller = new AbortController();
@@ -145,7 +145,7 @@ describe('the Streamable HTTP client on Node', { timeout: 60_000 }, () => {
       });
     });
     const headers = new Headers({ Authorization: 'Bearer one' });
-    const client = new Client(CLIENT_INFO, { era: 'modern', eraCache: false, onError: () => {} });
+    const client = new Client(CLIENT_INFO, { era: 'stateless', eraCache: false, onError: () => {} });
     const saved = globalThis.fetch;
     globalThis.fetch = () => Promise.reject(new Error('the global fetch was called'));
     try {

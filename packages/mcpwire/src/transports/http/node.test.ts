@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { modernMeta, SseReader } from '../../../test/support/http-kit.ts';
+import { statelessMeta, SseReader } from '../../../test/support/http-kit.ts';
 import { createHttpHandler } from './handler.ts';
 import { serveHttp } from './node.ts';
 
@@ -51,7 +51,7 @@ test('serveHttp serves the handler on 127.0.0.1; a dropped connection cancels th
   );
 
   const client = new AbortController();
-  const modern = {
+  const stateless = {
     ...headers,
     'MCP-Protocol-Version': '2026-07-28',
     'Mcp-Method': 'tools/call',
@@ -59,12 +59,12 @@ test('serveHttp serves the handler on 127.0.0.1; a dropped connection cancels th
   };
   const held = await fetch(handle.url, {
     method: 'POST',
-    headers: modern,
+    headers: stateless,
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: 'hold', arguments: {}, _meta: modernMeta({ progressToken: 'p' }) },
+      params: { name: 'hold', arguments: {}, _meta: statelessMeta({ progressToken: 'p' }) },
     }),
     signal: client.signal,
   });

@@ -17,7 +17,7 @@ export type SingleFrame = Exclude<Frame, { type: 'batch' }>;
 /** A request sent on the channel whose response has not been delivered. */
 export interface PendingRequest {
   method: string;
-  isModern: boolean;
+  isStateless: boolean;
   /** Aborts the POST (and its stream) that carries the response. */
   controller: { abort(reason?: unknown): void };
 }
@@ -44,8 +44,8 @@ export class PendingRequests {
     for (const item of isBatch(message) ? message : [message]) {
       if (!isRequest(item)) continue;
       ids.push(item.id);
-      const isModern = claimOf(item) !== undefined;
-      this.add(item.id, { method: item.method, isModern, controller: new AbortController() });
+      const isStateless = claimOf(item) !== undefined;
+      this.add(item.id, { method: item.method, isStateless, controller: new AbortController() });
     }
     return ids;
   }

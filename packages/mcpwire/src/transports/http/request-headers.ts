@@ -12,7 +12,7 @@ export { decodeHeaderValue };
  * The -32020 message for the first standard header that is missing, malformed or differs from the
  * body of a stateless request, or undefined when they agree. `claimedVersion` is the body's
  * `_meta` protocol version. Header names are case-insensitive (Headers), values case-sensitive.
- * The ladder checks the two halves apart, with version support between them (modern-route.ts).
+ * The ladder checks the two halves apart, with version support between them (stateless-route.ts).
  */
 export function checkStandardHeaders(
   message: JsonRpcRequest,

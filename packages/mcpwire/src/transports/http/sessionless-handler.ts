@@ -6,7 +6,7 @@
 
 import type { RequestServer } from '../channel.ts';
 import { createEndpoint, notAllowed, requestsOf, type HttpHandler } from './endpoint.ts';
-import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
+import { checkVersionHeader, refuseBatch } from './handshake-checks.ts';
 import { resolveOptions, type HttpHandlerOptions, type ToolSchemaSource } from './options.ts';
 import { serveSessionlessPost } from './sessionless-post.ts';
 

@@ -3,7 +3,7 @@
 
 import type { Frame } from '../../jsonrpc/codec.ts';
 import type { JsonObject, JsonRpcRequest, Message } from '../../jsonrpc/message.ts';
-import { MODERN_VERSIONS } from '../../protocol/revisions.ts';
+import { STATELESS_VERSIONS } from '../../protocol/revisions.ts';
 import { MetaKey } from '../../protocol/types/index.ts';
 import type { Channel, ChannelReceiver } from '../channel.ts';
 import type { ChannelServer } from './options.ts';
@@ -21,7 +21,7 @@ export function createToolSchemaLookup(
 ): (name: string, meta: JsonObject) => Promise<object | undefined> {
   return async (name, meta) => {
     const envelope: JsonObject = {
-      [MetaKey.protocolVersion]: MODERN_VERSIONS[0],
+      [MetaKey.protocolVersion]: STATELESS_VERSIONS[0],
       [MetaKey.clientCapabilities]: meta[MetaKey.clientCapabilities] ?? {},
     };
     if (meta[MetaKey.clientInfo] !== undefined) envelope[MetaKey.clientInfo] = meta[MetaKey.clientInfo];

@@ -47,7 +47,7 @@ describe('Client.connect over stdio spawns the server once', { timeout: 20_000 }
     const client = new Client(info, { eraCache: false, probeTimeoutMs: 200 });
     await client.connect(transport);
     try {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       assert.deepEqual(client.serverInfo, { name: 'counting', version: '1' });
       assert.equal(starts(), 1);
     } finally {

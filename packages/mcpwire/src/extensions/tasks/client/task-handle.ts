@@ -25,7 +25,7 @@ export interface TaskHandleOptions {
 export type TaskOrigin =
   | {
       kind: 'task';
-      era: 'legacy' | 'modern';
+      era: 'handshake' | 'stateless';
       view: DetailedTaskView;
       /** The creating request's progress token (PROG-5), and what arrived on it before the answer. */
       progressToken?: RequestId;
@@ -54,7 +54,7 @@ const pollingClock: TaskClock = {
  */
 export class TaskHandle implements AsyncDisposable {
   readonly #client: Client;
-  readonly #era: 'legacy' | 'modern';
+  readonly #era: 'handshake' | 'stateless';
   readonly #clock: TaskClock;
   readonly #defaultPollMs: number;
   readonly #progressToken: RequestId | undefined;
@@ -84,7 +84,7 @@ export class TaskHandle implements AsyncDisposable {
     // A caller that never asks for the result must not see an unhandled rejection.
     this.#result.catch(() => {});
     if (origin.kind === 'result') {
-      this.#era = client.era ?? 'legacy';
+      this.#era = client.era ?? 'handshake';
       this.#progressToken = undefined;
       this.#isDone = true;
       this.#settle.resolve(origin.result);
@@ -151,7 +151,7 @@ export class TaskHandle implements AsyncDisposable {
     const view = this.#view;
     if (!view || this.#isDone || isTerminal(view.status)) return this.status;
     const answer = await this.#client.request('tasks/cancel', { taskId: view.taskId });
-    if (this.#era === 'legacy') await this.#apply(this.#parse('tasks/cancel', answer));
+    if (this.#era === 'handshake') await this.#apply(this.#parse('tasks/cancel', answer));
     else await this.#pollNow();
     return this.status;
   }
@@ -212,7 +212,7 @@ export class TaskHandle implements AsyncDisposable {
     if (isTerminal(view.status)) return this.#finish(view);
     if (view.status !== 'input_required') return;
     // TASK-9: tasks/result at once, so the receiver can deliver its requests on that stream.
-    if (this.#era === 'legacy') void this.#requestPayload();
+    if (this.#era === 'handshake') void this.#requestPayload();
     else await this.#answerInputs(view.taskId, view.inputRequests ?? {});
   }
 
@@ -240,7 +240,7 @@ export class TaskHandle implements AsyncDisposable {
   async #finish(view: DetailedTaskView): Promise<void> {
     if (view.status === 'cancelled')
       return this.#fail(new TaskCancelledError(view.taskId, view.statusMessage));
-    if (this.#era === 'modern') {
+    if (this.#era === 'stateless') {
       if (view.status === 'failed') {
         const error = view.error ?? { code: -32603, message: view.statusMessage ?? 'the task failed' };
         return this.#fail(new RpcError(error.code, error.message, error.data));
@@ -289,7 +289,7 @@ export class TaskHandle implements AsyncDisposable {
     }
     // TASK-14: a status notification is a hint; polling goes on regardless.
     if (method !== 'notifications/tasks/status' || params.taskId !== this.#view?.taskId) return;
-    const view = toTaskView('legacy', params);
+    const view = toTaskView('handshake', params);
     if (typeof view !== 'string')
       void this.#apply(view).catch((error: unknown) => this.#fail(error as Error));
   }

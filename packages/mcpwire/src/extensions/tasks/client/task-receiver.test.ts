@@ -44,7 +44,7 @@ async function connect(
   const extension = defineExtension({ id: TASKS_EXTENSION_ID, methods: {}, client: tasksClientPart() });
   const client = new Client(
     { name: 'receiver', version: '1' },
-    { era: 'legacy', eraCache: false, extensions: [extension], handlers: { elicitation } },
+    { era: 'handshake', eraCache: false, extensions: [extension], handlers: { elicitation } },
   );
   await client.connect(clientEnd);
   await operating;

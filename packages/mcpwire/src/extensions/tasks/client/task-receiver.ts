@@ -5,11 +5,11 @@
 import type { ClientMiddleware } from '../../../client/middleware.ts';
 import type { JsonObject } from '../../../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../../../jsonrpc/rpc-error.ts';
-import { isModernVersion } from '../../../protocol/revisions.ts';
+import { isStatelessVersion } from '../../../protocol/revisions.ts';
 import type { ClientCapabilities } from '../../../protocol/types/index.ts';
 import { isTerminal, type TaskRecord } from '../task-record.ts';
 import { TaskRunner } from '../task-runner.ts';
-import { toCreateTaskResult, toLegacyTask } from '../task-wire.ts';
+import { toCreateTaskResult, toHandshakeTask } from '../task-wire.ts';
 import { RELATED_TASK_META_KEY } from '../tasks-protocol.ts';
 
 /** The server-to-client requests a client can run as tasks in 2025-11-25 (TASK-1). */
@@ -55,7 +55,7 @@ export function createTaskReceiver(options: TaskReceiverOptions = {}): TaskRecei
   return {
     runner,
     capabilities: (version) =>
-      isModernVersion(version) || version < '2025-11-25'
+      isStatelessVersion(version) || version < '2025-11-25'
         ? {}
         : {
             tasks: {
@@ -78,7 +78,7 @@ async function startTask(
   next: () => Promise<JsonObject>,
 ): Promise<JsonObject> {
   const record = await runner.start(async () => ({ result: await next() }), {
-    era: 'legacy',
+    era: 'handshake',
     requestMethod,
     ...(typeof ttl === 'number' ? { ttlMs: ttl } : {}),
   });
@@ -89,7 +89,7 @@ type TaskMethodHandler = (runner: TaskRunner, params: JsonObject) => Promise<Jso
 
 /** tasks/* as a receiver answers them (TASK-12, TASK-16..18). */
 const TASK_METHODS: Readonly<Record<string, TaskMethodHandler>> = {
-  'tasks/get': async (runner, params) => asJson(toLegacyTask(await known(runner, params, 'tasks/get'))),
+  'tasks/get': async (runner, params) => asJson(toHandshakeTask(await known(runner, params, 'tasks/get'))),
   'tasks/result': async (runner, params) => {
     const taskId = (await known(runner, params, 'tasks/result')).taskId;
     const record = (await runner.waitForTerminal(taskId)) ?? unknownTask('tasks/result', taskId);
@@ -107,7 +107,7 @@ const TASK_METHODS: Readonly<Record<string, TaskMethodHandler>> = {
     const cursor = typeof params.cursor === 'string' ? params.cursor : undefined;
     const page = await runner.list({ limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
     if (!page) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for "tasks/list": unknown cursor`);
-    const tasks = page.records.map((record) => asJson(toLegacyTask(record)));
+    const tasks = page.records.map((record) => asJson(toHandshakeTask(record)));
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   },
   'tasks/cancel': async (runner, params) => {
@@ -119,7 +119,7 @@ const TASK_METHODS: Readonly<Record<string, TaskMethodHandler>> = {
         `Cannot cancel task ${record.taskId}: it is already ${record.status}`,
       );
     const outcome = (await runner.cancel(record.taskId)) ?? unknownTask('tasks/cancel', record.taskId);
-    return asJson(toLegacyTask(outcome.record));
+    return asJson(toHandshakeTask(outcome.record));
   },
 };
 

@@ -4,13 +4,13 @@
 
 import type { JsonObject } from '../../../jsonrpc/message.ts';
 import type { TaskError, TaskInputRequest, TaskStatus } from '../task-record.ts';
-import type { ModernTask } from '../tasks-protocol.ts';
+import type { StatelessTask } from '../tasks-protocol.ts';
 
 /**
  * One task's state, as the receiver last reported it, in the stateless era's shape (integer
  * milliseconds, `Ms` suffixes) whichever era it came from.
  */
-export type TaskView = ModernTask;
+export type TaskView = StatelessTask;
 
 /** What a stateless-era `tasks/get` adds to the view (S26-TASK-7). */
 export interface DetailedTaskView extends TaskView {
@@ -28,11 +28,11 @@ const STATUSES: readonly string[] = ['working', 'input_required', 'completed', '
  * The view of a task object in `era`'s shape, or a readable problem naming the first bad field. The
  * handshake era names durations `ttl`/`pollInterval`, the stateless era `ttlMs`/`pollIntervalMs`.
  */
-export function toTaskView(era: 'legacy' | 'modern', task: unknown): DetailedTaskView | string {
+export function toTaskView(era: 'handshake' | 'stateless', task: unknown): DetailedTaskView | string {
   if (typeof task !== 'object' || task === null || Array.isArray(task)) return 'the task is not an object';
   const record = task as JsonObject;
-  const ttlKey = era === 'legacy' ? 'ttl' : 'ttlMs';
-  const pollKey = era === 'legacy' ? 'pollInterval' : 'pollIntervalMs';
+  const ttlKey = era === 'handshake' ? 'ttl' : 'ttlMs';
+  const pollKey = era === 'handshake' ? 'pollInterval' : 'pollIntervalMs';
   const { taskId, status, createdAt, lastUpdatedAt, statusMessage } = record;
   if (typeof taskId !== 'string' || taskId === '') return '"taskId" must be a non-empty string';
   if (typeof status !== 'string' || !STATUSES.includes(status))
@@ -63,8 +63,8 @@ export function toTaskView(era: 'legacy' | 'modern', task: unknown): DetailedTas
  * The created task in a tools/call result, or undefined for an ordinary result: the handshake
  * era's CreateTaskResult `{task}` (TASK-5), the stateless era's `resultType: "task"` (S26-TASK-5).
  */
-export function createdTaskOf(era: 'legacy' | 'modern', result: JsonObject): unknown {
-  if (era === 'modern') return result.resultType === 'task' ? result : undefined;
+export function createdTaskOf(era: 'handshake' | 'stateless', result: JsonObject): unknown {
+  if (era === 'stateless') return result.resultType === 'task' ? result : undefined;
   return isObject(result.task) && result.content === undefined ? result.task : undefined;
 }
 

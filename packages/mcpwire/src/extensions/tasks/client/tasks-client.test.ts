@@ -17,7 +17,7 @@ import { TaskCancelledError } from './task-errors.ts';
 import type { TaskHandle } from './task-handle.ts';
 import { TasksClient } from './tasks-client.ts';
 
-const ERAS = ['legacy', 'modern'] as const;
+const ERAS = ['handshake', 'stateless'] as const;
 type Era = (typeof ERAS)[number];
 
 /** A server whose `gated` tool runs until the test opens its gate; `ask` elicits; `broken` fails. */
@@ -102,7 +102,7 @@ for (const era of ERAS) {
     assert.equal(handle.task?.pollIntervalMs, 500);
     // TASK-16 lists it in the handshake era; the stateless era has no tasks/list (S26-TASK-12).
     const listed = (await taskClient.list()).map((task) => task.taskId);
-    assert.deepEqual(listed, era === 'legacy' ? [handle.id] : []);
+    assert.deepEqual(listed, era === 'handshake' ? [handle.id] : []);
     const seen: string[] = [];
     handle.onStatus((task) => seen.push(task.status));
     const progress: number[] = [];
@@ -113,7 +113,7 @@ for (const era of ERAS) {
     assert.deepEqual(result.content, [{ type: 'text', text: `done ${era}` }]);
     assert.deepEqual(seen, ['completed']);
     // PROG-5 keeps the creating request's token in the handshake era; S26-TASK-13 forbids progress for tasks.
-    assert.deepEqual(progress, era === 'legacy' ? [1] : []);
+    assert.deepEqual(progress, era === 'handshake' ? [1] : []);
     await client.close();
     await server.close();
   });
@@ -206,20 +206,20 @@ for (const era of ERAS) {
   });
 }
 
-test('legacy: status notifications alone carry the task to its end, with no poll (TASK-14)', async () => {
+test('handshake: status notifications alone carry the task to its end, with no poll (TASK-14)', async () => {
   const { server, open } = createServer();
-  const client = await connect(server, 'legacy');
+  const client = await connect(server, 'handshake');
   const clock = new FakeClock();
   const handle = await new TasksClient(client, { clock }).callToolAsTask('gated');
   open();
   // The fake clock never moves: no tasks/get is sent; notifications/tasks/status and tasks/result are.
-  assert.deepEqual((await handle.result()).content, [{ type: 'text', text: 'done legacy' }]);
+  assert.deepEqual((await handle.result()).content, [{ type: 'text', text: 'done handshake' }]);
   assert.equal(handle.status, 'completed');
   await client.close();
   await server.close();
 });
 
-test('modern: a task result is accepted for tools/call only, and only by a client that took the extension (S26-TASK-3)', async () => {
+test('stateless: a task result is accepted for tools/call only, and only by a client that took the extension (S26-TASK-3)', async () => {
   const server = new Server({ name: 'task-everywhere', version: '1' });
   server.tool({ name: 'plain' }, () => 'plain');
   server.prompt({ name: 'hello' }, () => 'hello');
@@ -235,13 +235,13 @@ test('modern: a task result is accepted for tools/call only, and only by a clien
   server.use(async (request, next) =>
     request.method === 'tools/call' || request.method === 'prompts/get' ? task : next(),
   );
-  const declaring = await connect(server, 'modern');
+  const declaring = await connect(server, 'stateless');
   const handle = await new TasksClient(declaring, { clock: new FakeClock() }).callToolAsTask('plain');
   assert.equal(handle.id, 'made-up');
   handle.close();
   await assert.rejects(declaring.getPrompt({ name: 'hello' }), InvalidResultError);
   await declaring.close();
-  const plain = await connect(server, 'modern', { extensions: [] });
+  const plain = await connect(server, 'stateless', { extensions: [] });
   await assert.rejects(plain.callTool({ name: 'plain' }), InvalidResultError);
   await plain.close();
   await server.close();

@@ -35,7 +35,7 @@ export class TasksClient {
   /** True if the connected server can run tool calls as tasks in the connection's era. */
   get isSupported(): boolean {
     const capabilities = this.#client.serverCapabilities;
-    if (this.#client.era === 'modern') return capabilities?.extensions?.[TASKS_EXTENSION_ID] !== undefined;
+    if (this.#client.era === 'stateless') return capabilities?.extensions?.[TASKS_EXTENSION_ID] !== undefined;
     return capabilities?.tasks?.requests?.tools?.call !== undefined;
   }
 
@@ -63,7 +63,7 @@ export class TasksClient {
       onProgress: (update) => progress.push(update),
       onRequestId: (id) => (progressToken = id),
     };
-    const isTask = era === 'legacy' && this.isSupported && (await this.#isTaskCapable(name, options));
+    const isTask = era === 'handshake' && this.isSupported && (await this.#isTaskCapable(name, options));
     const task = options.ttlMs === undefined ? {} : { ttl: options.ttlMs };
     const params = isTask ? { name, arguments: args, task } : { name, arguments: args };
     const result = (await this.#client.callTool(params, requestOptions)) as unknown as JsonObject;
@@ -102,14 +102,14 @@ export class TasksClient {
    * The stateless era has no list (S26-TASK-12): resolves with [] there.
    */
   async list(options: Pick<RequestOptions, 'signal'> = {}): Promise<TaskView[]> {
-    if (this.#client.era !== 'legacy') return [];
+    if (this.#client.era !== 'handshake') return [];
     const views: TaskView[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 1000; page++) {
       const params = cursor === undefined ? {} : { cursor };
       const result = await this.#client.request<ListTasksResult>('tasks/list', params, options);
       for (const task of Array.isArray(result.tasks) ? result.tasks : [])
-        views.push(this.#check('tasks/list', toTaskView('legacy', task)));
+        views.push(this.#check('tasks/list', toTaskView('handshake', task)));
       if (typeof result.nextCursor !== 'string' || result.nextCursor === '') return views;
       cursor = result.nextCursor;
     }

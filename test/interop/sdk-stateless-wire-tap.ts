@@ -6,7 +6,7 @@ import { createWireValidator, type WireValidator } from '../support/wire-schema.
 import { ConversationLog } from './conversation-log.ts';
 
 /** The stateless-era revision every message is checked against. */
-export const MODERN_REVISION = '2026-07-28';
+export const STATELESS_REVISION = '2026-07-28';
 
 /** The part of an official SDK transport the tap needs. */
 interface SdkTransport {
@@ -17,8 +17,8 @@ interface SdkTransport {
 type Handler = (message: unknown, ...rest: unknown[]) => void;
 
 /** Watches the wire between an official client and the server under test in the stateless era. */
-export class SdkModernWireTap {
-  readonly validator: WireValidator = createWireValidator({ revision: MODERN_REVISION, side: 'server' });
+export class SdkStatelessWireTap {
+  readonly validator: WireValidator = createWireValidator({ revision: STATELESS_REVISION, side: 'server' });
   readonly log = new ConversationLog();
   /** How many messages went through, both ways. */
   checkedCount = 0;

@@ -13,7 +13,7 @@ import { Client } from './client.ts';
 import { InvalidResultError } from './errors.ts';
 import { createRawServer } from '../../test/support/raw-server.ts';
 
-const info = { name: 'modern-test', version: '1.0.0' };
+const info = { name: 'stateless-test', version: '1.0.0' };
 
 function createServer(): Server {
   const server = new Server({ name: 'dual', version: '2.0.0' }, { instructions: 'hello' });
@@ -64,11 +64,11 @@ function connectPair(server: Server): { channel: Channel; sent: Message[] } {
 }
 
 test('one handler, both eras, through the same client handlers', async () => {
-  for (const era of ['legacy', 'auto'] as const) {
+  for (const era of ['handshake', 'auto'] as const) {
     const server = createServer();
     const client = new Client(info, { era, handlers, eraCache: false });
     await client.connect(connectPair(server).channel);
-    assert.equal(client.era, era === 'auto' ? 'modern' : 'legacy');
+    assert.equal(client.era, era === 'auto' ? 'stateless' : 'handshake');
     const result = await client.callTool({ name: 'delete_branch', arguments: { branch: 'old' } });
     assert.deepEqual(result.content, [{ type: 'text', text: 'Deleted old: gone' }]);
     await client.close();
@@ -129,7 +129,7 @@ test('listen: acknowledgement, then the list-changed events the filter asked for
   await server.close();
 });
 
-const legacyInit = (params: JsonObject): JsonObject => ({
+const handshakeInit = (params: JsonObject): JsonObject => ({
   protocolVersion: params.protocolVersion as string,
   capabilities: { tools: {} },
   serverInfo: { name: 'old', version: '1' },
@@ -138,12 +138,12 @@ const legacyInit = (params: JsonObject): JsonObject => ({
 test('a handshake-era server that answers discover with any error gets initialize on the same stream', async () => {
   const { channel, received } = createRawServer((method, params) => {
     if (method === 'server/discover') throw new RpcError(-32000, 'Server not initialized');
-    if (method === 'initialize') return legacyInit(params);
+    if (method === 'initialize') return handshakeInit(params);
     return { tools: [] };
   });
   const client = new Client(info, { eraCache: false });
   await client.connect(channel);
-  assert.equal(client.era, 'legacy');
+  assert.equal(client.era, 'handshake');
   assert.equal(client.protocolVersion, '2025-11-25');
   assert.deepEqual(
     received.filter((method) => !method.startsWith('notifications/')),
@@ -173,30 +173,30 @@ test('-32022 is retried once at the version the server names; missing resultType
   });
   const client = new Client(info, { eraCache: false });
   await client.connect(channel);
-  assert.equal(client.era, 'modern');
+  assert.equal(client.era, 'stateless');
   assert.equal(discovers, 2);
   assert.deepEqual((await client.callTool({ name: 'x' })).content, [{ type: 'text', text: 'no resultType' }]);
   await assert.rejects(client.listTools(), InvalidResultError);
   await client.close();
 });
 
-test('era "modern" refuses a handshake-era server with a clear error', async () => {
+test('era "stateless" refuses a handshake-era server with a clear error', async () => {
   const { channel } = createRawServer(() => {
     throw new RpcError(-32601, 'Method not found');
   });
-  const client = new Client(info, { era: 'modern', eraCache: false });
+  const client = new Client(info, { era: 'stateless', eraCache: false });
   await assert.rejects(client.connect(channel), /does not speak the stateless era/);
 });
 
-test('a transport refusal (isRefusal) during the probe means legacy; any other transport failure is no verdict (issue 23)', async () => {
+test('a transport refusal (isRefusal) during the probe means handshake; any other transport failure is no verdict (issue 23)', async () => {
   const { probeEra } = await import('./era-probe.ts');
   // The client reads the contract's refusal, not HTTP statuses: the HTTP transport decides (HttpError.isRefusal).
   const refused = Object.assign(new Error('POST http://127.0.0.1/mcp answered 400 Bad Request'), {
     isRefusal: true,
   });
   const verdict = await probeEra(() => Promise.reject(refused));
-  assert.equal(verdict.era, 'legacy');
-  assert.match(verdict.era === 'legacy' ? verdict.detail : '', /answered 400/);
+  assert.equal(verdict.era, 'handshake');
+  assert.match(verdict.era === 'handshake' ? verdict.detail : '', /answered 400/);
   for (const failure of [
     Object.assign(new Error('answered 401'), { isRefusal: false, status: 401 }),
     Object.assign(new Error('answered 503'), { status: 503 }),

@@ -24,7 +24,7 @@ export const MetaKey = {
 } as const;
 
 /** Error codes 2026-07-28 defines in its reserved range -32020..-32099 (each answered with HTTP 400). */
-export const ModernErrorCode = {
+export const StatelessErrorCode = {
   /** A `Mcp-Method`/`Mcp-Name`/`x-mcp-header` header is missing or disagrees with the body. */
   HeaderMismatch: -32020,
   /** Serving the request needs a client capability the request did not declare. */

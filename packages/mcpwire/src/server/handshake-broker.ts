@@ -11,7 +11,7 @@ import type { InputBroker, InputMethod } from './context.ts';
  * Input for one inbound request over a handshake-era session. Input requests are cancelled when
  * the originating request is (`signal`).
  */
-export function createLegacyBroker(
+export function createHandshakeBroker(
   session: Session,
   origin: { readonly signal: AbortSignal; relatedRequestId: RequestId },
 ): InputBroker {

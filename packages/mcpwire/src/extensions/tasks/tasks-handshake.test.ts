@@ -22,7 +22,7 @@ function createServer(options: { pageSize?: number } = {}) {
     pollIntervalMs: 250,
     ...options,
   });
-  const server = new Server({ name: 'tasks-legacy', version: '1' }, { extensions: [extension] });
+  const server = new Server({ name: 'tasks-handshake', version: '1' }, { extensions: [extension] });
   const { release, stubbornStarted, stubbornDone } = registerHeldTools(server);
   server.tool({ name: 'plain' }, () => 'plain done');
   server.tool({ name: 'twice', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {

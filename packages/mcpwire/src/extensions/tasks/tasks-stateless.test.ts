@@ -14,7 +14,7 @@ import { FakeClock, inputThenTask, tasks, type TaskRunner } from './index.ts';
 /** A server with the tasks extension on a fake clock, and tools for every path. */
 function createServer(clock = new FakeClock()) {
   const extension = tasks({ clock, defaultTtlMs: 60_000, pollIntervalMs: 500 });
-  const server = new Server({ name: 'tasks-modern', version: '1' }, { extensions: [extension] });
+  const server = new Server({ name: 'tasks-stateless', version: '1' }, { extensions: [extension] });
   const { release, stubbornStarted, stubbornDone } = registerHeldTools(server);
   server.tool({ name: 'sync' }, () => 'sync done');
   server.tool({ name: 'twice', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
@@ -85,11 +85,11 @@ const rejectsWith = (code: number) => (error: unknown) => error instanceof RpcEr
 test('S26-TASK-1/5: discover declares the extension, not capabilities.tasks; a task-capable call returns a flat CreateTaskResult', async () => {
   const { server, runner, release } = createServer();
   const client = connectRawPeer(server);
-  const discovered = await client.modern('server/discover');
+  const discovered = await client.stateless('server/discover');
   const capabilities = discovered.capabilities as JsonObject;
   assert.deepEqual((capabilities.extensions as JsonObject)['io.modelcontextprotocol/tasks'], {});
   assert.equal(capabilities.tasks, undefined);
-  const created = await client.modern('tools/call', { name: 'held', arguments: {} });
+  const created = await client.stateless('tools/call', { name: 'held', arguments: {} });
   assert.equal(created.resultType, 'task');
   assert.equal(created.status, 'working');
   assert.equal(created.ttlMs, 60_000);
@@ -98,31 +98,31 @@ test('S26-TASK-1/5: discover declares the extension, not capabilities.tasks; a t
   for (const absent of ['task', 'ttl', 'pollInterval', 'requestState', 'result', 'inputRequests'])
     assert.equal(absent in created, false, `no ${absent}`);
   // S26-TASK-6: a tasks/get right after creation finds it.
-  const working = await client.modern('tasks/get', { taskId: created.taskId as string });
+  const working = await client.stateless('tasks/get', { taskId: created.taskId as string });
   assert.equal(working.resultType, 'complete');
   assert.equal(working.status, 'working');
   assert.equal('result' in working, false);
   release();
   const done = await until(
     runner,
-    () => client.modern('tasks/get', { taskId: created.taskId as string }),
+    () => client.stateless('tasks/get', { taskId: created.taskId as string }),
     (task) => task.status === 'completed',
   );
   assert.deepEqual(done.result, { content: [{ type: 'text', text: 'held done' }] });
   await server.close();
 });
 
-test('S26-TASK-2/3: no extension on this request, or a sync tool, or a legacy task param: a plain result', async () => {
+test('S26-TASK-2/3: no extension on this request, or a sync tool, or a handshake-era task param: a plain result', async () => {
   const { server } = createServer();
   const client = connectRawPeer(server);
-  const plain = await client.modern('tools/call', { name: 'sync', arguments: {}, task: { ttl: 1000 } });
+  const plain = await client.stateless('tools/call', { name: 'sync', arguments: {}, task: { ttl: 1000 } });
   assert.equal(plain.resultType, 'complete');
   assert.deepEqual(plain.content, [{ type: 'text', text: 'sync done' }]);
-  const rpc = client.modern('tools/call', { name: 'rpc_error', arguments: {} }, { elicitation: {} });
+  const rpc = client.stateless('tools/call', { name: 'rpc_error', arguments: {} }, { elicitation: {} });
   await assert.rejects(rpc, rejectsWith(-32603));
   // A required tool cannot run without the extension: -32021 naming it.
   await assert.rejects(
-    client.modern('tools/call', { name: 'tool_error', arguments: {} }, {}),
+    client.stateless('tools/call', { name: 'tool_error', arguments: {} }, {}),
     (error: unknown) =>
       error instanceof RpcError &&
       error.code === -32021 &&
@@ -140,35 +140,35 @@ test('S26-TASK-4/12: tasks/* without the extension are -32021; unknown ids -3260
     ['tasks/update', { taskId: 'x', inputResponses: {} }],
     ['tasks/cancel', { taskId: 'x' }],
   ] as const)
-    await assert.rejects(client.modern(method, params, {}), rejectsWith(-32021), method);
+    await assert.rejects(client.stateless(method, params, {}), rejectsWith(-32021), method);
   for (const method of ['tasks/get', 'tasks/cancel'])
-    await assert.rejects(client.modern(method, { taskId: 'nope' }), rejectsWith(-32602), method);
+    await assert.rejects(client.stateless(method, { taskId: 'nope' }), rejectsWith(-32602), method);
   await assert.rejects(
-    client.modern('tasks/update', { taskId: 'nope', inputResponses: {} }),
+    client.stateless('tasks/update', { taskId: 'nope', inputResponses: {} }),
     rejectsWith(-32602),
   );
-  await assert.rejects(client.modern('tasks/result', { taskId: 'nope' }), rejectsWith(-32601));
-  await assert.rejects(client.modern('tasks/list', {}), rejectsWith(-32601));
+  await assert.rejects(client.stateless('tasks/result', { taskId: 'nope' }), rejectsWith(-32601));
+  await assert.rejects(client.stateless('tasks/list', {}), rejectsWith(-32601));
   await server.close();
 });
 
 test('S26-TASK-7/10: a task that needs input twice parks in input_required each time and resumes on tasks/update', async () => {
   const { server, runner } = createServer();
   const client = connectRawPeer(server);
-  const { taskId } = (await client.modern('tools/call', { name: 'twice', arguments: {} })) as {
+  const { taskId } = (await client.stateless('tools/call', { name: 'twice', arguments: {} })) as {
     taskId: string;
   };
-  const get = () => client.modern('tasks/get', { taskId });
+  const get = () => client.stateless('tasks/get', { taskId });
   const first = await until(runner, get, (task) => task.status === 'input_required');
   assert.deepEqual(first.inputRequests, { first: { method: 'elicitation/create', params: CONFIRM } });
   // An unknown key is ignored; the ack is empty.
-  const ignored = await client.modern('tasks/update', {
+  const ignored = await client.stateless('tasks/update', {
     taskId,
     inputResponses: { bogus: { action: 'accept' } },
   });
   assert.deepEqual(Object.keys(ignored).sort(), ['_meta', 'resultType']);
   assert.equal((await get()).status, 'input_required');
-  await client.modern('tasks/update', {
+  await client.stateless('tasks/update', {
     taskId,
     inputResponses: { first: { action: 'accept', content: { confirm: true } } },
   });
@@ -178,7 +178,7 @@ test('S26-TASK-7/10: a task that needs input twice parks in input_required each 
     (task) => task.status === 'input_required' && 'second' in (task.inputRequests as JsonObject),
   );
   assert.deepEqual(Object.keys(second.inputRequests as JsonObject), ['second']);
-  await client.modern('tasks/update', { taskId, inputResponses: { second: { action: 'decline' } } });
+  await client.stateless('tasks/update', { taskId, inputResponses: { second: { action: 'decline' } } });
   const done = await until(runner, get, (task) => task.status === 'completed');
   assert.deepEqual(done.result, { content: [{ type: 'text', text: 'accept then decline' }] });
   await server.close();
@@ -187,22 +187,22 @@ test('S26-TASK-7/10: a task that needs input twice parks in input_required each 
 test('S26-TASK-8: a tool error completes the task with isError; a JSON-RPC error fails it with error', async () => {
   const { server, runner } = createServer();
   const client = connectRawPeer(server);
-  const toolError = (await client.modern('tools/call', { name: 'tool_error', arguments: {} })) as {
+  const toolError = (await client.stateless('tools/call', { name: 'tool_error', arguments: {} })) as {
     taskId: string;
   };
   const completed = await until(
     runner,
-    () => client.modern('tasks/get', toolError),
+    () => client.stateless('tasks/get', toolError),
     (task) => task.status !== 'working',
   );
   assert.equal(completed.status, 'completed');
   assert.equal((completed.result as JsonObject).isError, true);
-  const rpcError = (await client.modern('tools/call', { name: 'rpc_error', arguments: {} })) as {
+  const rpcError = (await client.stateless('tools/call', { name: 'rpc_error', arguments: {} })) as {
     taskId: string;
   };
   const failed = await until(
     runner,
-    () => client.modern('tasks/get', rpcError),
+    () => client.stateless('tasks/get', rpcError),
     (task) => task.status !== 'working',
   );
   assert.equal(failed.status, 'failed');
@@ -215,20 +215,20 @@ test('S26-TASK-8: a tool error completes the task with isError; a JSON-RPC error
 test('S26-TASK-11: cancel acks empty, settles cancelled, stays cancelled when the work finishes later, and is idempotent', async () => {
   const { server, release, stubbornStarted, stubbornDone } = createServer();
   const client = connectRawPeer(server);
-  const { taskId } = (await client.modern('tools/call', { name: 'stubborn', arguments: {} })) as {
+  const { taskId } = (await client.stateless('tools/call', { name: 'stubborn', arguments: {} })) as {
     taskId: string;
   };
   await stubbornStarted;
-  const ack = await client.modern('tasks/cancel', { taskId });
+  const ack = await client.stateless('tasks/cancel', { taskId });
   assert.deepEqual(Object.keys(ack).sort(), ['_meta', 'resultType']);
   assert.equal(ack.resultType, 'complete');
   release();
   await stubbornDone;
   await settle();
-  const after = await client.modern('tasks/get', { taskId });
+  const after = await client.stateless('tasks/get', { taskId });
   assert.equal(after.status, 'cancelled', 'the work completed after the cancel: still cancelled');
   assert.equal('result' in after, false);
-  const again = await client.modern('tasks/cancel', { taskId });
+  const again = await client.stateless('tasks/cancel', { taskId });
   assert.equal(again.resultType, 'complete');
   await server.close();
 });
@@ -236,25 +236,25 @@ test('S26-TASK-11: cancel acks empty, settles cancelled, stays cancelled when th
 test('S26-TASK-9: a task stays reachable for its whole ttl and is gone after it (fake clock)', async () => {
   const { server, clock } = createServer();
   const client = connectRawPeer(server);
-  const { taskId } = (await client.modern('tools/call', { name: 'held', arguments: {} })) as {
+  const { taskId } = (await client.stateless('tools/call', { name: 'held', arguments: {} })) as {
     taskId: string;
   };
   clock.advance(60_000);
-  assert.equal((await client.modern('tasks/get', { taskId })).status, 'working');
+  assert.equal((await client.stateless('tasks/get', { taskId })).status, 'working');
   clock.advance(1);
   await settle();
-  await assert.rejects(client.modern('tasks/get', { taskId }), rejectsWith(-32602));
+  await assert.rejects(client.stateless('tasks/get', { taskId }), rejectsWith(-32602));
   await server.close();
 });
 
 test('S26-TASK-6: input before the task goes through MRTR rounds, then the task is created, without requestState', async () => {
   const { server, runner } = createServer();
   const client = connectRawPeer(server);
-  const round = await client.modern('tools/call', { name: 'ask_then_task', arguments: {} });
+  const round = await client.stateless('tools/call', { name: 'ask_then_task', arguments: {} });
   assert.equal(round.resultType, 'input_required');
   assert.equal('taskId' in round, false);
   assert.deepEqual(Object.keys(round.inputRequests as JsonObject), ['before']);
-  const created = await client.modern('tools/call', {
+  const created = await client.stateless('tools/call', {
     name: 'ask_then_task',
     arguments: {},
     inputResponses: { before: { action: 'accept', content: { confirm: true } } },
@@ -265,14 +265,14 @@ test('S26-TASK-6: input before the task goes through MRTR rounds, then the task 
   const taskId = created.taskId as string;
   const parked = await until(
     runner,
-    () => client.modern('tasks/get', { taskId }),
+    () => client.stateless('tasks/get', { taskId }),
     (task) => task.status === 'input_required',
   );
   assert.deepEqual(Object.keys(parked.inputRequests as JsonObject), ['inside']);
-  await client.modern('tasks/update', { taskId, inputResponses: { inside: { action: 'cancel' } } });
+  await client.stateless('tasks/update', { taskId, inputResponses: { inside: { action: 'cancel' } } });
   const done = await until(
     runner,
-    () => client.modern('tasks/get', { taskId }),
+    () => client.stateless('tasks/get', { taskId }),
     (task) => task.status === 'completed',
   );
   assert.deepEqual(done.result, { content: [{ type: 'text', text: 'accept, then cancel' }] });

@@ -7,7 +7,7 @@ import type { HeaderReader } from './exchange.ts';
 import type { JsonObject, JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import { readEnvelope } from '../../protocol/envelope.ts';
-import { MetaKey, ModernErrorCode } from '../../protocol/types/index.ts';
+import { MetaKey, StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { HttpError } from './json-response.ts';
 import { checkParamHeaders, findHeaderParams, type HeaderParam } from './param-headers.ts';
 import { checkMethodHeaders, checkVersionHeader } from './request-headers.ts';
@@ -22,7 +22,7 @@ export type ToolSchemaLookup = (
  * The HTTP error for a stateless request that fails the ladder, or undefined when it may be served.
  * Errors echo the request id (S26-HTTP-17). Synchronous unless the tool schema lookup is not.
  */
-export function checkModernRequest(
+export function checkStatelessRequest(
   message: JsonRpcRequest,
   headers: HeaderReader,
   toolSchema: ToolSchemaLookup,
@@ -34,7 +34,7 @@ export function checkModernRequest(
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
     // Conformance pins -32602 (missing keys) before -32020, and the version header's -32020 before -32022.
-    if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) return fromRpcError(error, id);
+    if (error.code !== StatelessErrorCode.UnsupportedProtocolVersion) return fromRpcError(error, id);
     versionError = error;
   }
   const meta = message.params?._meta as JsonObject;
@@ -66,7 +66,7 @@ function paramHeaderError(
 }
 
 function headerMismatch(message: string, id: JsonRpcRequest['id']): HttpError {
-  return { status: 400, code: ModernErrorCode.HeaderMismatch, message, id };
+  return { status: 400, code: StatelessErrorCode.HeaderMismatch, message, id };
 }
 
 /** A schema's annotations, found once per schema object (a server's tool schemas are stable objects). */

@@ -9,11 +9,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 import { registerOurServerTour } from '../our-server-tour.ts';
 import { HttpWireLog, startOurHttpServer, type OurHttpServer } from './http-hosts.ts';
-import { createV2LegacyPeer } from './official-peers.ts';
+import { createV2HandshakePeer } from './official-peers.ts';
 
 const PINNED_VERSION = '2025-06-18';
 const wire = new HttpWireLog();
-const { client, peer, connect } = createV2LegacyPeer('interop-official-v2-http', PINNED_VERSION);
+const { client, peer, connect } = createV2HandshakePeer('interop-official-v2-http', PINNED_VERSION);
 let server: OurHttpServer;
 let transport: StreamableHTTPClientTransport;
 

@@ -18,12 +18,12 @@ import {
   TEMPLATE_CASE,
   textResult,
 } from '../our-everything-expectations.ts';
-import { ModernV2Peer, SERVER_NAME } from '../official-v2-modern-peer.ts';
-import { MODERN_REVISION } from '../sdk-modern-wire-tap.ts';
+import { StatelessV2Peer, SERVER_NAME } from '../official-v2-stateless-peer.ts';
+import { STATELESS_REVISION } from '../sdk-stateless-wire-tap.ts';
 import { HttpWireLog, startOurHttpServer, type OurHttpServer } from './http-hosts.ts';
-import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from '../modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from '../stateless-expectations.ts';
 
-const peer = new ModernV2Peer('interop-official-v2-modern-http');
+const peer = new StatelessV2Peer('interop-official-v2-stateless-http');
 const { client, tap, toolListChanges, promptListChanges, clientErrors, callTool } = peer;
 const wire = new HttpWireLog();
 let server: OurHttpServer;
@@ -42,8 +42,8 @@ after(async () => {
 
 test('v2 over HTTP, auto negotiation: server/discover settles on 2026-07-28; no initialize, no session', async () => {
   assert.equal(client.getProtocolEra(), 'modern');
-  assert.equal(client.getNegotiatedProtocolVersion(), MODERN_REVISION);
-  assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [MODERN_REVISION]);
+  assert.equal(client.getNegotiatedProtocolVersion(), STATELESS_REVISION);
+  assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [STATELESS_REVISION]);
   assert.equal(client.getServerVersion()?.name, SERVER_NAME);
   assert.deepEqual(client.getServerCapabilities(), EVERYTHING_CAPABILITIES);
   assert.match(client.getInstructions() ?? '', /every MCP feature/);

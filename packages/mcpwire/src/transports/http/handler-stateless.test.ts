@@ -6,8 +6,8 @@ import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
 import {
   ENDPOINT,
-  modernMeta,
-  modernPost,
+  statelessMeta,
+  statelessPost,
   post,
   SseReader,
   type Loose,
@@ -28,7 +28,7 @@ async function json(response: Response): Promise<Record<string, Loose>> {
 describe('stateless era: answers', () => {
   test('server/discover is answered in JSON, with no session id', async () => {
     const { handler } = setup();
-    const response = await handler(modernPost('server/discover', {}, { id: 7 }));
+    const response = await handler(statelessPost('server/discover', {}, { id: 7 }));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('mcp-session-id'), null);
     const body = await json(response);
@@ -39,7 +39,7 @@ describe('stateless era: answers', () => {
   test('a request carrying Mcp-Session-Id is served statelessly all the same (S26-HTTP-9)', async () => {
     const { handler } = setup();
     const response = await handler(
-      modernPost('tools/list', {}, { headers: { 'Mcp-Session-Id': 'whatever' } }),
+      statelessPost('tools/list', {}, { headers: { 'Mcp-Session-Id': 'whatever' } }),
     );
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('mcp-session-id'), null);
@@ -49,7 +49,7 @@ describe('stateless era: answers', () => {
   test('progress before the response turns the answer into an SSE stream that ends after it', async () => {
     const { handler } = setup();
     const response = await handler(
-      modernPost(
+      statelessPost(
         'tools/call',
         { name: 'test_tool_with_progress', arguments: {} },
         { meta: { progressToken: 'p1' } },
@@ -78,11 +78,11 @@ describe('stateless era: answers', () => {
 
   test('a handler error is in-band (200); -32021 is 400 even from a handler', async () => {
     const { handler } = setup();
-    const unknown = await handler(modernPost('tools/call', { name: 'no_such_tool', arguments: {} }));
+    const unknown = await handler(statelessPost('tools/call', { name: 'no_such_tool', arguments: {} }));
     assert.equal(unknown.status, 200);
     assert.equal((await json(unknown)).error.code, -32602);
     const missing = await handler(
-      modernPost('tools/call', { name: 'test_missing_capability', arguments: {} }),
+      statelessPost('tools/call', { name: 'test_missing_capability', arguments: {} }),
     );
     assert.equal(missing.status, 400);
     const body = await json(missing);
@@ -101,7 +101,7 @@ describe('stateless era: answers', () => {
       'unknown/method',
     ]) {
       const params = method.startsWith('resources/') ? { uri: 'test://static-text' } : {};
-      const response = await handler(modernPost(method, params, { id: `id-${method}` }));
+      const response = await handler(statelessPost(method, params, { id: `id-${method}` }));
       assert.equal(response.status, 404, method);
       const body = await json(response);
       assert.deepEqual([body.id, body.error.code], [`id-${method}`, -32601], method);
@@ -165,7 +165,7 @@ describe('stateless era: the validation ladder', () => {
     const body = await json(noMeta);
     assert.deepEqual([body.id, body.error.code], [101, -32602]);
     assert.match(body.error.message, /_meta/);
-    const meta = modernMeta();
+    const meta = statelessMeta();
     delete meta['io.modelcontextprotocol/clientCapabilities'];
     const noCaps = await handler(
       post(
@@ -175,7 +175,7 @@ describe('stateless era: the validation ladder', () => {
     );
     assert.equal(noCaps.status, 400);
     assert.deepEqual([(await json(noCaps)).error.code], [-32602]);
-    const noInfo = modernMeta();
+    const noInfo = statelessMeta();
     delete noInfo['io.modelcontextprotocol/clientInfo'];
     const fine = await handler(
       post(
@@ -192,12 +192,16 @@ describe('stateless era: the validation ladder', () => {
   test('header/body version mismatch is -32020 before the unsupported version -32022', async () => {
     const { handler } = setup();
     const mismatch = await handler(
-      modernPost('server/discover', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } }),
+      statelessPost(
+        'server/discover',
+        {},
+        { meta: { 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' } },
+      ),
     );
     assert.equal(mismatch.status, 400);
     assert.equal((await json(mismatch)).error.code, -32020);
     const unsupported = await handler(
-      modernPost(
+      statelessPost(
         'server/discover',
         {},
         {
@@ -218,7 +222,7 @@ describe('stateless era: the validation ladder', () => {
   test('a claim naming a handshake-era version is served as stateless: -32022', async () => {
     const { handler } = setup();
     const response = await handler(
-      modernPost(
+      statelessPost(
         'tools/list',
         {},
         {
@@ -237,20 +241,23 @@ describe('stateless era: the validation ladder', () => {
     const rejected: Array<[string, Request]> = [
       [
         'no MCP-Protocol-Version',
-        modernPost('tools/list', {}, { headers: { 'MCP-Protocol-Version': null } }),
+        statelessPost('tools/list', {}, { headers: { 'MCP-Protocol-Version': null } }),
       ],
-      ['no Mcp-Method', modernPost('tools/list', {}, { headers: { 'Mcp-Method': null } })],
+      ['no Mcp-Method', statelessPost('tools/list', {}, { headers: { 'Mcp-Method': null } })],
       [
         'Mcp-Method of another method',
-        modernPost('tools/list', {}, { headers: { 'Mcp-Method': 'prompts/list' } }),
+        statelessPost('tools/list', {}, { headers: { 'Mcp-Method': 'prompts/list' } }),
       ],
-      ['Mcp-Method in upper case', modernPost('tools/list', {}, { headers: { 'Mcp-Method': 'TOOLS/LIST' } })],
-      ['no Mcp-Name', modernPost('tools/call', call, { headers: { 'Mcp-Name': null } })],
+      [
+        'Mcp-Method in upper case',
+        statelessPost('tools/list', {}, { headers: { 'Mcp-Method': 'TOOLS/LIST' } }),
+      ],
+      ['no Mcp-Name', statelessPost('tools/call', call, { headers: { 'Mcp-Name': null } })],
       [
         'Mcp-Name of another tool',
-        modernPost('tools/call', call, { headers: { 'Mcp-Name': 'wrong_tool_name' } }),
+        statelessPost('tools/call', call, { headers: { 'Mcp-Name': 'wrong_tool_name' } }),
       ],
-      ['Mcp-Name non-ASCII', modernPost('tools/call', call, { headers: { 'Mcp-Name': 'ech\u00f6' } })],
+      ['Mcp-Name non-ASCII', statelessPost('tools/call', call, { headers: { 'Mcp-Name': 'ech\u00f6' } })],
     ];
     for (const [label, request] of rejected) {
       const response = await handler(request);
@@ -261,7 +268,7 @@ describe('stateless era: the validation ladder', () => {
     const accepted: Array<[string, Request]> = [
       [
         'lower-case names',
-        modernPost(
+        statelessPost(
           'tools/list',
           {},
           { headers: { ...NO_STANDARD, 'mcp-method': 'tools/list', 'mcp-protocol-version': '2026-07-28' } },
@@ -269,16 +276,16 @@ describe('stateless era: the validation ladder', () => {
       ],
       [
         'upper-case names',
-        modernPost(
+        statelessPost(
           'tools/list',
           {},
           { headers: { ...NO_STANDARD, 'MCP-METHOD': 'tools/list', 'MCP-PROTOCOL-VERSION': '2026-07-28' } },
         ),
       ],
-      ['padded Mcp-Name', modernPost('tools/call', call, { headers: { 'Mcp-Name': '  echo  ' } })],
+      ['padded Mcp-Name', statelessPost('tools/call', call, { headers: { 'Mcp-Name': '  echo  ' } })],
       [
         'base64 Mcp-Name',
-        modernPost(
+        statelessPost(
           'resources/read',
           { uri: 'test://static-text' },
           { headers: { 'Mcp-Name': '=?base64?dGVzdDovL3N0YXRpYy10ZXh0?=' } },
@@ -296,7 +303,7 @@ describe('stateless era: the validation ladder', () => {
     const { handler } = setup();
     const call = (region: string | undefined, header: string | null) =>
       handler(
-        modernPost(
+        statelessPost(
           'tools/call',
           { name: 'test_custom_header', arguments: region === undefined ? {} : { region } },
           {
@@ -335,7 +342,9 @@ describe('stateless era: the validation ladder', () => {
         return { type: 'object', properties: { message: { type: 'string', 'x-mcp-header': 'Msg' } } };
       },
     });
-    const response = await handler(modernPost('tools/call', { name: 'echo', arguments: { message: 'hi' } }));
+    const response = await handler(
+      statelessPost('tools/call', { name: 'echo', arguments: { message: 'hi' } }),
+    );
     assert.equal(response.status, 400);
     assert.match((await json(response)).error.message, /Mcp-Param-Msg/);
     assert.deepEqual(asked, ['echo']);

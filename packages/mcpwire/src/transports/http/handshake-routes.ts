@@ -7,7 +7,7 @@ import { isRequest } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { clientKeyOf, type ClientKeyHook } from './per-client-key.ts';
 import { HttpSession } from './http-session.ts';
-import { checkVersionHeader, refuseBatch } from './legacy-checks.ts';
+import { checkVersionHeader, refuseBatch } from './handshake-checks.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import type { ChannelServer, Principal } from './options.ts';
@@ -15,7 +15,7 @@ import type { Accepts } from './post-exchange.ts';
 import type { SessionRegistry } from './sessions.ts';
 
 /** What the handshake-era routes work with. */
-export interface LegacyContext {
+export interface HandshakeContext {
   server: ChannelServer;
   sessions: SessionRegistry;
   /** Who sent the request (undefined without authentication); sessions are bound to its key (SEC-7). */
@@ -25,12 +25,12 @@ export interface LegacyContext {
 }
 
 /** Serves a handshake-era POST: a new session for `initialize`, else delivery into the named session. */
-export async function handleLegacyPost(
+export async function handleHandshakePost(
   request: HttpRequestView,
   frame: Frame,
   isInitialize: boolean,
   accepts: Accepts,
-  context: LegacyContext,
+  context: HandshakeContext,
 ): Promise<HttpReply> {
   const items: readonly Message[] =
     frame.type === 'batch'
@@ -93,7 +93,10 @@ export async function handleLegacyPost(
 }
 
 /** GET: the session's standalone stream, or the resumption of one of its streams (Last-Event-ID). */
-export async function handleLegacyGet(request: HttpRequestView, context: LegacyContext): Promise<HttpReply> {
+export async function handleHandshakeGet(
+  request: HttpRequestView,
+  context: HandshakeContext,
+): Promise<HttpReply> {
   const accept = request.headers.get('accept') ?? '';
   if (!/text\/event-stream|text\/\*|\*\/\*/i.test(accept)) {
     return refusal(406, 'Not Acceptable: a GET must accept text/event-stream');
@@ -110,9 +113,9 @@ export async function handleLegacyGet(request: HttpRequestView, context: LegacyC
 }
 
 /** DELETE: ends the session (HTTP-32); later requests with its id get 404. */
-export async function handleLegacyDelete(
+export async function handleHandshakeDelete(
   request: HttpRequestView,
-  context: LegacyContext,
+  context: HandshakeContext,
 ): Promise<HttpReply> {
   const refused = checkVersionHeader(request, undefined);
   if (refused) return refused;
@@ -128,7 +131,7 @@ export async function handleLegacyDelete(
  */
 function findSession(
   request: HttpRequestView,
-  context: LegacyContext,
+  context: HandshakeContext,
   id: RequestId | undefined,
 ): HttpSession | HttpReply | Promise<HttpSession | HttpReply> {
   const sessionId = request.headers.get('mcp-session-id');

@@ -8,7 +8,7 @@ import { isRecord } from './message-facts.ts';
 /** A 2026-07-28 client request: params._meta names the version and the client capabilities (clientInfo SHOULD). */
 export function checkEnvelope(context: MessageContext): void {
   const { report, method, from, params, meta } = context;
-  if (!context.isModern || from !== 'client') return;
+  if (!context.isStateless || from !== 'client') return;
   const what = `the client sent ${method ?? 'a request'}`;
   const needs = `${MetaKey.protocolVersion} and ${MetaKey.clientCapabilities}`;
   context.reportedMissing.push('params', '_meta', MetaKey.protocolVersion, MetaKey.clientCapabilities);
@@ -36,7 +36,7 @@ export function checkEnvelope(context: MessageContext): void {
 /** A server's result to a 2026-07-28 request names its `resultType` ("complete", "input_required", ...). */
 export function checkResultType(context: MessageContext): void {
   const { message, request, report, from } = context;
-  if (from !== 'server' || request?.isModern !== true || !isRecord(message.result)) return;
+  if (from !== 'server' || request?.isStateless !== true || !isRecord(message.result)) return;
   context.reportedMissing.push('resultType');
   if (!('resultType' in message.result))
     report.report(

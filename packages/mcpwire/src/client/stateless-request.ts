@@ -4,17 +4,17 @@
 import type { JsonObject } from '../jsonrpc/message.ts';
 import { RpcError } from '../jsonrpc/rpc-error.ts';
 import type { RequestOptions } from '../protocol/session.ts';
-import { MODERN_VERSIONS } from '../protocol/revisions.ts';
+import { STATELESS_VERSIONS } from '../protocol/revisions.ts';
 import {
   MetaKey,
-  ModernErrorCode,
+  StatelessErrorCode,
   type ClientCapabilities,
   type Implementation,
 } from '../protocol/types/index.ts';
 import { InvalidResultError } from './errors.ts';
 
 /** What a stateless-era call needs from its client. */
-export interface ModernLink {
+export interface StatelessLink {
   /** The revision named on every request; updated when a -32022 names a better one. */
   version: string;
   capabilities: ClientCapabilities;
@@ -32,7 +32,7 @@ export interface ModernLink {
 }
 
 /** Adds the envelope to `params`, keeping any `_meta` the caller set. */
-export function withEnvelope(link: ModernLink, params: JsonObject | undefined): JsonObject {
+export function withEnvelope(link: StatelessLink, params: JsonObject | undefined): JsonObject {
   const meta: JsonObject = {
     ...((params?._meta as JsonObject | undefined) ?? {}),
     [MetaKey.protocolVersion]: link.version,
@@ -49,8 +49,8 @@ export function withEnvelope(link: ModernLink, params: JsonObject | undefined): 
  * a new id, the answers, and the server's `requestState` exactly as received (never parsed).
  * A missing `resultType` means complete; an unknown one is an InvalidResultError (S26-BASE-3/4).
  */
-export async function sendModern(
-  link: ModernLink,
+export async function sendStateless(
+  link: StatelessLink,
   method: string,
   params: JsonObject | undefined,
   options: RequestOptions = {},
@@ -90,7 +90,7 @@ export async function sendModern(
 }
 
 /** True if an extension of the client accepts `type` as the result of `method` (e.g. `task`, S26-TASK-3). */
-function isAccepted(link: ModernLink, method: string, type: unknown): boolean {
+function isAccepted(link: StatelessLink, method: string, type: unknown): boolean {
   const accepted = link.resultTypes;
   return (
     accepted !== undefined &&
@@ -116,7 +116,7 @@ const REISSUABLE_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 async function sendWithVersionRetry(
-  link: ModernLink,
+  link: StatelessLink,
   method: string,
   params: JsonObject,
   options: RequestOptions,
@@ -129,10 +129,12 @@ async function sendWithVersionRetry(
     // the caller gets the ResponseStreamLostError and decides.
     if ((error as { code?: unknown }).code === 'RESPONSE_STREAM_LOST' && REISSUABLE_METHODS.has(method))
       return link.send(method, withEnvelope(link, params), options);
-    if (!(error instanceof RpcError) || error.code !== ModernErrorCode.UnsupportedProtocolVersion)
+    if (!(error instanceof RpcError) || error.code !== StatelessErrorCode.UnsupportedProtocolVersion)
       throw error;
     const supported = (error.data as { supported?: unknown } | undefined)?.supported;
-    const mutual = Array.isArray(supported) ? MODERN_VERSIONS.find((v) => supported.includes(v)) : undefined;
+    const mutual = Array.isArray(supported)
+      ? STATELESS_VERSIONS.find((v) => supported.includes(v))
+      : undefined;
     // S26-VER-3: retry once at a mutual version (even the same one, as conformance's mock expects).
     if (mutual === undefined) throw error;
     link.version = mutual;

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import type { CompleteResult, GetPromptResult, ReadResourceResult } from 'mcpwire';
 import { metaOf } from './conversation-log.ts';
-import { assertInputRounds } from './modern-results.ts';
+import { assertInputRounds } from './stateless-results.ts';
 import {
   EVERYTHING_CAPABILITIES,
   COMPLETION_CASES,
@@ -20,12 +20,12 @@ import {
   TEMPLATE_CASE,
   textResult,
 } from './our-everything-expectations.ts';
-import { ModernV2Peer, SERVER_NAME } from './official-v2-modern-peer.ts';
-import { MODERN_REVISION } from './sdk-modern-wire-tap.ts';
+import { StatelessV2Peer, SERVER_NAME } from './official-v2-stateless-peer.ts';
+import { STATELESS_REVISION } from './sdk-stateless-wire-tap.ts';
 import { OUR_EVERYTHING_SERVER, StderrTail } from './stdio-peers.ts';
-import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from './modern-expectations.ts';
+import { KNOWN_PROGRESS_RACE, SUBSCRIPTION_ID_KEY } from './stateless-expectations.ts';
 
-const peer = new ModernV2Peer('interop-official-v2-modern');
+const peer = new StatelessV2Peer('interop-official-v2-stateless');
 const { client, tap, logs, toolListChanges, promptListChanges, clientErrors, callTool } = peer;
 const stderr = new StderrTail();
 
@@ -41,9 +41,9 @@ after(async () => {
 
 test('v2 client, auto negotiation: the server/discover probe settles on 2026-07-28, no handshake', () => {
   assert.equal(client.getProtocolEra(), 'modern');
-  assert.equal(client.getNegotiatedProtocolVersion(), MODERN_REVISION);
+  assert.equal(client.getNegotiatedProtocolVersion(), STATELESS_REVISION);
   const discover = client.getDiscoverResult();
-  assert.deepEqual(discover?.supportedVersions, [MODERN_REVISION]);
+  assert.deepEqual(discover?.supportedVersions, [STATELESS_REVISION]);
   assert.equal(typeof discover.ttlMs, 'number', 'DiscoverResult carries caching hints (S26-DISC-3)');
   assert.equal(client.getServerVersion()?.name, SERVER_NAME);
   assert.deepEqual(client.getServerCapabilities(), EVERYTHING_CAPABILITIES);

@@ -4,7 +4,7 @@
 import type { Frame } from '../../jsonrpc/codec.ts';
 import type { RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
-import { LEGACY_VERSIONS } from '../../protocol/revisions.ts';
+import { HANDSHAKE_VERSIONS } from '../../protocol/revisions.ts';
 import type { HttpReply, HttpRequestView } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 
@@ -14,11 +14,11 @@ export function checkVersionHeader(
   id: RequestId | undefined,
 ): HttpReply | undefined {
   const version = request.headers.get('mcp-protocol-version');
-  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version)) return undefined;
+  if (version === null || (HANDSHAKE_VERSIONS as readonly string[]).includes(version)) return undefined;
   return errorReply({
     status: 400,
     code: TRANSPORT_ERROR,
-    message: `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${LEGACY_VERSIONS.join(', ')})`,
+    message: `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${HANDSHAKE_VERSIONS.join(', ')})`,
     id,
   });
 }

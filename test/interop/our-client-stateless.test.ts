@@ -1,5 +1,5 @@
 // Our Client in the stateless era (2026-07-28) over real stdio child processes, with its default era "auto"
-// (a `server/discover` probe): against a dual-era server on the official v2 SDK (modern, and legacy through the
+// (a `server/discover` probe): against a dual-era server on the official v2 SDK (stateless, and handshake-era through the
 // SDK's shim), against a handshake-only server on the official v1 SDK (the probe falls back), and against
 // `mcpwire serve everything` (the multi-round-trip fixtures through our handlers, listen, per-request logging).
 // Every message our client sends is checked against the official schema of its revision.
@@ -15,7 +15,7 @@ import { tapChannel, type ChannelObserver } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
 import { ClientWireCheck } from './client-wire-check.ts';
 import { ConversationLog, metaOf } from './conversation-log.ts';
-import { assertInputRounds, toPlainResult } from './modern-results.ts';
+import { assertInputRounds, toPlainResult } from './stateless-results.ts';
 import {
   answerElicitation,
   answerSampling,
@@ -27,8 +27,8 @@ import {
 } from './our-everything-expectations.ts';
 import { OUR_EVERYTHING_SERVER, REPO_ROOT, StderrTail, type StdioCommand } from './stdio-peers.ts';
 
-const MODERN = '2026-07-28';
-const INFO = { name: 'interop-mcpwire-modern', version: '0.1.0' };
+const STATELESS = '2026-07-28';
+const INFO = { name: 'interop-mcpwire-stateless', version: '0.1.0' };
 const ROOT_URIS = CLIENT_ROOTS.map((root) => root.uri).join(', ');
 const ENVELOPE = {
   version: 'io.modelcontextprotocol/protocolVersion',
@@ -82,7 +82,7 @@ class Peer {
   readonly wire: ClientWireCheck;
   readonly transport: Transport;
 
-  constructor(server: StdioCommand, options: { handlers?: ClientHandlers; era?: 'legacy' } = {}) {
+  constructor(server: StdioCommand, options: { handlers?: ClientHandlers; era?: 'handshake' } = {}) {
     const handlers: ClientHandlers = options.handlers ?? {
       elicitation: (params) => {
         this.elicitations.push(params.message);
@@ -169,9 +169,9 @@ describe('our Client in the stateless era, over stdio', { concurrency: true }, (
     before(() => peer.connect());
     after(() => peer.close());
 
-    it('the probe finds a stateless-era server: era modern at 2026-07-28, no handshake', () => {
-      assert.equal(client.era, 'modern');
-      assert.equal(client.protocolVersion, MODERN);
+    it('the probe finds a stateless-era server: era stateless at 2026-07-28, no handshake', () => {
+      assert.equal(client.era, 'stateless');
+      assert.equal(client.protocolVersion, STATELESS);
       assert.deepEqual(client.serverInfo, { name: SERVER, version: '2.4.0' });
       assert.equal(client.instructions, 'Fixture server of the mcpwire interop tests.');
       assert.deepEqual(client.serverCapabilities?.tools, { listChanged: true });
@@ -307,13 +307,13 @@ describe('our Client in the stateless era, over stdio', { concurrency: true }, (
     'our Client pinned to the handshake era against the same v2 server (the SDK shim sends real requests)',
     { concurrency: false },
     () => {
-      const peer = new Peer(OFFICIAL_V2_SERVER, { era: 'legacy' });
+      const peer = new Peer(OFFICIAL_V2_SERVER, { era: 'handshake' });
       const { client, log } = peer;
       before(() => peer.connect());
       after(() => peer.close());
 
       it('the same handlers answer elicitation/create, sampling/createMessage and roots/list requests', async (t) => {
-        assert.equal(client.era, 'legacy');
+        assert.equal(client.era, 'handshake');
         assert.equal(client.protocolVersion, '2025-11-25');
         assert.equal(log.clientMethods[0], 'initialize');
         const deleted = await client.callTool({ name: 'delete_branch', arguments: { branch: 'old' } });
@@ -335,7 +335,7 @@ describe('our Client in the stateless era, over stdio', { concurrency: true }, (
           1,
           'one tools/call; the rounds ran inside the server',
         );
-        peer.assertCleanWire(t, 'official v2 server (legacy)');
+        peer.assertCleanWire(t, 'official v2 server (handshake)');
       });
     },
   );
@@ -347,7 +347,7 @@ describe('our Client in the stateless era, over stdio', { concurrency: true }, (
     after(() => peer.close());
 
     it('server/discover is answered with an error, so the client falls back to initialize (2025-11-25)', () => {
-      assert.equal(client.era, 'legacy');
+      assert.equal(client.era, 'handshake');
       assert.equal(client.protocolVersion, '2025-11-25');
       assert.deepEqual(client.serverInfo, { name: 'official-v1-echo', version: '0.0.0' });
       const [probe] = log.exchanges;
@@ -386,14 +386,14 @@ describe('our Client in the stateless era, over stdio', { concurrency: true }, (
       after(() => peer.close());
 
       it('the probe settles on 2026-07-28; every request carries the envelope (S26-META-2)', async () => {
-        assert.equal(client.era, 'modern');
-        assert.equal(client.protocolVersion, MODERN);
+        assert.equal(client.era, 'stateless');
+        assert.equal(client.protocolVersion, STATELESS);
         assert.equal(client.serverInfo?.name, SERVER);
         await client.listAllTools();
         assert.deepEqual(log.clientMethods.slice(0, 2), ['server/discover', 'tools/list']);
         for (const { request } of log.exchanges) {
           const meta = metaOf(request);
-          assert.equal(meta[ENVELOPE.version], MODERN, request.method);
+          assert.equal(meta[ENVELOPE.version], STATELESS, request.method);
           assert.deepEqual(meta[ENVELOPE.clientInfo], INFO, request.method);
           assert.ok(meta[ENVELOPE.capabilities], request.method);
         }

@@ -21,7 +21,7 @@ import { cacheHints, type CacheDefaults } from './cache-hints.ts';
 import { toCanonicalJson } from '../validation/index.ts';
 
 /** What the stateless dispatcher needs of its server definition. */
-export interface ModernHost extends HandlerHost {
+export interface StatelessHost extends HandlerHost {
   readonly options: { readonly instructions?: string; readonly cache?: CacheDefaults };
   readonly sealer: RequestStateSealer;
   /** The core's and the extensions' method rows. */
@@ -33,11 +33,11 @@ export interface ModernHost extends HandlerHost {
     origin: RequestOrigin,
   ): Promise<JsonObject>;
   /** Serves `subscriptions/listen` on the request's own stream. */
-  listen(request: ModernRequest, stream: ModernStream): Promise<SubscriptionsListenResult>;
+  listen(request: StatelessRequest, stream: StatelessStream): Promise<SubscriptionsListenResult>;
 }
 
 /** One stateless request. */
-export interface ModernRequest {
+export interface StatelessRequest {
   id: RequestId;
   method: string;
   params: JsonObject;
@@ -47,7 +47,7 @@ export interface ModernRequest {
 }
 
 /** Where notifications scoped to the request go (its response stream; on stdio, the shared channel). */
-export interface ModernStream {
+export interface StatelessStream {
   notify(method: string, params: JsonObject, options?: SendOptions): Promise<void>;
   /** Who sent the request `requestId`, as the transport authenticated it (becomes `ctx.auth`). */
   principalOf?(requestId: RequestId): Principal | undefined;
@@ -59,7 +59,7 @@ export interface ModernStream {
  */
 const scope: { -readonly [K in keyof InboundScope]: InboundScope[K] } = {
   receiver: 'server',
-  era: 'modern',
+  era: 'stateless',
   protocolVersion: undefined,
   ownCapabilities: {},
 };
@@ -68,10 +68,10 @@ const scope: { -readonly [K in keyof InboundScope]: InboundScope[K] } = {
  * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`
  * and caching hints where the method is cacheable), or throws RpcError.
  */
-export async function serveModern(
-  host: ModernHost,
-  request: ModernRequest,
-  stream: ModernStream,
+export async function serveStateless(
+  host: StatelessHost,
+  request: StatelessRequest,
+  stream: StatelessStream,
 ): Promise<JsonObject> {
   const envelope = readEnvelope(request.params);
   scope.protocolVersion = envelope.version;
@@ -91,11 +91,11 @@ export async function serveModern(
 }
 
 async function runRounds(
-  host: ModernHost,
+  host: StatelessHost,
   spec: MethodSpec,
-  request: ModernRequest,
+  request: StatelessRequest,
   envelope: ReturnType<typeof readEnvelope>,
-  stream: ModernStream,
+  stream: StatelessStream,
 ): Promise<JsonObject> {
   const { method, params } = request;
   const isMrtr = spec.hasInputRounds === true;
@@ -120,11 +120,11 @@ async function runRounds(
       : withoutRoundKeys(params);
   // A complete result gets its `resultType` from `decorate`.
   if (!isMrtr) {
-    const origin = new ModernOutput(host, request, stream, envelope, undefined);
+    const origin = new StatelessOutput(host, request, stream, envelope, undefined);
     return await host.dispatch(
       method,
       handlerParams,
-      modernContext(request, envelope, stream, origin),
+      statelessContext(request, envelope, stream, origin),
       origin,
     );
   }
@@ -138,9 +138,9 @@ async function runRounds(
   // Settles with the handler's result, or undefined when the round ends needing input first.
   const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
     round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
-    const origin = new ModernOutput(host, request, stream, envelope, round);
+    const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
-      .dispatch(method, handlerParams, modernContext(request, envelope, stream, origin), origin)
+      .dispatch(method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
       .then(resolve, reject);
   });
   if (outcome) return outcome;
@@ -196,15 +196,15 @@ async function bindingOf(method: string, params: JsonObject): Promise<string> {
   return `${method}#${Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-function modernContext(
-  request: ModernRequest,
+function statelessContext(
+  request: StatelessRequest,
   envelope: ReturnType<typeof readEnvelope>,
-  stream: ModernStream,
-  output: ModernOutput,
+  stream: StatelessStream,
+  output: StatelessOutput,
 ): RequestContext {
   return createRequestContext(
     {
-      era: 'modern',
+      era: 'stateless',
       protocolVersion: envelope.version,
       clientCapabilities: envelope.capabilities,
       clientInfo: envelope.clientInfo,
@@ -220,18 +220,18 @@ function modernContext(
  * Where a stateless request's context sends things (its stream, its own log level, its round), and
  * its origin for the handler table (the server and the request's stream, no connection).
  */
-class ModernOutput implements ContextOutput, RequestOrigin {
-  readonly server: ModernHost;
+class StatelessOutput implements ContextOutput, RequestOrigin {
+  readonly server: StatelessHost;
   readonly connection = undefined;
-  readonly #request: ModernRequest;
-  readonly #stream: ModernStream;
+  readonly #request: StatelessRequest;
+  readonly #stream: StatelessStream;
   readonly #level: LoggingLevel | undefined;
   readonly #round: InputRound | undefined;
 
   constructor(
-    host: ModernHost,
-    request: ModernRequest,
-    stream: ModernStream,
+    host: StatelessHost,
+    request: StatelessRequest,
+    stream: StatelessStream,
     envelope: ReturnType<typeof readEnvelope>,
     round: InputRound | undefined,
   ) {
@@ -270,7 +270,7 @@ class ModernOutput implements ContextOutput, RequestOrigin {
 }
 
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */
-function decorate(host: ModernHost, spec: MethodSpec, result: JsonObject): JsonObject {
+function decorate(host: StatelessHost, spec: MethodSpec, result: JsonObject): JsonObject {
   const meta = { ...((result._meta as JsonObject | undefined) ?? {}), [MetaKey.serverInfo]: host.info };
   const out: JsonObject = { resultType: 'complete', ...result, _meta: meta };
   if (out.resultType === 'complete' && spec.cache)

@@ -21,7 +21,7 @@ import type { ChannelServer, Principal } from './options.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
 /** How one stateless request is served. */
-export interface ModernExchangeOptions {
+export interface StatelessExchangeOptions {
   keepAliveMs: number;
   /** The request's authenticated sender (becomes `ctx.auth`). */
   principal: Principal | undefined;
@@ -32,13 +32,13 @@ export interface ModernExchangeOptions {
  * when the response is the first message, else `text/event-stream` ending after the response. A
  * `subscriptions/listen` stream stays open until the client leaves or the server closes.
  */
-export function serveModernRequest(
+export function serveStatelessRequest(
   server: ChannelServer | RequestServer,
   message: JsonRpcRequest,
   request: Pick<HttpRequestView, 'onGone'>,
-  options: ModernExchangeOptions,
+  options: StatelessExchangeOptions,
 ): Promise<HttpReply> {
-  const exchange = new ModernExchange(message, options);
+  const exchange = new StatelessExchange(message, options);
   exchange.watch(request);
   if ('serveRequest' in server) {
     void server.serveRequest(message, exchange).then((response) => exchange.respond(response));
@@ -52,7 +52,7 @@ export function serveModernRequest(
  * One request's HTTP answer, and the request's way back for the server (its RequestVia). States:
  * pending (nothing sent yet), streaming (SSE), done (answered, or cancelled by the client leaving).
  */
-class ModernExchange implements RequestVia {
+class StatelessExchange implements RequestVia {
   readonly response: Promise<HttpReply>;
   readonly protocolVersion = undefined;
   readonly #id: RequestId;
@@ -67,7 +67,7 @@ class ModernExchange implements RequestVia {
   onCancel: (() => void) | undefined;
   #resolve!: (response: HttpReply) => void;
 
-  constructor(message: JsonRpcRequest, options: ModernExchangeOptions) {
+  constructor(message: JsonRpcRequest, options: StatelessExchangeOptions) {
     this.#id = message.id;
     this.#keepAliveMs = options.keepAliveMs;
     this.#principal = options.principal;
@@ -165,11 +165,11 @@ class ModernExchange implements RequestVia {
 class OneRequestChannel implements Channel {
   readonly info: ChannelInfo;
   readonly #message: JsonRpcRequest;
-  readonly #exchange: ModernExchange;
+  readonly #exchange: StatelessExchange;
   #receiver: ChannelReceiver | undefined;
   #isClosed = false;
 
-  constructor(message: JsonRpcRequest, exchange: ModernExchange) {
+  constructor(message: JsonRpcRequest, exchange: StatelessExchange) {
     this.#message = message;
     this.#exchange = exchange;
     this.info = { principalOf: (id) => exchange.principalOf(id) };

@@ -10,8 +10,8 @@ import { Client } from '@modelcontextprotocol/client';
 import type { Progress } from 'mcpwire/client';
 import type { CallToolResult, LoggingMessageNotificationParams } from 'mcpwire';
 import { Arrivals } from './arrivals.ts';
-import { INPUT_FIXTURES, LOG_LEVEL_KEY } from './modern-expectations.ts';
-import { assertInputRounds, toPlainResult } from './modern-results.ts';
+import { INPUT_FIXTURES, LOG_LEVEL_KEY } from './stateless-expectations.ts';
+import { assertInputRounds, toPlainResult } from './stateless-results.ts';
 import {
   answerElicitation,
   answerSampling,
@@ -20,14 +20,14 @@ import {
   textResult,
 } from './our-everything-expectations.ts';
 import { DEDICATED_TOOLS, TOOL_CASES } from './our-everything-tool-cases.ts';
-import { SdkModernWireTap } from './sdk-modern-wire-tap.ts';
+import { SdkStatelessWireTap } from './sdk-stateless-wire-tap.ts';
 
 /** The server the tours expect (its name is stripped from results with the stateless-era envelope). */
 export const SERVER_NAME = 'mcpwire-everything';
 
 /** A v2 client with `mode: 'auto'` negotiation and recording handlers; connect it through `tap.attach`. */
-export class ModernV2Peer {
-  readonly tap = new SdkModernWireTap();
+export class StatelessV2Peer {
+  readonly tap = new SdkStatelessWireTap();
   readonly logs = new Arrivals<LoggingMessageNotificationParams>();
   readonly toolListChanges = new Arrivals<true>();
   readonly promptListChanges = new Arrivals<true>();
