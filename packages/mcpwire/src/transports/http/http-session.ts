@@ -17,7 +17,7 @@ import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
 import type { EventStore } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
-import type { SessionStore } from './session-store.ts';
+import { updateFenced, type SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
@@ -141,22 +141,16 @@ export class HttpSession implements Channel, SessionState {
   }
 
   async #write(change: (facts: SessionFacts) => SessionChange): Promise<void> {
-    const store = this.#settings.sessions;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const record = this.#record;
-      const pending = store.update(record.id, record.revision, change(record));
-      const outcome = pending instanceof Promise ? await pending : pending;
-      if (outcome.ok) {
-        this.adopt(outcome.record);
-        this.#owner.changed(outcome.record);
-        return;
-      }
-      if (outcome.current === undefined) throw new ConnectionClosedError();
-      this.adopt(outcome.current);
-    }
-    throw new Error(
-      `Session ${this.#record.id}: the record kept changing under ${MAX_WRITE_ATTEMPTS} writes`,
+    const latest = () => this.#record;
+    const stored = await updateFenced(
+      this.#settings.sessions,
+      latest,
+      (record) => this.adopt(record),
+      change,
     );
+    if (stored === undefined) throw new ConnectionClosedError();
+    this.adopt(stored);
+    this.#owner.changed(stored);
   }
 
   get info(): ChannelInfo {
@@ -377,9 +371,6 @@ export class HttpSession implements Channel, SessionState {
 
 /** Requests to the client remembered at most (the oldest is forgotten: one never answered). */
 const MAX_AWAITED = 1024;
-
-/** Writes to one record that lose to other writers this many times in a row give up. */
-const MAX_WRITE_ATTEMPTS = 8;
 
 /** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
 function hasPolling(version: string | undefined): boolean {

@@ -9,7 +9,7 @@ import { ENDPOINT, post, sseMessages, type Loose } from '../../../test/support/h
 import { JsonRoundTripStore } from '../../../test/support/json-session-store.ts';
 import type { SessionRecord } from '../../protocol/session-record.ts';
 import { createHttpHandler } from './handler.ts';
-import { InMemorySessionStore } from './session-store.ts';
+import { InMemorySessionStore, updateFenced } from './session-store.ts';
 
 type Body = Record<string, Loose>;
 
@@ -146,6 +146,42 @@ describe('sessions as state: the session record', () => {
     store.touch('s2', Date.now() - 1_000);
     assert.equal(store.get('s2'), undefined);
     assert.equal(store.count(), 0);
+  });
+
+  test('updateFenced makes a change again from the record another writer stored first; undefined once it is gone', async () => {
+    const store = new InMemorySessionStore();
+    const limits = { maxSessions: 10, maxSessionsPerClient: 10, idleTimeoutMs: 60_000 };
+    const now = Date.now();
+    const created = store.create({ id: 's1', createdAt: now, lastActiveAt: now, revision: 0 }, limits);
+    assert.ok('record' in created);
+    let held: SessionRecord = created.record;
+    // Another writer raises the revision: the held record is stale.
+    const other = store.update('s1', 0, { logLevel: 'error' });
+    assert.ok(other.ok);
+    const seen: (string | undefined)[] = [];
+    const stored = await updateFenced(
+      store,
+      () => held,
+      (record) => (held = record),
+      (facts) => {
+        seen.push(facts.logLevel);
+        return { ...facts, subscriptions: ['file:///a'] };
+      },
+    );
+    assert.deepEqual(seen, [undefined, 'error'], 'made twice: from the stale facts, then from the adopted');
+    assert.equal(stored?.revision, 2);
+    assert.equal(stored?.logLevel, 'error');
+    assert.deepEqual(stored?.subscriptions, ['file:///a']);
+    store.delete('s1');
+    assert.equal(
+      await updateFenced(
+        store,
+        () => held,
+        () => {},
+        (facts) => facts,
+      ),
+      undefined,
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // writes session records through, and its in-memory default. A store shared by several handlers (in
 // one process or, with a distributed implementation, many) lets any of them serve any session.
 
-import type { SessionChange, SessionRecord } from '../../protocol/session-record.ts';
+import type { SessionChange, SessionFacts, SessionRecord } from '../../protocol/session-record.ts';
 
 export type { SessionChange, SessionRecord };
 
@@ -67,6 +67,32 @@ export interface SessionStore {
   touch(id: string, at: number): Awaitable<void>;
   delete(id: string): Awaitable<boolean>;
   count(clientKey?: string): Awaitable<number>;
+}
+
+/** Writes to one record that lose to other writers this many times in a row give up. */
+const MAX_UPDATE_ATTEMPTS = 8;
+
+/**
+ * Stores a change made from the latest facts, fenced by the record's revision: on a stale revision
+ * (another writer came first), `adopt`s the record the store returned and makes the change again
+ * from `latest()`. Resolves with the stored record, or undefined when the record is gone; rejects
+ * after MAX_UPDATE_ATTEMPTS lost races.
+ */
+export async function updateFenced(
+  store: SessionStore,
+  latest: () => SessionRecord,
+  adopt: (record: SessionRecord) => void,
+  change: (facts: SessionFacts) => SessionChange,
+): Promise<SessionRecord | undefined> {
+  for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+    const record = latest();
+    const pending = store.update(record.id, record.revision, change(record));
+    const outcome = pending instanceof Promise ? await pending : pending;
+    if (outcome.ok) return outcome.record;
+    if (outcome.current === undefined) return undefined;
+    adopt(outcome.current);
+  }
+  throw new Error(`Session ${latest().id}: the record kept changing under ${MAX_UPDATE_ATTEMPTS} writes`);
 }
 
 /**
