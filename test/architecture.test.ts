@@ -72,6 +72,7 @@ test('the packages the rules know are the workspaces', () => {
   assert.deepEqual(PACKAGES.map((info) => info.name).sort(), [
     '@mcpwire/auth-server',
     '@mcpwire/cli',
+    '@mcpwire/redis',
     '@mcpwire/server-everything',
     '@mcpwire/server-github',
     'mcpwire',
