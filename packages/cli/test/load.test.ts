@@ -375,6 +375,36 @@ describe('mcpwire load over stdio', { concurrency: 3 }, () => {
     assert.doesNotMatch(text.stdout, /\x1b/);
   });
 
+  test('an answer over --max-message-size fails its request at once, as the Client fails its own; the run goes on', async () => {
+    // The echo's answer carries the 5,000-byte message: over the 4 KiB limit, while the handshake
+    // fits. The first request goes through the Client, the others through the wire engine: each
+    // must fail when its answer is discarded, not wait for --timeout.
+    const json = await runCli([
+      'load',
+      '--call',
+      'echo',
+      `message=${'x'.repeat(5000)}`,
+      '--requests',
+      '5',
+      '--warmup',
+      '0',
+      '--max-message-size',
+      '4096',
+      '--timeout',
+      '30',
+      '--json',
+      ...stdioServer(),
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    const result = parse(json.stdout);
+    assert.deepEqual([result.totals.requests, result.totals.errors], [5, 5]);
+    assert.deepEqual(
+      result.errors.byKind.map(({ kind, count }) => ({ kind, count })),
+      [{ kind: 'transport', count: 5 }],
+    );
+    assert.match(result.errors.byKind[0]!.firstMessage, /over the limit of 4096 bytes/);
+  });
+
   test('--rate with --duration: the open model sends on a timetable; sent plus dropped is what was scheduled', async () => {
     const { file, env } = countFile();
     const run = await runCli([
