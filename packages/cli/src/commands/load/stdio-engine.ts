@@ -6,10 +6,13 @@
 
 import {
   ConnectionClosedError,
+  MessageTooLargeError,
   RequestTimeoutError,
   RpcError,
   type Channel,
   type ChannelReceiver,
+  type DiscardedMessage,
+  type Frame,
   type JsonObject,
   type Message,
 } from 'mcpwire';
@@ -51,7 +54,7 @@ export class StdioEngine {
       open: (receiver: ChannelReceiver) =>
         channel.open({
           handleFrame: (frame) => {
-            if (frame.type !== 'message' || !this.#take(frame.message)) receiver.handleFrame(frame);
+            if (!this.#takeFrame(frame)) receiver.handleFrame(frame);
           },
           handleClose: (error) => {
             this.#close(error);
@@ -85,6 +88,36 @@ export class StdioEngine {
         if (this.#pending.delete(id)) reject(error);
       });
     });
+  }
+
+  /** Settles the engine's request `frame` answers or fails; false when it is none of the engine's. */
+  #takeFrame(frame: Frame): boolean {
+    if (frame.type === 'message') return this.#take(frame.message);
+    if (frame.type !== 'invalid' || frame.discarded === undefined) return false;
+    return this.#failDiscarded(frame.discarded);
+  }
+
+  /**
+   * A line over --max-message-size was discarded (the library's splitter read its first bytes): the
+   * request it answers fails now, as the Client fails its own (the Client never knew of the engine's
+   * ids), rather than waiting for its timeout. Without an id, every request of the engine fails, and
+   * the Client still gets the frame for its own. True when the frame was the engine's alone.
+   */
+  #failDiscarded(discarded: DiscardedMessage): boolean {
+    if (discarded.kind === 'request') return false;
+    const { id, bytes, limit } = discarded;
+    const isIdRead = id !== undefined;
+    const ids = typeof id === 'number' ? [id] : isIdRead ? [] : [...this.#pending.keys()];
+    let isTaken = false;
+    for (const each of ids) {
+      const request = this.#pending.get(each);
+      if (request === undefined) continue;
+      this.#pending.delete(each);
+      if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+      request.reject(new MessageTooLargeError(request.method, { bytes, limit, isIdRead }));
+      isTaken = isIdRead;
+    }
+    return isTaken;
   }
 
   /** Settles the engine's request `message` answers; false when it is not one. */
