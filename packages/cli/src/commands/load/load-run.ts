@@ -22,6 +22,19 @@ export interface RunConnection {
    * undefined. Fills `timing` (given NaN) when it knows when the request was written and answered.
    */
   send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined>;
+  /**
+   * If present, the closed loop sends with it instead: as `send`, its outcome handed to `settled`
+   * (never before it returns), with one request of `worker` in flight at a time.
+   */
+  sendThen?(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void;
+}
+
+/** Where `RunConnection.sendThen` hands a request's outcome: exactly one of the two, once. */
+export interface SendSettled {
+  /** Answered: a tool error's message, else undefined (what `send` resolves with). */
+  handleAnswer(failure: string | undefined): void;
+  /** Failed (what `send` rejects with). */
+  handleError(error: unknown): void;
 }
 
 /** What a run does. */
