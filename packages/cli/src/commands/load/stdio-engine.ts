@@ -1,8 +1,10 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
 // timed loop's requests straight to the channel (whose writer sends all written in one tick as one
-// write) and takes their answers by id before the Client sees them; everything else (the Client's
-// own answers, the server's requests and notifications) still reaches the Client. A request's
-// send time is the moment of the write that carries it, its answer's the moment it is taken.
+// write) and takes their answers by id before the Client sees them, settling each request as its
+// answer is read (a closed-loop worker's next request is sent from there, as a hand-written driver
+// does); everything else (the Client's own answers, the server's requests and notifications) still
+// reaches the Client. A request's send time is the moment of the write that carries it, its
+// answer's the moment it is taken.
 
 import {
   ConnectionClosedError,
@@ -76,17 +78,32 @@ export class StdioEngine {
    * would. Fills `timing`: sent when the write carrying it is handed to the pipe, answered when taken.
    */
   request(message: JsonObject, id: number, method: string, timing?: SendTiming): Promise<JsonObject> {
-    if (!this.isConnected) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
     return new Promise((resolve, reject) => {
-      const request: EngineRequest = { method, sentAt: performance.now(), timing, resolve, reject };
-      this.#pending.set(id, request);
-      this.#sweep.start();
-      // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
-      // runs after every request of this tick is queued, just before their one write.
-      if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
-      this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
-        if (this.#pending.delete(id)) reject(error);
-      });
+      this.send(message, id, { method, sentAt: 0, timing, resolve, reject });
+    });
+  }
+
+  /**
+   * Sends `message` (a request with id `id`) and settles `request` with its answer (`resolve` with
+   * the result, `reject` as the Client would), never before this call returns; `request` may be
+   * reused once settled (a closed-loop worker's, so its hot path allocates no promise). Fills
+   * `request.timing` as `request` does.
+   */
+  send(message: JsonObject, id: number, request: EngineRequest): void {
+    if (!this.isConnected) {
+      process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
+      return;
+    }
+    request.sentAt = performance.now();
+    this.#pending.set(id, request);
+    this.#sweep.start();
+    // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
+    // runs after every request of this tick is queued, just before their one write.
+    if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
+    this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
+      if (this.#pending.get(id) !== request) return;
+      this.#pending.delete(id);
+      request.reject(error);
     });
   }
 
