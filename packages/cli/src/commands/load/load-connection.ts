@@ -11,11 +11,11 @@ import { openClient, type OpenClient, type OpenOptions } from '../../target/open
 import type { Target } from '../../target/target.ts';
 import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.ts';
 import type { SendTiming } from './send-timing.ts';
-import type { LoadStep, StepWire } from './load-steps.ts';
+import type { LoadStep } from './load-steps.ts';
 import type { SendSettled } from './load-run.ts';
 import { bodyOf, messageOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';
-import type { EngineRequest } from './timeout-sweep.ts';
+import { SettledRequests, WorkerRequest } from './worker-request.ts';
 
 /**
  * Ids of the engine's requests: far above the Client's own (which count from 1) on the same channel,
@@ -39,6 +39,7 @@ export class LoadConnection implements AsyncDisposable {
   #authorization: HttpAuthorization | undefined;
   /** Over stdio, each closed-loop worker's request, reused: one in flight per worker. */
   readonly #workerRequests: WorkerRequest[] = [];
+  readonly #settledRequests = new SettledRequests();
 
   private constructor(target: Target, options: OpenOptions, wire: LoadWire) {
     this.#target = target;
@@ -98,7 +99,7 @@ export class LoadConnection implements AsyncDisposable {
    * As `send`, for a closed-loop worker (one request in flight): hands `settled` what `send` resolves
    * with (`handleAnswer`) or rejects with (`handleError`), never before this call returns. Over stdio
    * on the engine it allocates no promise: each answer settles the worker's reused request as it is
-   * read, with no microtask hops between the answer and the worker's next request.
+   * taken, and the workers of one read's answers hear in one microtask after it (SettledRequests).
    */
   sendThen(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void {
     const template = this.#stdio === undefined ? undefined : this.#wire.templateOf(step.wire);
@@ -110,7 +111,7 @@ export class LoadConnection implements AsyncDisposable {
       return;
     }
     const id = nextId++;
-    const request = (this.#workerRequests[worker] ??= new WorkerRequest());
+    const request = (this.#workerRequests[worker] ??= new WorkerRequest(this.#settledRequests));
     request.use(step.wire, timing, settled);
     this.#stdio!.send(messageOf(template, id, step.wire.paramsOf(i, worker)), id, request);
   }
@@ -240,37 +241,5 @@ export class LoadConnection implements AsyncDisposable {
       }
     })();
     return this.#reopening;
-  }
-}
-
-/** A closed-loop worker's request on the stdio engine: settles the worker with the step's verdict. */
-class WorkerRequest implements EngineRequest {
-  method = '';
-  sentAt = 0;
-  timing: SendTiming | undefined;
-  #wire: StepWire | undefined;
-  #settled: SendSettled | undefined;
-
-  /** Readies it for the worker's next request, of `wire`. */
-  use(wire: StepWire, timing: SendTiming, settled: SendSettled): void {
-    this.method = wire.method;
-    this.timing = timing;
-    this.#wire = wire;
-    this.#settled = settled;
-  }
-
-  resolve(result: JsonObject): void {
-    let failure: string | undefined;
-    try {
-      failure = this.#wire!.failureOf(result);
-    } catch (error) {
-      this.#settled!.handleError(error);
-      return;
-    }
-    this.#settled!.handleAnswer(failure);
-  }
-
-  reject(error: unknown): void {
-    this.#settled!.handleError(error);
   }
 }
