@@ -1,10 +1,9 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
 // timed loop's requests straight to the channel (whose writer sends all written in one tick as one
 // write) and takes their answers by id before the Client sees them, settling each request as its
-// answer is read (a closed-loop worker's next request is sent from there, as a hand-written driver
-// does); everything else (the Client's own answers, the server's requests and notifications) still
-// reaches the Client. A request's send time is the moment of the write that carries it, its
-// answer's the moment it is taken.
+// answer is read (a closed-loop worker's reused request: no promise per request); everything else
+// (the Client's own answers, the server's requests and notifications) still reaches the Client. A
+// request's send time is the moment of the write that carries it, its answer's the moment it is taken.
 
 import {
   ConnectionClosedError,
