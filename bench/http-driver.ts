@@ -277,6 +277,7 @@ export interface LoadConfig {
 export interface LoadResult {
   requestsPerSecond: number;
   p50Us: number;
+  p90Us: number;
   p99Us: number;
   /** Server process CPU (user + system) per timed call, µs: the cost that does not depend on the driver. */
   serverCpuUsPerCall: number;
@@ -352,6 +353,7 @@ export async function measureLoad(
     return {
       requestsPerSecond: timedCalls / seconds,
       p50Us: percentile(latenciesUs, 50) ?? NaN,
+      p90Us: percentile(latenciesUs, 90) ?? NaN,
       p99Us: percentile(latenciesUs, 99) ?? NaN,
       serverCpuUsPerCall: serverCpuUs / timedCalls,
       driverCpuUsPerCall: (driverCpu.user + driverCpu.system) / timedCalls,

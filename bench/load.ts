@@ -4,7 +4,7 @@
 // measurement, over stdio (one process, pipelined) and Streamable HTTP (one connection per client).
 // `load` runs as a user runs it: the built CLI as a child process with --json. The hand-written
 // drivers are bench/server-process.ts over stdio and bench/http-driver.ts's measureLoad over HTTP.
-// Prints load/hand-written requests/s and p50/p99 of each; writes bench/results/load-latest.json.
+// Prints load/hand-written requests/s and p50/p90/p99 of each; writes bench/results/load-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SECONDS=<s> (default 4), BENCH_LOAD_CONCURRENCY=<n> (default 8),
 // BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http (default both), BENCH_LOAD_CLI=<path of another build's
 // main.js> (an A/B of two builds: its rows are 'load (other)' beside this build's in the same run).
@@ -47,6 +47,7 @@ const config = {
 interface Measurement {
   rps: number;
   p50: number;
+  p90: number;
   p99: number;
   requests: number;
   errors: number;
@@ -99,12 +100,13 @@ async function runLoadCli(
   if (code !== 0) throw new Error(`mcpwire load exited ${code}: ${stderr.trim().slice(-500)}`);
   const report = JSON.parse(stdout) as {
     rps: number;
-    latencyMs: { p50: number; p99: number };
+    latencyMs: { p50: number; p90: number; p99: number };
     totals: { requests: number; errors: number };
   };
   return {
     rps: report.rps,
     p50: report.latencyMs.p50,
+    p90: report.latencyMs.p90,
     p99: report.latencyMs.p99,
     requests: report.totals.requests,
     errors: report.totals.errors,
@@ -254,6 +256,7 @@ async function measure(transport: Transport, driver: Driver): Promise<Measuremen
     return {
       rps: result.requestsPerSecond,
       p50: result.p50Us / 1000,
+      p90: result.p90Us / 1000,
       p99: result.p99Us / 1000,
       requests: result.calls,
       errors: result.errors.count,
@@ -267,6 +270,7 @@ function summarise(latencies: number[], windowMs: number, errors: ErrorLog): Mea
   return {
     rps: latencies.length / (windowMs / 1000),
     p50: percentile(latencies, 50) ?? NaN,
+    p90: percentile(latencies, 90) ?? NaN,
     p99: percentile(latencies, 99) ?? NaN,
     requests: latencies.length,
     errors: errors.count,
@@ -290,7 +294,7 @@ async function main(): Promise<void> {
         const result = await measure(transport, driver);
         results[transport][driver].push(result);
         process.stderr.write(
-          `round ${round + 1}/${config.rounds} ${transport} ${driver}: ${formatNumber(result.rps)} req/s, p50 ${result.p50.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, ${result.errors} errors\n`,
+          `round ${round + 1}/${config.rounds} ${transport} ${driver}: ${formatNumber(result.rps)} req/s, p50 ${result.p50.toFixed(3)} ms, p90 ${result.p90.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, ${result.errors} errors\n`,
         );
       }
   }
@@ -301,10 +305,11 @@ async function main(): Promise<void> {
       median(results[transport][driver].map((measurement) => measurement[key]))!;
     return builds.map((build) => ({
       transport: build === 'load' ? transport : `${transport} (${otherCli})`,
-      load: { rps: of(build, 'rps'), p50: of(build, 'p50'), p99: of(build, 'p99') },
+      load: { rps: of(build, 'rps'), p50: of(build, 'p50'), p90: of(build, 'p90'), p99: of(build, 'p99') },
       handWritten: {
         rps: of('hand-written', 'rps'),
         p50: of('hand-written', 'p50'),
+        p90: of('hand-written', 'p90'),
         p99: of('hand-written', 'p99'),
       },
     }));
@@ -316,7 +321,18 @@ async function main(): Promise<void> {
   );
   console.log(
     formatTable(
-      ['transport', 'load req/s', 'hand req/s', 'ratio', 'load p50', 'hand p50', 'load p99', 'hand p99'],
+      [
+        'transport',
+        'load req/s',
+        'hand req/s',
+        'ratio',
+        'load p50',
+        'hand p50',
+        'load p90',
+        'hand p90',
+        'load p99',
+        'hand p99',
+      ],
       rows.map((row) => [
         row.transport,
         formatNumber(row.load.rps),
@@ -324,6 +340,8 @@ async function main(): Promise<void> {
         formatRatio(row.load.rps, row.handWritten.rps),
         `${row.load.p50.toFixed(3)} ms`,
         `${row.handWritten.p50.toFixed(3)} ms`,
+        `${row.load.p90.toFixed(3)} ms`,
+        `${row.handWritten.p90.toFixed(3)} ms`,
         `${row.load.p99.toFixed(3)} ms`,
         `${row.handWritten.p99.toFixed(3)} ms`,
       ]),

@@ -16,7 +16,7 @@ import { describe, test } from 'node:test';
 import { runCli } from './support/cli-process.ts';
 import { completeBrowserStep, startCli, startProtectedServer } from './support/dev-auth-server.ts';
 
-const ENGINE_IDS = 2 ** 40;
+const ENGINE_IDS = 2 ** 30;
 
 /** One tools/call as the server received it. */
 interface Call {

@@ -16,7 +16,7 @@ import { FIXTURES, MCPWIRE, runCli } from './support/cli-process.ts';
 import { PtyProcess } from './support/pty-process.ts';
 
 const SERVER = join(FIXTURES, 'load-server.ts');
-const ENGINE_IDS = 2 ** 40;
+const ENGINE_IDS = 2 ** 30;
 /** The headers whose value the MCP transport sets; compared between the Client's and the engine's requests. */
 const MCP_HEADERS = /^(mcp-|accept$|content-type$|authorization$)/;
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-load-wire-'));

@@ -375,6 +375,78 @@ describe('mcpwire load over stdio', { concurrency: 3 }, () => {
     assert.doesNotMatch(text.stdout, /\x1b/);
   });
 
+  test('an answer over --max-message-size fails its request at once, as the Client fails its own; the run goes on', async () => {
+    // The echo's answer carries the 5,000-byte message: over the 4 KiB limit, while the handshake
+    // fits. The first request goes through the Client, the others through the wire engine: each
+    // must fail when its answer is discarded, not wait for --timeout.
+    const json = await runCli([
+      'load',
+      '--call',
+      'echo',
+      `message=${'x'.repeat(5000)}`,
+      '--requests',
+      '5',
+      '--warmup',
+      '0',
+      '--max-message-size',
+      '4096',
+      '--timeout',
+      '30',
+      '--json',
+      ...stdioServer(),
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    const result = parse(json.stdout);
+    assert.deepEqual([result.totals.requests, result.totals.errors], [5, 5]);
+    assert.deepEqual(
+      result.errors.byKind.map(({ kind, count }) => ({ kind, count })),
+      [{ kind: 'transport', count: 5 }],
+    );
+    assert.match(result.errors.byKind[0]!.firstMessage, /over the limit of 4096 bytes/);
+  });
+
+  test("a server's request in the middle of the run reaches the Client, which answers it; an error response counts by its code", async () => {
+    // The 5th call's answer is held until the Client has answered the server's ping: were the ping
+    // kept from the Client, the call would wait for --timeout and count as timeout.
+    const pongs = join(dir, `pong-${++files}.txt`);
+    writeFileSync(pongs, '');
+    const json = await runCli([
+      'load',
+      '--era',
+      'handshake',
+      '--call',
+      'echo',
+      'message=hi',
+      '--requests',
+      '10',
+      '--warmup',
+      '0',
+      '--concurrency',
+      '1',
+      '--timeout',
+      '30',
+      '-e',
+      `LOAD_PONG_FILE=${pongs}`,
+      '--json',
+      '--',
+      process.execPath,
+      join(FIXTURES, 'load-raw-server.mjs'),
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    const result = parse(json.stdout);
+    assert.deepEqual([result.totals.requests, result.totals.ok, result.totals.errors], [10, 9, 1]);
+    assert.deepEqual(
+      result.errors.byKind.map(({ kind, code, count, firstMessage }) => ({
+        kind,
+        code,
+        count,
+        firstMessage,
+      })),
+      [{ kind: 'rpc_error', code: -32000, count: 1, firstMessage: 'the seventh fails' }],
+    );
+    assert.equal(readFileSync(pongs, 'utf8'), 'pong\n');
+  });
+
   test('--rate with --duration: the open model sends on a timetable; sent plus dropped is what was scheduled', async () => {
     const { file, env } = countFile();
     const run = await runCli([

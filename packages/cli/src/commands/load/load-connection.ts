@@ -12,11 +12,16 @@ import type { Target } from '../../target/target.ts';
 import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { LoadStep } from './load-steps.ts';
+import type { SendSettled } from './load-run.ts';
 import { bodyOf, messageOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';
+import { SettledRequests, WorkerRequest } from './worker-request.ts';
 
-/** Ids of the engine's requests: far above the Client's own (which count from 1) on the same channel. */
-let nextId = 2 ** 40;
+/**
+ * Ids of the engine's requests: far above the Client's own (which count from 1) on the same channel,
+ * and small integers for V8 (under 2^31) for a billion requests, so an id is never a heap number.
+ */
+let nextId = 2 ** 30;
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** A connection `LoadRun` sends on. */
@@ -32,6 +37,9 @@ export class LoadConnection implements AsyncDisposable {
   #reopening: Promise<void> | undefined;
   #reopenError: unknown;
   #authorization: HttpAuthorization | undefined;
+  /** Over stdio, each closed-loop worker's request, reused: one in flight per worker. */
+  readonly #workerRequests: WorkerRequest[] = [];
+  readonly #settledRequests = new SettledRequests();
 
   private constructor(target: Target, options: OpenOptions, wire: LoadWire) {
     this.#target = target;
@@ -85,6 +93,27 @@ export class LoadConnection implements AsyncDisposable {
         ? await this.#stdio.request(messageOf(template, id, params), id, step.wire.method, timing)
         : await this.#post(template, id, params, step.wire.method);
     return step.wire.failureOf(result);
+  }
+
+  /**
+   * As `send`, for a closed-loop worker (one request in flight): hands `settled` what `send` resolves
+   * with (`handleAnswer`) or rejects with (`handleError`), never before this call returns. Over stdio
+   * on the engine it allocates no promise: each answer settles the worker's reused request as it is
+   * taken, and the workers of one read's answers hear in one microtask after it (SettledRequests).
+   */
+  sendThen(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void {
+    const template = this.#stdio === undefined ? undefined : this.#wire.templateOf(step.wire);
+    if (template === undefined || template === null) {
+      this.send(step, i, worker, timing).then(
+        (failure) => settled.handleAnswer(failure),
+        (error: unknown) => settled.handleError(error),
+      );
+      return;
+    }
+    const id = nextId++;
+    const request = (this.#workerRequests[worker] ??= new WorkerRequest(this.#settledRequests));
+    request.use(step.wire, timing, settled);
+    this.#stdio!.send(messageOf(template, id, step.wire.paramsOf(i, worker)), id, request);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -85,3 +85,51 @@ test('the open model measures from the due time to the answer the connection rep
   assert.equal(run.tally.ok, 10);
   assert.ok(run.tally.histogram.min >= 49.5, `min ${run.tally.histogram.min} ms, want at least 50`);
 });
+
+test('the closed loop sends with sendThen when the connection has it, each outcome counted, and stops a worker whose connection closed', async () => {
+  // Answers and failures settle later (as the stdio engine's do, when the answer is read); the
+  // third request of the run fails and closes the connection, the rest are answered, one a tool error.
+  let sent = 0;
+  let isConnected = true;
+  const settledLater: Array<() => void> = [];
+  const connection: RunConnection = {
+    get isConnected() {
+      return isConnected;
+    },
+    send: () => Promise.reject(new Error('the closed loop must send with sendThen')),
+    sendThen(_step, _i, _worker, timing, settled) {
+      const n = ++sent;
+      timing.sentAt = 1000;
+      timing.answeredAt = 1000.5;
+      settledLater.push(() => {
+        if (n === 12) isConnected = false;
+        if (n >= 12) settled.handleError(new Error('gone'));
+        else settled.handleAnswer(n === 5 ? 'tool said no' : undefined);
+      });
+      setImmediate(() => settledLater.shift()!());
+    },
+  };
+  const run = new LoadRun({
+    steps: [step],
+    connections: [connection],
+    random: new LoadRandom(1),
+    concurrency: 2,
+    stop: { requests: 1000 },
+    warmup: { requests: 2 },
+  });
+  await run.run();
+  // Request 12 failed with its connection gone: its worker stopped, and the other one when its
+  // request in flight (13) failed too; 2 warm-up requests, 10 answered (one a tool error), 2 failed.
+  assert.equal(sent, 13);
+  assert.equal(run.closedConnections, 1);
+  assert.equal(run.warmupRequests, 2);
+  assert.deepEqual([run.tally.ok, run.tally.errors], [8, 3]);
+  assert.deepEqual(
+    run.tally.errorCounts().map(({ kind, count }) => ({ kind, count })),
+    [
+      { kind: 'transport', count: 2 },
+      { kind: 'tool_error', count: 1 },
+    ],
+  );
+  assert.ok(Math.abs(run.tally.histogram.max - 0.5) < 0.005, `max ${run.tally.histogram.max} ms, want 0.5`);
+});

@@ -22,6 +22,19 @@ export interface RunConnection {
    * undefined. Fills `timing` (given NaN) when it knows when the request was written and answered.
    */
   send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined>;
+  /**
+   * If present, the closed loop sends with it instead: as `send`, its outcome handed to `settled`
+   * (never before it returns), with one request of `worker` in flight at a time.
+   */
+  sendThen?(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void;
+}
+
+/** Where `RunConnection.sendThen` hands a request's outcome: exactly one of the two, once. */
+export interface SendSettled {
+  /** Answered: a tool error's message, else undefined (what `send` resolves with). */
+  handleAnswer(failure: string | undefined): void;
+  /** Failed (what `send` rejects with). */
+  handleError(error: unknown): void;
 }
 
 /** What a run does. */
@@ -120,8 +133,52 @@ export class LoadRun {
     if ('ms' in this.#plan.warmup) this.#warmupEnd = performance.now() + this.#plan.warmup.ms;
     if (this.#open !== undefined) return this.#open.run(this);
     const workers: Array<Promise<void>> = [];
-    for (let worker = 0; worker < this.#plan.concurrency; worker++) workers.push(this.#worker(worker));
+    for (let worker = 0; worker < this.#plan.concurrency; worker++) {
+      const client = this.#plan.connections[worker % this.#plan.connections.length]!;
+      workers.push(
+        client.sendThen === undefined ? this.#worker(worker) : this.#settledWorker(worker, client),
+      );
+    }
     await Promise.all(workers);
+  }
+
+  /**
+   * A closed-loop worker on a connection with `sendThen`: the next request is sent from the previous
+   * one's outcome, as a hand-written driver does (no promise, no microtask hop per request). Resolves
+   * when the run is over for it; rejects if counting throws.
+   */
+  #settledWorker(worker: number, client: RunConnection): Promise<void> {
+    const timing = (this.#timings[worker] ??= { sentAt: NaN, answeredAt: NaN });
+    const sent: SentRequest = { index: 0, isMeasured: false, from: 0, timing };
+    return new Promise((resolve, reject) => {
+      const next = (): void => {
+        const start = performance.now();
+        const phase = this.#claim(start);
+        if (phase === DONE) return resolve();
+        sent.index = this.#pick();
+        sent.isMeasured = phase === MEASURED;
+        sent.from = start;
+        timing.sentAt = timing.answeredAt = NaN;
+        client.sendThen!(this.#plan.steps[sent.index]!, this.#started++, worker, timing, settled);
+      };
+      const settle = (failure: string | undefined, error: unknown, hasFailed: boolean): void => {
+        try {
+          if (this.#record(client, sent, { failure, error, hasFailed })) next();
+          else resolve();
+        } catch (caught) {
+          reject(caught);
+        }
+      };
+      const settled: SendSettled = {
+        handleAnswer: (failure) => settle(failure, undefined, false),
+        handleError: (error) => settle(undefined, error, true),
+      };
+      try {
+        next();
+      } catch (caught) {
+        reject(caught);
+      }
+    });
   }
 
   /** One closed-loop worker: one request in flight, the next sent as soon as it settles. */
@@ -195,19 +252,29 @@ export class LoadRun {
       hasFailed = true;
       error = caught;
     }
+    return this.#record(client, { index, isMeasured, from, timing }, { failure, error, hasFailed });
+  }
+
+  /**
+   * Counts the outcome of a request of step `index` on `client`; false when it failed because the
+   * connection is gone (its worker stops: every request on it would fail at once).
+   */
+  #record(client: RunConnection, sent: SentRequest, outcome: Outcome): boolean {
+    const { index, timing } = sent;
     // As a hand-written driver measures: from the write that carried the request to the read of
     // its answer, when the connection knows them; the open model keeps its due time as the start.
     const isTimed = !Number.isNaN(timing.answeredAt);
     const end = isTimed ? timing.answeredAt : performance.now();
-    const start = isTimed && this.#open === undefined && !Number.isNaN(timing.sentAt) ? timing.sentAt : from;
-    if (!isMeasured) this.warmupRequests++;
+    const start =
+      isTimed && this.#open === undefined && !Number.isNaN(timing.sentAt) ? timing.sentAt : sent.from;
+    if (!sent.isMeasured) this.warmupRequests++;
     else {
       this.#lastEnd = end;
-      if (hasFailed) this.tally.recordFailure(index, end - start, error);
-      else if (failure !== undefined) this.tally.recordToolError(index, end - start, failure);
+      if (outcome.hasFailed) this.tally.recordFailure(index, end - start, outcome.error);
+      else if (outcome.failure !== undefined) this.tally.recordToolError(index, end - start, outcome.failure);
       else this.tally.recordOk(index, end - start);
     }
-    if (!hasFailed || client.isConnected) return true;
+    if (!outcome.hasFailed || client.isConnected) return true;
     this.#closed.add(client);
     if (this.#closed.size === this.#plan.connections.length) this.stop();
     return false;
@@ -235,6 +302,21 @@ export class LoadRun {
   markMeasuring(now: number): void {
     if (!this.#isMeasuring) this.#startMeasuring(now);
   }
+}
+
+/** A request as sent: its step, whether it is measured, when it started (latency's start without timing). */
+interface SentRequest {
+  index: number;
+  isMeasured: boolean;
+  from: number;
+  timing: SendTiming;
+}
+
+/** How a request ended: a tool error's message, or a failure (hasFailed, then error). */
+interface Outcome {
+  failure: string | undefined;
+  error: unknown;
+  hasFailed: boolean;
 }
 
 type Phase = 0 | 1 | 2;

@@ -1,15 +1,19 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
 // timed loop's requests straight to the channel (whose writer sends all written in one tick as one
-// write) and takes their answers by id before the Client sees them; everything else (the Client's
-// own answers, the server's requests and notifications) still reaches the Client. A request's
-// send time is the moment of the write that carries it, its answer's the moment it is taken.
+// write) and takes their answers by id before the Client sees them, settling each request as its
+// answer is read (a closed-loop worker's reused request: no promise per request); everything else
+// (the Client's own answers, the server's requests and notifications) still reaches the Client. A
+// request's send time is the moment of the write that carries it, its answer's the moment it is taken.
 
 import {
   ConnectionClosedError,
+  MessageTooLargeError,
   RequestTimeoutError,
   RpcError,
   type Channel,
   type ChannelReceiver,
+  type DiscardedMessage,
+  type Frame,
   type JsonObject,
   type Message,
 } from 'mcpwire';
@@ -51,7 +55,7 @@ export class StdioEngine {
       open: (receiver: ChannelReceiver) =>
         channel.open({
           handleFrame: (frame) => {
-            if (frame.type !== 'message' || !this.#take(frame.message)) receiver.handleFrame(frame);
+            if (!this.#takeFrame(frame)) receiver.handleFrame(frame);
           },
           handleClose: (error) => {
             this.#close(error);
@@ -73,18 +77,63 @@ export class StdioEngine {
    * would. Fills `timing`: sent when the write carrying it is handed to the pipe, answered when taken.
    */
   request(message: JsonObject, id: number, method: string, timing?: SendTiming): Promise<JsonObject> {
-    if (!this.isConnected) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
     return new Promise((resolve, reject) => {
-      const request: EngineRequest = { method, sentAt: performance.now(), timing, resolve, reject };
-      this.#pending.set(id, request);
-      this.#sweep.start();
-      // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
-      // runs after every request of this tick is queued, just before their one write.
-      if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
-      this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
-        if (this.#pending.delete(id)) reject(error);
-      });
+      this.send(message, id, { method, sentAt: 0, timing, resolve, reject });
     });
+  }
+
+  /**
+   * Sends `message` (a request with id `id`) and settles `request` with its answer (`resolve` with
+   * the result, `reject` as the Client would), never before this call returns; `request` may be
+   * reused once settled (a closed-loop worker's, so its hot path allocates no promise). Fills
+   * `request.timing` as `request` does.
+   */
+  send(message: JsonObject, id: number, request: EngineRequest): void {
+    if (!this.isConnected) {
+      process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
+      return;
+    }
+    request.sentAt = performance.now();
+    this.#pending.set(id, request);
+    this.#sweep.start();
+    // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
+    // runs after every request of this tick is queued, just before their one write.
+    if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
+    this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
+      if (this.#pending.get(id) !== request) return;
+      this.#pending.delete(id);
+      request.reject(error);
+    });
+  }
+
+  /** Settles the engine's request `frame` answers or fails; false when it is none of the engine's. */
+  #takeFrame(frame: Frame): boolean {
+    if (frame.type === 'message') return this.#take(frame.message);
+    if (frame.type !== 'invalid' || frame.discarded === undefined) return false;
+    return this.#failDiscarded(frame.discarded);
+  }
+
+  /**
+   * A line over --max-message-size was discarded (the library's splitter read its first bytes): the
+   * request it answers fails now, as the Client fails its own (the Client never knew of the engine's
+   * ids), rather than waiting for its timeout. Without an id, every request of the engine fails, and
+   * the Client still gets the frame for its own. True when the frame was the engine's alone.
+   */
+  #failDiscarded(discarded: DiscardedMessage): boolean {
+    if (discarded.kind === 'request') return false;
+    const { id, bytes, limit } = discarded;
+    const isIdRead = id !== undefined;
+    const ids = typeof id === 'number' ? [id] : isIdRead ? [] : [...this.#pending.keys()];
+    let isTaken = false;
+    for (const each of ids) {
+      const request = this.#pending.get(each);
+      if (request === undefined) continue;
+      this.#pending.delete(each);
+      if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+      request.reject(new MessageTooLargeError(request.method, { bytes, limit, isIdRead }));
+      isTaken = isIdRead;
+    }
+    return isTaken;
   }
 
   /** Settles the engine's request `message` answers; false when it is not one. */

@@ -4,7 +4,7 @@
 import type { JsonObject } from 'mcpwire';
 import type { SendTiming } from './send-timing.ts';
 
-/** A request of the engine in flight. */
+/** A request of the engine in flight (an object a closed-loop worker reuses for each of its requests). */
 export interface EngineRequest {
   readonly method: string;
   /** When it was sent (the stdio engine moves it to the write that carried it). */

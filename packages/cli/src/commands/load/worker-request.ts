@@ -1,0 +1,82 @@
+// A closed-loop worker's request on the stdio engine, reused for each of its requests, and the queue
+// that hands the answers of one read to their workers together once the read is done.
+
+import type { JsonObject } from 'mcpwire';
+import type { SendSettled } from './load-run.ts';
+import type { StepWire } from './load-steps.ts';
+import type { SendTiming } from './send-timing.ts';
+import type { EngineRequest } from './timeout-sweep.ts';
+
+/**
+ * The workers whose requests were settled while the engine read one chunk of the server's stdout:
+ * handed their outcomes in one microtask after it, in the order settled. So every answer of the
+ * chunk is taken (and timed) before any worker sends again, and no request is written from inside
+ * the channel's read; one microtask per chunk, none per request.
+ */
+export class SettledRequests {
+  #queued: WorkerRequest[] = [];
+  #spare: WorkerRequest[] = [];
+  readonly #deliver = (): void => {
+    const queued = this.#queued;
+    this.#queued = this.#spare;
+    this.#spare = queued;
+    for (const request of queued) request.deliver();
+    queued.length = 0;
+  };
+
+  push(request: WorkerRequest): void {
+    if (this.#queued.push(request) === 1) queueMicrotask(this.#deliver);
+  }
+}
+
+/** A closed-loop worker's request (one in flight at a time): settles the worker with the step's verdict. */
+export class WorkerRequest implements EngineRequest {
+  method = '';
+  sentAt = 0;
+  timing: SendTiming | undefined;
+  readonly #settledRequests: SettledRequests;
+  #wire: StepWire | undefined;
+  #settled: SendSettled | undefined;
+  #result: JsonObject | undefined;
+  #error: unknown;
+  #hasFailed = false;
+
+  constructor(settledRequests: SettledRequests) {
+    this.#settledRequests = settledRequests;
+  }
+
+  /** Readies it for the worker's next request, of `wire`. */
+  use(wire: StepWire, timing: SendTiming, settled: SendSettled): void {
+    this.method = wire.method;
+    this.timing = timing;
+    this.#wire = wire;
+    this.#settled = settled;
+  }
+
+  resolve(result: JsonObject): void {
+    this.#result = result;
+    this.#hasFailed = false;
+    this.#settledRequests.push(this);
+  }
+
+  reject(error: unknown): void {
+    this.#error = error;
+    this.#hasFailed = true;
+    this.#settledRequests.push(this);
+  }
+
+  /** Hands the outcome to the worker: the step's verdict on the result, or the failure. */
+  deliver(): void {
+    const result = this.#result;
+    const error = this.#error;
+    this.#result = this.#error = undefined;
+    if (this.#hasFailed) return this.#settled!.handleError(error);
+    let failure: string | undefined;
+    try {
+      failure = this.#wire!.failureOf(result!);
+    } catch (caught) {
+      return this.#settled!.handleError(caught);
+    }
+    this.#settled!.handleAnswer(failure);
+  }
+}
