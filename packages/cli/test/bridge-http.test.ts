@@ -1,0 +1,144 @@
+// `mcpwire bridge --http 0 -- <stdio server>` as a process between real clients (ours, the official
+// v1 SDK's) and a hand-written stdio server: a session per client with its own child, the child's
+// messages relayed both ways (a tool call, an elicitation the child asks mid-call, progress,
+// cancellation, a list change), its initialize result as it wrote it.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Client } from 'mcpwire/client';
+import { StreamableHttpClientTransport } from 'mcpwire/http';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { BridgeProcess } from './support/bridge-process.ts';
+import { initializeBody, post, REVISION } from './support/raw-bridge-rpc.ts';
+
+/** The first text content of a tool result. */
+function textOf(result: { content?: unknown }): string {
+  const [first] = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  assert.equal(first?.type, 'text', JSON.stringify(result));
+  return first.text!;
+}
+
+describe('mcpwire bridge --http', { concurrency: 2 }, () => {
+  test('initialize gets a fresh session id and the child\'s result as it wrote it; stdout stays empty', async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    assert.match(bridge.stderr, /^mcpwire: bridging http:\/\/127\.0\.0\.1:\d+\/mcp to /m);
+    const first = await post(url, initializeBody(7));
+    const second = await post(url, initializeBody(7));
+    assert.equal(first.status, 200, first.text);
+    assert.match(first.sessionId ?? '', /^[0-9a-f-]{36}$/);
+    assert.notEqual(first.sessionId, second.sessionId);
+    assert.deepEqual(first.response, {
+      jsonrpc: '2.0',
+      id: 7,
+      result: {
+        protocolVersion: REVISION,
+        capabilities: { tools: { listChanged: true }, experimental: { 'x.bridge/kept': { order: ['b', 'a'], n: 2.5 } } },
+        serverInfo: { name: 'bridge-child', version: '1.0.0' },
+      },
+    });
+    // One child per session, each with its own pid.
+    await bridge.waitUntil('two children', () => bridge.childPids.length === 2);
+    assert.notEqual(bridge.childPids[0], bridge.childPids[1]);
+    assert.equal(bridge.stdout, '');
+  });
+
+  test('our Client: a tool call, an elicitation the child asks mid-call, progress, cancellation, a list change', async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const asked: string[] = [];
+    const client = new Client(
+      { name: 'bridge-test', version: '1.0.0' },
+      {
+        era: 'handshake',
+        handlers: {
+          elicitation: (params) => {
+            asked.push(params.message);
+            return { action: 'accept', content: { name: 'ada' } };
+          },
+        },
+      },
+    );
+    await client.connect(new StreamableHttpClientTransport(url));
+    try {
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hello' } })), 'hello');
+      const answered = JSON.parse(textOf(await client.callTool({ name: 'ask', arguments: {} })));
+      assert.deepEqual(answered, { action: 'accept', content: { name: 'ada' } });
+      assert.deepEqual(asked, ['Who are you?']);
+
+      const controller = new AbortController();
+      const progress: number[] = [];
+      const slow = client.callTool(
+        { name: 'slow', arguments: {} },
+        {
+          signal: controller.signal,
+          onProgress: (update) => {
+            progress.push(update.progress);
+            controller.abort();
+          },
+        },
+      );
+      await assert.rejects(slow);
+      assert.deepEqual(progress, [1]);
+      const cancelled = JSON.parse(textOf(await client.callTool({ name: 'cancelled', arguments: {} })));
+      assert.equal(cancelled.length, 1, 'the child got notifications/cancelled for the slow call');
+
+      const changed = new Promise<string>((resolve) => {
+        const off = client.on('notification', ({ method }) => {
+          if (method !== 'notifications/tools/list_changed') return;
+          off();
+          resolve(method);
+        });
+      });
+      assert.equal(textOf(await client.callTool({ name: 'grow', arguments: {} })), 'grown');
+      assert.equal(await changed, 'notifications/tools/list_changed');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the official v1 client: a tool call, an elicitation, progress, cancellation, a list change', async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const client = new V1Client(
+      { name: 'bridge-test-v1', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'grace' } }));
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      assert.equal(textOf(echoed), 'hi');
+      const answered = await client.callTool({ name: 'ask', arguments: {} });
+      assert.deepEqual(JSON.parse(textOf(answered)), { action: 'accept', content: { name: 'grace' } });
+
+      const controller = new AbortController();
+      const progress: number[] = [];
+      const slow = client.callTool({ name: 'slow', arguments: {} }, CallToolResultSchema, {
+        signal: controller.signal,
+        onprogress: (update) => {
+          progress.push(update.progress);
+          controller.abort();
+        },
+      });
+      await assert.rejects(slow);
+      assert.deepEqual(progress, [1]);
+      const cancelled = JSON.parse(textOf(await client.callTool({ name: 'cancelled', arguments: {} })));
+      assert.equal(cancelled.length, 1, 'the child got notifications/cancelled for the slow call');
+
+      assert.equal(textOf(await client.callTool({ name: 'grow', arguments: {} })), 'grown');
+      await changed;
+    } finally {
+      await client.close();
+    }
+  });
+});
