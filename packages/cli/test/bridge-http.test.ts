@@ -18,14 +18,14 @@ import { BridgeProcess } from './support/bridge-process.ts';
 import { initializeBody, post, REVISION } from './support/raw-bridge-rpc.ts';
 
 /** The first text content of a tool result. */
-function textOf(result: { content?: unknown }): string {
-  const [first] = (result.content ?? []) as Array<{ type: string; text?: string }>;
+function textOf(result: object): string {
+  const [first] = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;
   assert.equal(first?.type, 'text', JSON.stringify(result));
   return first.text!;
 }
 
 describe('mcpwire bridge --http', { concurrency: 2 }, () => {
-  test('initialize gets a fresh session id and the child\'s result as it wrote it; stdout stays empty', async () => {
+  test("initialize gets a fresh session id and the child's result as it wrote it; stdout stays empty", async () => {
     const { bridge, url } = await BridgeProcess.start();
     await using _bridge = bridge;
     assert.match(bridge.stderr, /^mcpwire: bridging http:\/\/127\.0\.0\.1:\d+\/mcp to /m);
@@ -39,7 +39,10 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
       id: 7,
       result: {
         protocolVersion: REVISION,
-        capabilities: { tools: { listChanged: true }, experimental: { 'x.bridge/kept': { order: ['b', 'a'], n: 2.5 } } },
+        capabilities: {
+          tools: { listChanged: true },
+          experimental: { 'x.bridge/kept': { order: ['b', 'a'], n: 2.5 } },
+        },
         serverInfo: { name: 'bridge-child', version: '1.0.0' },
       },
     });

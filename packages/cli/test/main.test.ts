@@ -21,6 +21,7 @@ const COMMANDS = [
   'pin',
   'load',
   'tap',
+  'bridge',
   'auth-server',
   'lint',
   'report',
@@ -39,6 +40,8 @@ describe('the mcpwire command', { concurrency: 4 }, () => {
     ['list', '--timeout', 'soon', 'x'],
     ['demo', 'extra'],
     ['demo', '--era', 'future'],
+    ['bridge', '--', 'node', 'server.js'],
+    ['bridge', '--http', '0'],
   ]) {
     test(`usage error: mcpwire ${args.join(' ')} exits 2 with one line on stderr naming the help`, async () => {
       const { code, stdout, stderr } = await runCli(args);

@@ -10,7 +10,11 @@ export function initializeBody(id: number | string = 1): string {
     jsonrpc: '2.0',
     id,
     method: 'initialize',
-    params: { protocolVersion: REVISION, capabilities: {}, clientInfo: { name: 'bridge-test', version: '1' } },
+    params: {
+      protocolVersion: REVISION,
+      capabilities: {},
+      clientInfo: { name: 'bridge-test', version: '1' },
+    },
   });
 }
 
@@ -31,7 +35,12 @@ export async function post(url: string, body: string, sessionId?: string): Promi
   }
   const reply = await fetch(url, { method: 'POST', headers, body });
   const text = await reply.text();
-  return { status: reply.status, sessionId: reply.headers.get('mcp-session-id'), text, response: responseIn(text) };
+  return {
+    status: reply.status,
+    sessionId: reply.headers.get('mcp-session-id'),
+    text,
+    response: responseIn(text),
+  };
 }
 
 /** Opens a session: initialize, then notifications/initialized. Resolves with its id. */
@@ -39,7 +48,11 @@ export async function openSession(url: string): Promise<string> {
   const answer = await post(url, initializeBody());
   if (answer.status !== 200 || answer.sessionId === null)
     throw new Error(`initialize answered ${answer.status}: ${answer.text}`);
-  const initialized = await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), answer.sessionId);
+  const initialized = await post(
+    url,
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    answer.sessionId,
+  );
   if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`);
   return answer.sessionId;
 }
