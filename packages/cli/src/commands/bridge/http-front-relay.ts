@@ -29,6 +29,11 @@ export interface ChildRelayOptions {
   readonly onStderr: (pid: number | undefined, text: string) => void;
   /** A note of the bridge's own about a session (a child that could not start, a line that is not JSON-RPC). */
   readonly onNote: (text: string) => void;
+  /**
+   * Deletes the session's record from the handler's session store: a session whose child is gone
+   * must answer 404, never be brought back to life from its record with a child never initialized.
+   */
+  readonly forgetSession: (sessionId: string) => unknown;
 }
 
 /**
@@ -124,6 +129,8 @@ class SessionRelay {
   /** Ends the session and stops the child; idempotent, resolves once the child has exited. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      const sessionId = this.#front.info?.sessionId;
+      if (sessionId !== undefined) await this.#options.forgetSession(sessionId);
       await this.#front.close();
       await this.#child?.close();
       this.#onEnd();

@@ -25,7 +25,10 @@ export interface HttpFrontOptions {
 /** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
 export async function runHttpFront(child: ChildCommand, options: HttpFrontOptions): Promise<ExitCodeValue> {
   const { serveOverHttp } = await import('../serve/serve-http.ts');
+  const { InMemorySessionStore } = await import('mcpwire/http');
+  const sessionStore = new InMemorySessionStore();
   const server = new ChildRelayServer({
+    forgetSession: (sessionId) => sessionStore.delete(sessionId),
     child,
     onStderr: createStderrRelay(),
     onNote: (text) => process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`),
@@ -41,6 +44,7 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
     maxSessions: options.maxSessions,
     maxSessionsPerClient: options.maxSessions,
     sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
+    sessionStore,
     hasLegacySse: false,
     gate: createSessionCap(server, options.maxSessions),
     banner: (url) => `bridging ${url} to ${shown} (a process per session)`,

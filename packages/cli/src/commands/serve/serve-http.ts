@@ -5,7 +5,7 @@
 // With --auth dev, a development authorization server runs beside it and tokens are required.
 
 import type { ChannelServer } from 'mcpwire/stdio';
-import type { ChainableHandler, RequestServer } from 'mcpwire/http';
+import type { ChainableHandler, RequestServer, SessionStore } from 'mcpwire/http';
 import {
   chainHandlers,
   createHttpHandler,
@@ -31,6 +31,8 @@ export interface HttpServeOptions {
   /** The handler's `maxSessions` and `maxSessionsPerClient` (its defaults when absent). */
   maxSessions?: number;
   maxSessionsPerClient?: number;
+  /** The handler's session store (its own in-memory one when absent). */
+  sessionStore?: SessionStore;
   /** The handler's `sessionIdleTimeoutMs` (its default when absent). */
   sessionIdleTimeoutMs?: number;
   /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
@@ -73,6 +75,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     ...(options.sessionIdleTimeoutMs === undefined
       ? {}
       : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
+    ...(options.sessionStore === undefined ? {} : { sessions: options.sessionStore }),
   };
   const streamable = sessions
     ? createHttpHandler(server, { allowedHosts, onError, ...auth, ...caps })
