@@ -15,7 +15,14 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { BridgeProcess } from './support/bridge-process.ts';
-import { initializeBody, post, REVISION } from './support/raw-bridge-rpc.ts';
+import {
+  callBody,
+  initializeBody,
+  openSession,
+  post,
+  resultText,
+  REVISION,
+} from './support/raw-bridge-rpc.ts';
 
 /** The first text content of a tool result. */
 function textOf(result: object): string {
@@ -140,6 +147,44 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
 
       assert.equal(textOf(await client.callTool({ name: 'grow', arguments: {} })), 'grown');
       await changed;
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("the child's stderr reaches ours a line at a time, prefixed with its pid, its control characters escaped", async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const sessionId = await openSession(url);
+    assert.equal(resultText(await post(url, callBody(2, 'stderr'), sessionId)), 'written');
+    await bridge.waitForStderr(/half line/);
+    const [pid] = bridge.childPids;
+    assert.ok(bridge.stderr.includes(`[server ${pid}] evil \\x1b]52;c;AAAA\\x07 half line\n`), bridge.stderr);
+    assert.doesNotMatch(bridge.stderr, /\x1b/);
+  });
+
+  test('a command that cannot start: initialize gets an error saying so, and the session is over (404)', async () => {
+    const { bridge, url } = await BridgeProcess.start([], ['mcpwire-test-no-such-command']);
+    await using _bridge = bridge;
+    const answer = await post(url, initializeBody(1));
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(
+      String(answer.response?.error?.message),
+      /^mcpwire bridge: Cannot start server process "mcpwire-test-no-such-command": .*ENOENT/,
+    );
+    const after = await post(url, callBody(2, 'echo', { text: 'x' }), answer.sessionId ?? 'none');
+    assert.equal(after.status, 404, after.text);
+    await bridge.waitForStderr(/^mcpwire bridge: Cannot start server process/m);
+  });
+
+  test("our Client in auto era: its server/discover probe meets the child's method-not-found and it falls back to initialize", async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const client = new Client({ name: 'bridge-auto', version: '1.0.0' }, { eraCache: false });
+    await client.connect(new StreamableHttpClientTransport(url));
+    try {
+      assert.equal(client.era, 'handshake');
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'auto' } })), 'auto');
     } finally {
       await client.close();
     }
