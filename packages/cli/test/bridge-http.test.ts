@@ -14,7 +14,7 @@ import {
   ElicitRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BridgeProcess } from './support/bridge-process.ts';
+import { BridgeProcess, isAlive, waitGone } from './support/bridge-process.ts';
 import {
   callBody,
   initializeBody,
@@ -185,6 +185,11 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
     try {
       assert.equal(client.era, 'handshake');
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'auto' } })), 'auto');
+      // The probe's child served one request and is stopped; the session's child runs on.
+      await bridge.waitUntil('two children', () => bridge.childPids.length === 2);
+      const [probe, session] = bridge.childPids;
+      await waitGone(probe!);
+      assert.equal(isAlive(session!), true);
     } finally {
       await client.close();
     }

@@ -75,7 +75,7 @@ class SessionRelay {
   #child: StdioClientChannel | undefined;
   /** The client's requests the child has not answered, in arrival order. */
   readonly #pending = new Set<RequestId>();
-  /** Progress tokens of pending requests -> their request (PROG: progress goes on its request's stream). */
+  /** Progress tokens of pending requests -> their request: progress goes on its request's stream. */
   readonly #progress = new Map<string | number, RequestId>();
   #backlog: Frame[] | undefined = [];
   #closing: Promise<void> | undefined;
