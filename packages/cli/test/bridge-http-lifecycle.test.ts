@@ -113,4 +113,33 @@ describe('mcpwire bridge --http: sessions and children', { concurrency: 3 }, () 
     assert.equal(unknown.status, 404, unknown.text);
     assert.deepEqual(bridge.childPids, []);
   });
+
+  test('--max-sessions 1 counts every child: at the cap a stateless-era request (which would get a child of its own) gets 503 too', async () => {
+    const { bridge, url } = await BridgeProcess.start(['--max-sessions', '1']);
+    await using _bridge = bridge;
+    await openSession(url);
+    const discover = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'server/discover',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const text = await discover.text();
+    assert.equal(discover.status, 503, text);
+    assert.equal(bridge.childPids.length, 1, 'no second child was started');
+  });
 });
