@@ -53,16 +53,15 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
 }
 
 /**
- * At `max` live sessions, a POST that could open one (no `Mcp-Session-Id`, and no `Mcp-Method`
- * other than `initialize`, which stateless-era requests carry) gets 503: a new client must not stop
- * another's child, whose state would be lost. Other requests pass on.
+ * At `max` live children, a POST without `Mcp-Session-Id` gets 503: an `initialize` would start a
+ * child, and so would a stateless-era request (served by a one-request child of its own); a new
+ * client must not stop another's child either, whose state would be lost. Requests in a session
+ * pass on.
  */
 export function createSessionCap(server: { readonly size: number }, max: number): ChainableHandler {
   const exchange = (view: HttpRequestView): Promise<HttpReply | undefined> => {
     if (view.method !== 'POST' || server.size < max || view.headers.get('mcp-session-id') !== null)
       return Promise.resolve(undefined);
-    const method = view.headers.get('mcp-method');
-    if (method !== null && method !== 'initialize') return Promise.resolve(undefined);
     const message = `Too many sessions: the bridge runs at most ${max} server processes (--max-sessions); retry once a session ends`;
     return Promise.resolve({
       status: 503,
