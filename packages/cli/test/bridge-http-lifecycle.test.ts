@@ -142,4 +142,28 @@ describe('mcpwire bridge --http: sessions and children', { concurrency: 3 }, () 
     assert.equal(discover.status, 503, text);
     assert.equal(bridge.childPids.length, 1, 'no second child was started');
   });
+
+  test("serve --http's checks: a foreign Origin gets 403; with --auth dev, initialize without a token gets the 401 challenge; neither starts a child", async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const foreign = await fetch(url, {
+      method: 'POST',
+      headers: {
+        Origin: 'https://evil.example',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: initializeBody(),
+    });
+    await foreign.body?.cancel();
+    assert.equal(foreign.status, 403);
+    assert.deepEqual(bridge.childPids, []);
+
+    const { bridge: guarded, url: guardedUrl } = await BridgeProcess.start(['--auth', 'dev']);
+    await using _guarded = guarded;
+    assert.match(guarded.stderr, /tokens required, from the development authorization server at /);
+    const bare = await post(guardedUrl, initializeBody());
+    assert.equal(bare.status, 401, bare.text);
+    assert.deepEqual(guarded.childPids, []);
+  });
 });
