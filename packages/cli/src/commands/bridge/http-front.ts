@@ -24,7 +24,7 @@ export interface HttpFrontOptions {
 
 /** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
 export async function runHttpFront(child: ChildCommand, options: HttpFrontOptions): Promise<ExitCodeValue> {
-  const { serveOverHttp } = await import('../serve/serve-http.ts');
+  const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
   const { InMemorySessionStore } = await import('mcpwire/http');
   const sessionStore = new InMemorySessionStore();
   const server = new ChildRelayServer({

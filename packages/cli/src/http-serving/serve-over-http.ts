@@ -1,4 +1,5 @@
-// `mcpwire serve <server> --http <port>`: the server on Streamable HTTP at <host>:<port>/mcp (both
+// Serving on Streamable HTTP, for `mcpwire serve <server> --http <port>` and `mcpwire bridge --http`:
+// the server at <host>:<port>/mcp (both
 // protocol eras on one endpoint, HTTP+SSE at /sse for old clients), the Host and Origin checks on.
 // It says where it listens on stderr (always: a script or a supervisor reads it there, never on stdout);
 // SIGINT or SIGTERM stops it.
@@ -14,8 +15,8 @@ import {
   LOOPBACK_HOSTNAMES,
 } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
-import { coloursFor } from '../../terminal/colours.ts';
-import { UsageError } from '../../exit-code.ts';
+import { coloursFor } from '../terminal/colours.ts';
+import { UsageError } from '../exit-code.ts';
 
 /** Where and how to listen. */
 export interface HttpServeOptions {
@@ -63,7 +64,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   // Loaded only with --auth dev: the development authorization server and the resource server.
   const devAuth =
     options.auth === 'dev'
-      ? await (await import('../../dev-auth/serve-auth-dev.ts')).startDevAuth(host)
+      ? await (await import('../dev-auth/serve-auth-dev.ts')).startDevAuth(host)
       : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
