@@ -78,6 +78,7 @@ class SessionRelay {
   /** Progress tokens of pending requests -> their request: progress goes on its request's stream. */
   readonly #progress = new Map<string | number, RequestId>();
   #backlog: Frame[] | undefined = [];
+  #spawning: Promise<StdioClientChannel | undefined> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(front: Channel, options: ChildRelayOptions, onEnd: () => void) {
@@ -86,15 +87,30 @@ class SessionRelay {
     this.#onEnd = onEnd;
   }
 
+  /** Opens the session and starts the child; what the client sent meanwhile waits for it. */
   async start(): Promise<void> {
     this.#front.open({
       handleFrame: (frame) => this.#fromClient(frame),
       handleClose: () => void this.close(),
     });
+    this.#spawning = this.#spawn();
+    const child = await this.#spawning;
+    // Ended while it started: close() stops it (it waits for #spawning).
+    if (child === undefined || this.#closing !== undefined) return;
+    child.open({
+      handleFrame: (frame) => this.#fromChild(frame),
+      handleClose: (error) => void this.#childGone(error),
+    });
+    const backlog = this.#backlog ?? [];
+    this.#backlog = undefined;
+    for (const frame of backlog) this.#fromClient(frame);
+  }
+
+  /** The child, once spawned; undefined (the session ended, its requests answered) when it cannot start. */
+  async #spawn(): Promise<StdioClientChannel | undefined> {
     const { command, args } = this.#options.child;
-    let child: StdioClientChannel;
     try {
-      child = await new StdioClientTransport({
+      this.#child = await new StdioClientTransport({
         command,
         args,
         // The user started the bridge from their shell: the server gets that environment, as a
@@ -105,25 +121,14 @@ class SessionRelay {
           ? {}
           : { shutdownTimeoutMs: this.#options.shutdownTimeoutMs }),
       }).connect();
+      return this.#child;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.#options.onNote(reason);
       await this.#failPending(`mcpwire bridge: ${reason}`, {});
-      await this.close();
-      return;
+      void this.close();
+      return undefined;
     }
-    this.#child = child;
-    if (this.#closing !== undefined) {
-      await child.close();
-      return;
-    }
-    child.open({
-      handleFrame: (frame) => this.#fromChild(frame),
-      handleClose: (error) => void this.#childGone(error),
-    });
-    const backlog = this.#backlog ?? [];
-    this.#backlog = undefined;
-    for (const frame of backlog) this.#fromClient(frame);
   }
 
   /** Ends the session and stops the child; idempotent, resolves once the child has exited. */
@@ -132,6 +137,8 @@ class SessionRelay {
       const sessionId = this.#front.info?.sessionId;
       if (sessionId !== undefined) await this.#options.forgetSession(sessionId);
       await this.#front.close();
+      // A child still starting is stopped once it has (the bridge must leave none behind).
+      await this.#spawning;
       await this.#child?.close();
       this.#onEnd();
     })();
