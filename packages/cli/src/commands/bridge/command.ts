@@ -113,6 +113,10 @@ function checkOptions(words: readonly string[], options: BridgeOptions): readonl
     throw new UsageError(
       'give the server command after "--", e.g. mcpwire bridge --http 3000 -- npx -y my-server (see "mcpwire bridge --help")',
     );
+  if (words.length === 1 && /^https?:\/\//i.test(words[0]!))
+    throw new UsageError(
+      `bridge --http serves a stdio server command, not a URL (received "${words[0]}"); give the command after "--" (see "mcpwire bridge --help")`,
+    );
   if (options.auth === 'dev')
     checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire bridge --auth dev');
   return words;
