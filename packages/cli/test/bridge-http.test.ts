@@ -194,4 +194,30 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
       await client.close();
     }
   });
+
+  test("after a cancelled call, a list change the child sends with nothing pending reaches the client (not the cancelled call's stream)", async () => {
+    const { bridge, url } = await BridgeProcess.start();
+    await using _bridge = bridge;
+    const client = new Client({ name: 'bridge-test', version: '1.0.0' }, { era: 'handshake' });
+    await client.connect(new StreamableHttpClientTransport(url));
+    try {
+      const controller = new AbortController();
+      const slow = client.callTool(
+        { name: 'slow', arguments: {} },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      );
+      await assert.rejects(slow);
+      const changed = new Promise<void>((resolve) => {
+        const off = client.on('notification', ({ method }) => {
+          if (method !== 'notifications/tools/list_changed') return;
+          off();
+          resolve();
+        });
+      });
+      assert.equal(textOf(await client.callTool({ name: 'grow_after', arguments: {} })), 'grown');
+      await changed;
+    } finally {
+      await client.close();
+    }
+  });
 });
