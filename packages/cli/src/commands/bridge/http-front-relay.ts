@@ -160,6 +160,13 @@ class SessionRelay {
   }
 
   #noteClientMessage(message: Message): void {
+    if ((message as { method?: unknown }).method === 'notifications/cancelled') {
+      // The child will not answer it (CANCEL-5): its stream, which the client may have left, no
+      // longer takes the child's other messages.
+      const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.#settled(requestId);
+      return;
+    }
     if (!isRequest(message)) return;
     this.#pending.add(message.id);
     const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
