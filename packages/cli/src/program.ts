@@ -3,6 +3,7 @@
 
 import type { Command } from 'commander';
 import { authServerCommand } from './commands/auth-server/command.ts';
+import { bridgeCommand } from './commands/bridge/command.ts';
 import { callCommand } from './commands/call/command.ts';
 import { checkCommand } from './commands/check/command.ts';
 import { completeCommand } from './commands/complete/command.ts';
@@ -58,6 +59,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(pinCommand(context))
     .addCommand(loadCommand(context))
     .addCommand(tapCommand())
+    .addCommand(bridgeCommand())
     .addCommand(authServerCommand())
     .addCommand(lintCommand())
     .addCommand(reportCommand())

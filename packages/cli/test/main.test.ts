@@ -21,6 +21,7 @@ const COMMANDS = [
   'pin',
   'load',
   'tap',
+  'bridge',
   'auth-server',
   'lint',
   'report',
@@ -39,6 +40,9 @@ describe('the mcpwire command', { concurrency: 4 }, () => {
     ['list', '--timeout', 'soon', 'x'],
     ['demo', 'extra'],
     ['demo', '--era', 'future'],
+    ['bridge', '--', 'node', 'server.js'],
+    ['bridge', '--http', '0'],
+    ['bridge', '--http', '0', 'http://127.0.0.1:9/mcp'],
   ]) {
     test(`usage error: mcpwire ${args.join(' ')} exits 2 with one line on stderr naming the help`, async () => {
       const { code, stdout, stderr } = await runCli(args);

@@ -126,7 +126,7 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
   const server = await loadServer(name, { db: options.db });
   // Both close the server when they finish, which releases what it holds (github's database).
   if (options.http !== undefined) {
-    const { serveOverHttp } = await import('./serve-http.ts');
+    const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
     await serveOverHttp(server, {
       port: options.http,
       host: options.host ?? '127.0.0.1',

@@ -1,11 +1,12 @@
-// `mcpwire serve <server> --http <port>`: the server on Streamable HTTP at <host>:<port>/mcp (both
+// Serving on Streamable HTTP, for `mcpwire serve <server> --http <port>` and `mcpwire bridge --http`:
+// the server at <host>:<port>/mcp (both
 // protocol eras on one endpoint, HTTP+SSE at /sse for old clients), the Host and Origin checks on.
 // It says where it listens on stderr (always: a script or a supervisor reads it there, never on stdout);
 // SIGINT or SIGTERM stops it.
 // With --auth dev, a development authorization server runs beside it and tokens are required.
 
 import type { ChannelServer } from 'mcpwire/stdio';
-import type { RequestServer } from 'mcpwire/http';
+import type { ChainableHandler, RequestServer, SessionStore } from 'mcpwire/http';
 import {
   chainHandlers,
   createHttpHandler,
@@ -14,8 +15,8 @@ import {
   LOOPBACK_HOSTNAMES,
 } from 'mcpwire/http';
 import { serveHttp } from 'mcpwire/node';
-import { coloursFor } from '../../terminal/colours.ts';
-import { UsageError } from '../../exit-code.ts';
+import { coloursFor } from '../terminal/colours.ts';
+import { UsageError } from '../exit-code.ts';
 
 /** Where and how to listen. */
 export interface HttpServeOptions {
@@ -31,6 +32,16 @@ export interface HttpServeOptions {
   /** The handler's `maxSessions` and `maxSessionsPerClient` (its defaults when absent). */
   maxSessions?: number;
   maxSessionsPerClient?: number;
+  /** The handler's session store (its own in-memory one when absent). */
+  sessionStore?: SessionStore;
+  /** The handler's `sessionIdleTimeoutMs` (its default when absent). */
+  sessionIdleTimeoutMs?: number;
+  /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
+  hasLegacySse?: boolean;
+  /** Answers first, before the Streamable HTTP endpoint, where it answers at all (e.g. a refusal at a cap). */
+  gate?: ChainableHandler;
+  /** The line said on stderr once listening; default "serving MCP over Streamable HTTP at <url>". */
+  banner?: (url: string, hasLegacySse: boolean) => string;
 }
 
 /** Addresses that mean "every interface": no Host header can name them. */
@@ -53,7 +64,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   // Loaded only with --auth dev: the development authorization server and the resource server.
   const devAuth =
     options.auth === 'dev'
-      ? await (await import('../../dev-auth/serve-auth-dev.ts')).startDevAuth(host)
+      ? await (await import('../dev-auth/serve-auth-dev.ts')).startDevAuth(host)
       : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
@@ -62,6 +73,10 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     ...(options.maxSessionsPerClient === undefined
       ? {}
       : { maxSessionsPerClient: options.maxSessionsPerClient }),
+    ...(options.sessionIdleTimeoutMs === undefined
+      ? {}
+      : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
+    ...(options.sessionStore === undefined ? {} : { sessions: options.sessionStore }),
   };
   const streamable = sessions
     ? createHttpHandler(server, { allowedHosts, onError, ...auth, ...caps })
@@ -69,12 +84,13 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
   // It has no authorization layer, so --auth serves Streamable HTTP only; it is all sessions, so
   // --no-sessions leaves it out too.
-  const hasLegacySse = devAuth === undefined && sessions;
-  const handlers = hasLegacySse
+  const hasLegacySse = devAuth === undefined && sessions && options.hasLegacySse !== false;
+  const served = hasLegacySse
     ? [createLegacySseHandler(server, { allowedHosts }), streamable]
     : devAuth === undefined
       ? [streamable]
       : [devAuth.metadata, streamable];
+  const handlers = options.gate === undefined ? served : [options.gate, ...served];
   const handle = await serveHttp(chainHandlers(...handlers), { port: options.port, host });
   devAuth?.bind(handle.url);
   if (devAuth !== undefined)
@@ -82,9 +98,10 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       `mcpwire: tokens required, from the development authorization server at ${devAuth.issuer} (for development only, not for production)\n`,
     );
   const colours = coloursFor(process.stderr);
-  process.stderr.write(
-    `mcpwire: serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}; Ctrl-C stops\n`,
-  );
+  const banner =
+    options.banner?.(colours.cyan(handle.url), hasLegacySse) ??
+    `serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}`;
+  process.stderr.write(`mcpwire: ${banner}; Ctrl-C stops\n`);
   if (WILDCARDS.has(host) && options.allowedHosts === undefined)
     process.stderr.write(
       colours.dim('mcpwire: only loopback Host headers are accepted; add --allow-host <name> for others\n'),

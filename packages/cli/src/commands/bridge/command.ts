@@ -1,0 +1,149 @@
+// `mcpwire bridge`: an MCP server offered where it is not: a stdio server over Streamable HTTP
+// (--http <port> -- <command>, http-front.ts). This file holds the options, the usage checks, the
+// help and the dispatch to each mode's own files.
+
+import { InvalidArgumentError, type Command } from 'commander';
+import { addExamples, defineCommand } from '../../define-command.ts';
+import { UsageError } from '../../exit-code.ts';
+import {
+  checkDevAuthHost,
+  INSECURE_NETWORK_FLAG,
+  INSECURE_NETWORK_HELP,
+} from '../../dev-auth/dev-auth-host.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS } from './http-front.ts';
+
+interface BridgeOptions {
+  http?: number;
+  host: string;
+  allowHost?: string[];
+  auth?: 'dev';
+  insecureDevAuthOnNetwork?: boolean;
+  maxSessions: number;
+  idleTimeout: number;
+}
+
+/** The `bridge` command. */
+export function bridgeCommand(): Command {
+  const command = defineCommand('bridge')
+    .usage('[options] --http <port> -- <server command...>')
+    .summary('offer a stdio MCP server over Streamable HTTP')
+    .description(
+      'Serve a stdio MCP server over Streamable HTTP at http://<host>:<port>/mcp. Each client that ' +
+        'initializes gets a session of its own with a server process of its own (started without a ' +
+        "shell, with the bridge's environment; its stderr is shown with its pid). Messages pass " +
+        'unchanged both ways. DELETE, --idle-timeout and the bridge stopping (SIGINT, SIGTERM) end ' +
+        'sessions and their processes (stdin closed, then SIGTERM, then SIGKILL); a session whose ' +
+        'process exits is over (its requests get an error, its id then 404, and the client ' +
+        'initializes again). Host and Origin are checked as "mcpwire serve --http" does.',
+    )
+    .argument('[command...]', 'after "--": the command that starts the server over stdio, with its arguments')
+    .option(
+      '--http <port>',
+      'the port to serve Streamable HTTP on (0: any free port; the URL is printed)',
+      parsePort,
+    )
+    .option('--host <address>', 'the interface to listen on', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'also accept requests whose Host header names this (repeatable; loopback names and --host always are)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--auth <mode>',
+      'require OAuth access tokens; "dev" starts the development authorization server beside it (for development only)',
+      parseAuthMode,
+    )
+    .option(INSECURE_NETWORK_FLAG, `with --auth dev: ${INSECURE_NETWORK_HELP}`)
+    .option(
+      '--max-sessions <n>',
+      `sessions (so server processes) at most; past it, initialize gets 503 (default ${DEFAULT_MAX_SESSIONS})`,
+      parseCount,
+      DEFAULT_MAX_SESSIONS,
+    )
+    .option(
+      '--idle-timeout <seconds>',
+      `stop a session and its process after this long without traffic or an open stream (default ${DEFAULT_IDLE_TIMEOUT_SECONDS}, 10 minutes)`,
+      parseSeconds,
+      DEFAULT_IDLE_TIMEOUT_SECONDS,
+    )
+    .action(async (words: string[], options: BridgeOptions) => {
+      const [name, ...args] = checkOptions(words, options);
+      const { runHttpFront } = await import('./http-front.ts');
+      process.exitCode = await runHttpFront(
+        { command: name!, args },
+        {
+          port: options.http!,
+          host: options.host,
+          ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+          ...(options.auth === undefined ? {} : { auth: options.auth }),
+          maxSessions: options.maxSessions,
+          idleTimeoutSeconds: options.idleTimeout,
+        },
+      );
+      // Leave even if a stray handle remains: every server process has been stopped.
+      setTimeout(() => process.exit(), 500).unref();
+    });
+  return addExamples(command, [
+    [
+      'mcpwire bridge --http 3000 -- npx -y @modelcontextprotocol/server-everything',
+      'the server at http://127.0.0.1:3000/mcp, a process per client session',
+    ],
+    [
+      'mcpwire bridge --http 0 --idle-timeout 60 --max-sessions 4 -- python server.py',
+      'any free port (printed); idle sessions stopped after a minute; 4 processes at most',
+    ],
+    [
+      'mcpwire bridge --http 8080 --host 0.0.0.0 --allow-host myhost.lan -- ./my-server',
+      'reachable from the network under the name myhost.lan',
+    ],
+    [
+      'mcpwire bridge --http 3000 --auth dev -- node server.js',
+      'tokens required, from a development authorization server',
+    ],
+  ]);
+}
+
+/** The server command; throws UsageError for what cannot run. */
+function checkOptions(words: readonly string[], options: BridgeOptions): readonly string[] {
+  if (options.http === undefined)
+    throw new UsageError(
+      'give the port to serve on and the server command: mcpwire bridge --http <port> -- <command...> (see "mcpwire bridge --help")',
+    );
+  if (words.length === 0)
+    throw new UsageError(
+      'give the server command after "--", e.g. mcpwire bridge --http 3000 -- npx -y my-server (see "mcpwire bridge --help")',
+    );
+  if (words.length === 1 && /^https?:\/\//i.test(words[0]!))
+    throw new UsageError(
+      `bridge --http serves a stdio server command, not a URL (received "${words[0]}"); give the command after "--" (see "mcpwire bridge --help")`,
+    );
+  if (options.auth === 'dev')
+    checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire bridge --auth dev');
+  return words;
+}
+
+function parseAuthMode(value: string): 'dev' {
+  if (value !== 'dev')
+    throw new InvalidArgumentError('expected "dev" (the development authorization server).');
+  return value;
+}
+
+function parseCount(value: string): number {
+  const count = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(count >= 1)) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return count;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = /^\d{1,9}(\.\d{1,3})?$/.test(value) ? Number(value) : NaN;
+  if (!(seconds > 0))
+    throw new InvalidArgumentError('expected a number of seconds above 0, e.g. 600 or 0.5.');
+  return seconds;
+}
+
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port >= 0 && port <= 65_535))
+    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return port;
+}

@@ -1,0 +1,86 @@
+// `mcpwire bridge --http <port> -- <command...>`: a stdio MCP server offered over Streamable HTTP,
+// a child process per handshake-era session (http-front-relay.ts), served by `serve --http`'s code
+// (Host and Origin checks, --auth dev) with a cap on sessions that refuses rather than evicts.
+
+import type { ChainableHandler, HttpReply, HttpRequestView } from 'mcpwire/http';
+import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
+import { ChildRelayServer, type ChildCommand } from './http-front-relay.ts';
+
+/** Sessions (so children) at most by default: each costs a process. */
+export const DEFAULT_MAX_SESSIONS = 32;
+/** An idle session and its child are stopped after this long by default (10 minutes). */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 600;
+
+/** What `bridge --http` was asked for. */
+export interface HttpFrontOptions {
+  port: number;
+  host: string;
+  allowedHosts?: readonly string[];
+  auth?: 'dev';
+  maxSessions: number;
+  idleTimeoutSeconds: number;
+}
+
+/** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
+export async function runHttpFront(child: ChildCommand, options: HttpFrontOptions): Promise<ExitCodeValue> {
+  const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
+  const { InMemorySessionStore } = await import('mcpwire/http');
+  const sessionStore = new InMemorySessionStore();
+  const server = new ChildRelayServer({
+    forgetSession: (sessionId) => sessionStore.delete(sessionId),
+    child,
+    onStderr: createStderrRelay(),
+    onNote: (text) => process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`),
+  });
+  const shown = toTerminalText([child.command, ...child.args].join(' '));
+  await serveOverHttp(server, {
+    port: options.port,
+    host: options.host,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
+    // The gate refuses at the cap; the handler's own cap (which evicts) is only a backstop for
+    // initialize requests that raced past it together.
+    maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessions,
+    sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
+    sessionStore,
+    hasLegacySse: false,
+    gate: createSessionCap(server, options.maxSessions),
+    banner: (url) => `bridging ${url} to ${shown} (a process per session)`,
+  });
+  return ExitCode.ok;
+}
+
+/**
+ * At `max` live children, a POST without `Mcp-Session-Id` gets 503: an `initialize` would start a
+ * child, and so would a stateless-era request (served by a one-request child of its own); a new
+ * client must not stop another's child either, whose state would be lost. Requests in a session
+ * pass on.
+ */
+export function createSessionCap(server: { readonly size: number }, max: number): ChainableHandler {
+  const exchange = (view: HttpRequestView): Promise<HttpReply | undefined> => {
+    if (view.method !== 'POST' || server.size < max || view.headers.get('mcp-session-id') !== null)
+      return Promise.resolve(undefined);
+    const message = `Too many sessions: the bridge runs at most ${max} server processes (--max-sessions); retry once a session ends`;
+    return Promise.resolve({
+      status: 503,
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }),
+    });
+  };
+  return { exchange };
+}
+
+/** Writes each child's stderr on ours, line by line, each line prefixed with the child's pid and escaped. */
+function createStderrRelay(): (pid: number | undefined, text: string) => void {
+  const partial = new Map<number | undefined, string>();
+  return (pid, text) => {
+    const lines = ((partial.get(pid) ?? '') + text).split('\n');
+    const rest = lines.pop() ?? '';
+    if (rest === '') partial.delete(pid);
+    else partial.set(pid, rest);
+    for (const line of lines)
+      process.stderr.write(`[server ${pid === undefined ? '?' : String(pid)}] ${toTerminalText(line)}\n`);
+  };
+}
