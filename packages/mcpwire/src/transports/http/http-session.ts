@@ -72,7 +72,6 @@ export class HttpSession implements Channel, SessionState {
   #standalone: ResumableStream | undefined;
   #live: Map<string, ResumableStream> | undefined;
   #streamIds: Set<string> | undefined;
-  #info: ChannelInfo | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
   /** Ids of requests sent to the client here and not yet answered (made on first use). */
@@ -153,11 +152,18 @@ export class HttpSession implements Channel, SessionState {
     this.#owner.changed(stored);
   }
 
+  /** The session is its own ChannelInfo (no object and closure more per session). */
   get info(): ChannelInfo {
-    return (this.#info ??= {
-      sessionId: this.id,
-      principalOf: (requestId) => this.#senders?.get(requestId),
-    });
+    return this;
+  }
+
+  get sessionId(): string {
+    return this.#record.id;
+  }
+
+  /** Who sent the in-flight request `requestId` (authenticated endpoints only). */
+  principalOf(requestId: RequestId): Principal | undefined {
+    return this.#senders?.get(requestId);
   }
 
   /**

@@ -148,6 +148,44 @@ describe('sessions as state: the session record', () => {
     assert.equal(store.count(), 0);
   });
 
+  test('the in-memory store evicts in touch order, ties of the clock included, and per client past older records of others', () => {
+    const store = new InMemorySessionStore();
+    const limits = { maxSessions: 4, maxSessionsPerClient: 2, idleTimeoutMs: 60_000 };
+    const at = Date.now();
+    const record = (id: string, clientKey: string): SessionRecord => ({
+      id,
+      clientKey,
+      createdAt: at,
+      lastActiveAt: at,
+      revision: 0,
+    });
+    const evictedBy = (id: string, clientKey: string): readonly string[] => {
+      const created = store.create(record(id, clientKey), limits);
+      assert.ok('record' in created);
+      return created.evicted;
+    };
+    assert.deepEqual(evictedBy('b1', 'b'), []);
+    assert.deepEqual(evictedBy('a1', 'a'), []);
+    assert.deepEqual(evictedBy('a2', 'a'), []);
+    // Same timestamp: the touch alone decides; a1 is now the client's last to go.
+    store.touch('a1', at);
+    // b1, older than both, is another client's: a's cap takes a2.
+    assert.deepEqual(evictedBy('a3', 'a'), ['a2']);
+    assert.equal(store.count('a'), 2);
+    assert.equal(store.count('b'), 1);
+    // An update keeps a record's place: b1 is still the least recently touched of all.
+    assert.ok(store.update('b1', 0, { logLevel: 'info' }).ok);
+    assert.deepEqual(evictedBy('c1', 'c'), []);
+    assert.deepEqual(evictedBy('c2', 'c'), ['b1']);
+    assert.equal(store.count('b'), 0);
+    // Touching the newest changes nothing; touching the oldest moves it to the end.
+    store.touch('c2', at);
+    store.touch('a1', at);
+    assert.deepEqual(evictedBy('d1', 'd'), ['a3']);
+    assert.deepEqual(evictedBy('d2', 'd'), ['c1']);
+    assert.equal(store.count(), 4);
+  });
+
   test('updateFenced makes a change again from the record another writer stored first; undefined once it is gone', async () => {
     const store = new InMemorySessionStore();
     const limits = { maxSessions: 10, maxSessionsPerClient: 10, idleTimeoutMs: 60_000 };

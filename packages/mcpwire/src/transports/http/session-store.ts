@@ -96,15 +96,19 @@ export async function updateFenced(
 }
 
 /**
- * The default store: records in a Map of this process, answered synchronously (no promise on the
- * single-process path). Eviction order is the order of touches (a touch moves the record to the end
- * of its Maps), so it has no ties; finding whom to evict is a walk from the front, paid only at a cap.
- * Expired records are dropped when looked up and before a cap is applied. The idle timeout is kept
- * once for the store (a record created with another one keeps its own beside it).
+ * The default store: records in one Map of this process, answered synchronously (no promise on the
+ * single-process path). The Map's order is the order of touches (a touch moves the record to the end,
+ * unless it is there already), so eviction has no ties; finding whom to evict is a walk from the front,
+ * paid only at a cap (at a client's cap, the walk passes other clients' older records). Per client only
+ * a count is kept. Expired records are dropped when looked up and before a cap is applied. The idle
+ * timeout is kept once for the store (a record created with another one keeps its own beside it).
  */
 export class InMemorySessionStore implements SessionStore {
   #records = new Map<string, SessionRecord>();
-  #byClient = new Map<string, Map<string, SessionRecord>>();
+  /** Live records per client key, and one key string per client, shared by its records. */
+  #clients = new Map<string, { key: string; count: number }>();
+  /** The id touched or created last (already at the end of `#records`). */
+  #newest: string | undefined;
   #idleMs: number | undefined;
   /** Idle timeouts of records created with one other than `#idleMs` (rare: handlers that differ). */
   #otherIdleMs: Map<string, number> | undefined;
@@ -113,27 +117,32 @@ export class InMemorySessionStore implements SessionStore {
     const evicted: string[] = [];
     const { maxSessions, maxSessionsPerClient } = limits;
     const key = record.clientKey;
-    const own = key === undefined ? undefined : this.#byClient.get(key);
-    if (own !== undefined && own.size >= maxSessionsPerClient) {
-      this.#dropExpired(own.values());
-      if (own.size >= maxSessionsPerClient && !this.#evictOne(own, limits, evicted))
+    let client = key === undefined ? undefined : this.#clients.get(key);
+    if (client !== undefined && client.count >= maxSessionsPerClient) {
+      this.#dropExpired(key);
+      client = this.#clients.get(key!);
+      if (
+        client !== undefined &&
+        client.count >= maxSessionsPerClient &&
+        !this.#evictOne(key, limits, evicted)
+      )
         return { refused: { cap: 'maxSessionsPerClient', limit: maxSessionsPerClient } };
     }
     if (this.#records.size >= maxSessions) {
-      this.#dropExpired(this.#records.values());
-      if (this.#records.size >= maxSessions && !this.#evictOne(this.#records, limits, evicted))
+      this.#dropExpired(undefined);
+      if (this.#records.size >= maxSessions && !this.#evictOne(undefined, limits, evicted))
         return { refused: { cap: 'maxSessions', limit: maxSessions } };
     }
-    // One key string per client, shared by its records (an idle session stays small).
-    const shared = own?.values().next().value?.clientKey;
-    const stored = shared === undefined ? record : { ...record, clientKey: shared };
+    client = key === undefined ? undefined : this.#clients.get(key);
+    const stored = client === undefined || client.key === key ? record : { ...record, clientKey: client.key };
     this.#idleMs ??= limits.idleTimeoutMs;
     if (limits.idleTimeoutMs !== this.#idleMs)
       (this.#otherIdleMs ??= new Map()).set(stored.id, limits.idleTimeoutMs);
     this.#records.set(stored.id, stored);
+    this.#newest = stored.id;
     if (key !== undefined) {
-      const sessions = this.#byClient.get(key) ?? new Map<string, SessionRecord>();
-      this.#byClient.set(key, sessions.set(stored.id, stored));
+      if (client === undefined) this.#clients.set(key, { key, count: 1 });
+      else client.count++;
     }
     return { record: stored, evicted };
   }
@@ -146,9 +155,8 @@ export class InMemorySessionStore implements SessionStore {
     const current = this.#live(id);
     if (current === undefined || current.revision !== expectedRevision) return { ok: false, current };
     const record = { ...current, ...change, revision: expectedRevision + 1 };
+    // Same key, same place in the touch order.
     this.#records.set(id, record);
-    const own = record.clientKey === undefined ? undefined : this.#byClient.get(record.clientKey);
-    own?.set(id, record);
     return { ok: true, record };
   }
 
@@ -156,12 +164,11 @@ export class InMemorySessionStore implements SessionStore {
     const record = this.#records.get(id);
     if (record === undefined) return;
     (record as { lastActiveAt: number }).lastActiveAt = at;
+    if (this.#newest === id) return;
     // Last touched, last in line for eviction.
     this.#records.delete(id);
     this.#records.set(id, record);
-    const key = record.clientKey;
-    const own = key === undefined ? undefined : this.#byClient.get(key);
-    if (own?.delete(id)) own.set(id, record);
+    this.#newest = id;
   }
 
   delete(id: string): boolean {
@@ -169,17 +176,17 @@ export class InMemorySessionStore implements SessionStore {
     if (record === undefined) return false;
     this.#records.delete(id);
     this.#otherIdleMs?.delete(id);
+    if (this.#newest === id) this.#newest = undefined;
     const key = record.clientKey;
-    const own = key === undefined ? undefined : this.#byClient.get(key);
-    if (own?.delete(id) && own.size === 0) this.#byClient.delete(key!);
+    const client = key === undefined ? undefined : this.#clients.get(key);
+    if (client !== undefined && --client.count === 0) this.#clients.delete(key!);
     return true;
   }
 
   count(clientKey?: string): number {
-    const records = clientKey === undefined ? this.#records : this.#byClient.get(clientKey);
-    if (records === undefined) return 0;
-    this.#dropExpired(records.values());
-    return records.size;
+    if (clientKey !== undefined && !this.#clients.has(clientKey)) return 0;
+    this.#dropExpired(clientKey);
+    return clientKey === undefined ? this.#records.size : (this.#clients.get(clientKey)?.count ?? 0);
   }
 
   #live(id: string): SessionRecord | undefined {
@@ -194,19 +201,24 @@ export class InMemorySessionStore implements SessionStore {
     return now - record.lastActiveAt >= idleMs;
   }
 
-  #dropExpired(records: Iterable<SessionRecord>): void {
+  /** Drops the expired records (of one client, or all). */
+  #dropExpired(clientKey: string | undefined): void {
     const now = Date.now();
     const expired: string[] = [];
-    for (const record of records) if (this.#isExpired(record, now)) expired.push(record.id);
+    for (const record of this.#records.values()) {
+      if (clientKey !== undefined && record.clientKey !== clientKey) continue;
+      if (this.#isExpired(record, now)) expired.push(record.id);
+    }
     for (const id of expired) this.delete(id);
   }
 
-  /** Deletes the least recently touched record of `candidates` that is not pinned, if any. */
-  #evictOne(candidates: Map<string, SessionRecord>, limits: SessionCreateLimits, evicted: string[]): boolean {
-    for (const id of candidates.keys()) {
-      if (limits.isPinned?.(id)) continue;
-      this.delete(id);
-      evicted.push(id);
+  /** Deletes the least recently touched record (of one client, or of all) that is not pinned, if any. */
+  #evictOne(clientKey: string | undefined, limits: SessionCreateLimits, evicted: string[]): boolean {
+    for (const record of this.#records.values()) {
+      if (clientKey !== undefined && record.clientKey !== clientKey) continue;
+      if (limits.isPinned?.(record.id)) continue;
+      this.delete(record.id);
+      evicted.push(record.id);
       return true;
     }
     return false;
