@@ -2,6 +2,7 @@
 // commander and the command definitions only; each command imports what it runs when it runs.
 
 import type { Command } from 'commander';
+import { bridgeCommand } from './commands/bridge/command.ts';
 import { authServerCommand } from './commands/auth-server/command.ts';
 import { callCommand } from './commands/call/command.ts';
 import { checkCommand } from './commands/check/command.ts';
@@ -58,6 +59,7 @@ export function createProgram(context: ProgramContext): Command {
     .addCommand(pinCommand(context))
     .addCommand(loadCommand(context))
     .addCommand(tapCommand())
+    .addCommand(bridgeCommand())
     .addCommand(authServerCommand())
     .addCommand(lintCommand())
     .addCommand(reportCommand())

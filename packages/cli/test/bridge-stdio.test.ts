@@ -66,7 +66,7 @@ describe('mcpwire bridge <url>: a remote server on stdio, byte-exact', { concurr
           { onProgress: (update) => progress.push(update.progress) },
         );
         assert.ok(progress.length > 0, 'no progress notification reached the host');
-        const changed = once(client, 'toolsListChanged');
+        const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
         await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
         await changed;
         const resumed = await client.callTool({ name: 'test_reconnection', arguments: {} });

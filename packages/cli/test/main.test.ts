@@ -21,6 +21,7 @@ const COMMANDS = [
   'pin',
   'load',
   'tap',
+  'bridge',
   'auth-server',
   'lint',
   'report',
