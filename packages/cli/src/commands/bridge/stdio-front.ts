@@ -2,7 +2,12 @@
 // offered on stdio. One host, one remote session: every message is passed on as it is, ids untouched.
 
 import type { Channel, ChannelReceiver, JsonRpcRequest, Message, RequestId } from 'mcpwire';
-import { SseClientTransport, StreamableHttpClientTransport, SessionExpiredError } from 'mcpwire/http';
+import {
+  HttpError,
+  SessionExpiredError,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from 'mcpwire/http';
 import { createStdioServerChannel } from 'mcpwire/stdio';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import type { CliAuthOptions } from '../../oauth/cli-oauth.ts';
@@ -98,7 +103,12 @@ class StdioRelay {
 
   #remoteFailed(message: Message, error: unknown): void {
     const reason = error instanceof Error ? error : new Error(String(error));
-    if (reason instanceof SessionExpiredError) {
+    // HTTP-30: a 404 to a request carrying the session id means the session is gone; the host
+    // must initialize again, which only a new bridge (a new stdio connection) lets it do.
+    const isSessionEnded =
+      reason instanceof SessionExpiredError ||
+      (reason instanceof HttpError && reason.status === 404 && this.#remote.info?.sessionId !== undefined);
+    if (isSessionEnded) {
       note(`${reason.message}; the host must start the bridge again (exit 3)`);
       void this.#end(ExitCode.connection, reason.message);
       return;
