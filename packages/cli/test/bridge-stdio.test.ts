@@ -35,7 +35,7 @@ describe('mcpwire bridge <url>: a remote server on stdio, byte-exact', { concurr
   });
 
   test(
-    'our client: tools/call, an elicitation answered by the host, progress, a list change, a dropped stream resumed',
+    'our client: tools/call, an elicitation answered by the host, progress, a list change, cancellation, a dropped stream resumed',
     LONG,
     async () => {
       const stderr = new StderrTail();
@@ -69,6 +69,15 @@ describe('mcpwire bridge <url>: a remote server on stdio, byte-exact', { concurr
         const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
         await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
         await changed;
+        // Cancellation: notifications/cancelled goes to the remote as any notification does.
+        const controller = new AbortController();
+        const slow = client.callTool(
+          { name: 'test_tool_slow', arguments: { durationMs: 600_000 } },
+          { signal: controller.signal, onProgress: () => controller.abort() },
+        );
+        await assert.rejects(slow, { name: 'RequestCancelledError' });
+        const after = await client.callTool({ name: 'echo', arguments: { message: 'after the cancel' } });
+        assert.equal(textOf(after), 'after the cancel');
         const resumed = await client.callTool({ name: 'test_reconnection', arguments: {} });
         assert.match(textOf(resumed), /properly reconnected/);
       } finally {
