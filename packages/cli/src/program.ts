@@ -2,8 +2,8 @@
 // commander and the command definitions only; each command imports what it runs when it runs.
 
 import type { Command } from 'commander';
-import { authServerCommand } from './commands/auth-server/command.ts';
 import { bridgeCommand } from './commands/bridge/command.ts';
+import { authServerCommand } from './commands/auth-server/command.ts';
 import { callCommand } from './commands/call/command.ts';
 import { checkCommand } from './commands/check/command.ts';
 import { completeCommand } from './commands/complete/command.ts';

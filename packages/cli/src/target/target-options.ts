@@ -91,7 +91,7 @@ export function addTargetOptions(
 }
 
 /** Adds the OAuth options of URL targets: --no-auth (or --auth), --client-id/--client-secret, --scope, --token-store. */
-function addAuthOptions(command: Command, isOptIn: boolean): Command {
+export function addAuthOptions(command: Command, isOptIn: boolean): Command {
   if (isOptIn)
     command.option(
       '--auth',

@@ -1,8 +1,8 @@
 // `mcpwire bridge`: an MCP server offered where it is not: a stdio server over Streamable HTTP
-// (--http <port> -- <command>, http-front.ts). This file holds the options, the usage checks, the
-// help and the dispatch to each mode's own files.
+// (--http <port> -- <command>, http-front*.ts) or a remote server on stdio (<url>, stdio-front.ts).
+// This file holds the options, the usage checks, the help and the dispatch to each mode's own files.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
 import {
@@ -10,13 +10,19 @@ import {
   INSECURE_NETWORK_FLAG,
   INSECURE_NETWORK_HELP,
 } from '../../dev-auth/dev-auth-host.ts';
+import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
+import { parseHeaders } from '../../target/target.ts';
+import { addAuthOptions } from '../../target/target-options.ts';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS } from './http-front.ts';
 
-interface BridgeOptions {
+interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   http?: number;
   host: string;
   allowHost?: string[];
-  auth?: 'dev';
+  /** 'dev' with --http; false with --no-auth (a URL's OAuth off); undefined otherwise. */
+  auth?: 'dev' | false;
+  header?: string[];
+  transport: 'streamable-http' | 'sse';
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
@@ -25,10 +31,17 @@ interface BridgeOptions {
 /** The `bridge` command. */
 export function bridgeCommand(): Command {
   const command = defineCommand('bridge')
-    .usage('[options] --http <port> -- <server command...>')
-    .summary('offer a stdio MCP server over Streamable HTTP')
+    .usage('[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>')
+    .summary('offer a remote MCP server on stdio, or a stdio server over Streamable HTTP')
     .description(
-      'Serve a stdio MCP server over Streamable HTTP at http://<host>:<port>/mcp. Each client that ' +
+      'With a URL: put "mcpwire bridge <url>" where a host config has a server command. The host speaks ' +
+        "MCP on the bridge's stdin/stdout and the bridge passes every message on to the remote server " +
+        '(Streamable HTTP, or HTTP+SSE with --transport sse) and back, ids untouched, in one remote ' +
+        "session, including the server's own requests and notifications; a dropped stream is resumed. " +
+        'stdout carries only MCP; notes go to stderr. When the host closes stdin the remote session is ' +
+        'deleted and the bridge exits 0; when the remote ends the session (404), the pending requests ' +
+        'get an error naming it and the bridge exits 3, so the host restarts it.\n\n' +
+        'With --http: serve a stdio MCP server over Streamable HTTP at http://<host>:<port>/mcp. Each client that ' +
         'initializes gets a session of its own with a server process of its own (started without a ' +
         "shell, with the bridge's environment; its stderr is shown with its pid). Messages pass " +
         'unchanged both ways. DELETE, --idle-timeout and the bridge stopping (SIGINT, SIGTERM) end ' +
@@ -36,7 +49,10 @@ export function bridgeCommand(): Command {
         'process exits is over (its requests get an error, its id then 404, and the client ' +
         'initializes again). Host and Origin are checked as "mcpwire serve --http" does.',
     )
-    .argument('[command...]', 'after "--": the command that starts the server over stdio, with its arguments')
+    .argument(
+      '[target...]',
+      'the http(s) URL of the remote server; with --http, after "--": the command that starts the stdio server',
+    )
     .option(
       '--http <port>',
       'the port to serve Streamable HTTP on (0: any free port; the URL is printed)',
@@ -50,7 +66,7 @@ export function bridgeCommand(): Command {
     )
     .option(
       '--auth <mode>',
-      'require OAuth access tokens; "dev" starts the development authorization server beside it (for development only)',
+      'with --http: require OAuth access tokens; "dev" starts the development authorization server beside it (for development only)',
       parseAuthMode,
     )
     .option(INSECURE_NETWORK_FLAG, `with --auth dev: ${INSECURE_NETWORK_HELP}`)
@@ -66,24 +82,51 @@ export function bridgeCommand(): Command {
       parseSeconds,
       DEFAULT_IDLE_TIMEOUT_SECONDS,
     )
-    .action(async (words: string[], options: BridgeOptions) => {
-      const [name, ...args] = checkOptions(words, options);
-      const { runHttpFront } = await import('./http-front.ts');
-      process.exitCode = await runHttpFront(
-        { command: name!, args },
-        {
-          port: options.http!,
-          host: options.host,
-          ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
-          ...(options.auth === undefined ? {} : { auth: options.auth }),
-          maxSessions: options.maxSessions,
-          idleTimeoutSeconds: options.idleTimeout,
-        },
-      );
-      // Leave even if a stray handle remains: every server process has been stopped.
+    .option(
+      '-H, --header <name:value>',
+      'with a URL: an HTTP header sent with every request to the remote (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .addOption(
+      new Option('--transport <kind>', 'with a URL: the remote transport')
+        .choices(['streamable-http', 'sse'])
+        .default('streamable-http'),
+    );
+  // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
+  addAuthOptions(command, false);
+  command.action(async (words: string[], options: BridgeOptions) => {
+    if (options.http === undefined) {
+      const url = checkUrl(words, options);
+      const headers = parseHeaders(options.header ?? []);
+      const { auth } = authOf({ ...options, auth: options.auth !== false });
+      const { runStdioFront } = await import('./stdio-front.ts');
+      process.exitCode = await runStdioFront({ url, transport: options.transport, headers, auth });
+      // Leave even if a socket still holds the event loop: both sides are closed.
       setTimeout(() => process.exit(), 500).unref();
-    });
+      return;
+    }
+    const [name, ...args] = checkOptions(words, options);
+    const { runHttpFront } = await import('./http-front.ts');
+    process.exitCode = await runHttpFront(
+      { command: name!, args },
+      {
+        port: options.http!,
+        host: options.host,
+        ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+        ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
+        maxSessions: options.maxSessions,
+        idleTimeoutSeconds: options.idleTimeout,
+      },
+    );
+    // Leave even if a stray handle remains: every server process has been stopped.
+    setTimeout(() => process.exit(), 500).unref();
+  });
   return addExamples(command, [
+    ['mcpwire bridge https://mcp.example.com/mcp', 'in a host config: a remote server as a stdio one'],
+    [
+      'mcpwire bridge http://127.0.0.1:3000/mcp -H "Authorization: Bearer $TOKEN" --no-auth',
+      'a fixed token instead of OAuth',
+    ],
     [
       'mcpwire bridge --http 3000 -- npx -y @modelcontextprotocol/server-everything',
       'the server at http://127.0.0.1:3000/mcp, a process per client session',
@@ -103,11 +146,32 @@ export function bridgeCommand(): Command {
   ]);
 }
 
-/** The server command; throws UsageError for what cannot run. */
-function checkOptions(words: readonly string[], options: BridgeOptions): readonly string[] {
-  if (options.http === undefined)
+/** The remote's URL (no --http); throws UsageError for anything else. */
+function checkUrl(words: readonly string[], options: BridgeOptions): string {
+  if (options.auth === 'dev')
+    throw new UsageError('--auth dev applies with --http <port> (see "mcpwire bridge --help")');
+  const [url] = words;
+  if (words.length !== 1 || !/^https?:\/\//i.test(url!)) {
+    const received = words.length === 0 ? 'nothing' : `"${words.join(' ')}"`;
     throw new UsageError(
-      'give the port to serve on and the server command: mcpwire bridge --http <port> -- <command...> (see "mcpwire bridge --help")',
+      `bridge expects the remote server's http(s) URL, e.g. http://127.0.0.1:3000/mcp, or --http <port> -- <server command> (received ${received}; see "mcpwire bridge --help")`,
+    );
+  }
+  try {
+    new URL(url!);
+  } catch {
+    throw new UsageError(
+      `bridge expects a valid http(s) URL (received "${url}"; see "mcpwire bridge --help")`,
+    );
+  }
+  return url!;
+}
+
+/** The server command (with --http); throws UsageError for what cannot run. */
+function checkOptions(words: readonly string[], options: BridgeOptions): readonly string[] {
+  if (options.auth === false)
+    throw new UsageError(
+      '--no-auth applies to a URL; with --http, leave --auth out (see "mcpwire bridge --help")',
     );
   if (words.length === 0)
     throw new UsageError(

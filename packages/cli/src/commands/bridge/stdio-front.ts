@@ -1,0 +1,148 @@
+// `mcpwire bridge <url>`: a remote MCP server (Streamable HTTP, or HTTP+SSE with --transport sse)
+// offered on stdio. One host, one remote session: every message is passed on as it is, ids untouched.
+
+import type { Channel, ChannelReceiver, JsonRpcRequest, Message, RequestId } from 'mcpwire';
+import {
+  HttpError,
+  SessionExpiredError,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from 'mcpwire/http';
+import { createStdioServerChannel } from 'mcpwire/stdio';
+import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
+import type { CliAuthOptions } from '../../oauth/cli-oauth.ts';
+import { toTerminalText } from '../../terminal/terminal-text.ts';
+
+/** What the stdio front needs: the remote, its headers, OAuth (undefined: none). */
+export interface StdioFrontOptions {
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  headers: Record<string, string>;
+  auth: CliAuthOptions | undefined;
+}
+
+/** The JSON-RPC code the bridge answers pending host requests with when the remote session ended. */
+export const REMOTE_SESSION_ENDED = -32_001;
+
+/**
+ * Relays the host on stdin/stdout to the remote until either side ends. Resolves with the exit code:
+ * 0 when the host closed stdin (the remote session is deleted first); 3 when the remote ended the
+ * session or failed, after answering every request still pending with an error that says so.
+ */
+export async function runStdioFront(options: StdioFrontOptions): Promise<ExitCodeValue> {
+  const auth = options.auth === undefined ? undefined : await createAuth(options.url, options.auth);
+  try {
+    const transportOptions = { headers: options.headers, onError: note, ...auth?.transportOptions };
+    const transport =
+      options.transport === 'sse'
+        ? new SseClientTransport(options.url, transportOptions)
+        : new StreamableHttpClientTransport(options.url, transportOptions);
+    const remote = await transport.connect();
+    const host = createStdioServerChannel();
+    return await new StdioRelay(host, remote).run();
+  } finally {
+    await auth?.[Symbol.asyncDispose]();
+  }
+}
+
+async function createAuth(url: string, options: CliAuthOptions) {
+  const { authBaseFetch, createCliAuth } = await import('../../oauth/cli-oauth.ts');
+  return createCliAuth(url, options, { inner: authBaseFetch(url, options), isFetchWanted: false });
+}
+
+/** A diagnostic on stderr, escaped: the text may come from the remote. */
+function note(error: Error | string): void {
+  const text = typeof error === 'string' ? error : error.message;
+  process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`);
+}
+
+/** The two channels wired to each other; tracks the host's requests the remote has not answered. */
+class StdioRelay {
+  readonly #host: Channel;
+  readonly #remote: Channel;
+  readonly #pending = new Map<RequestId, JsonRpcRequest>();
+  #finish!: (code: ExitCodeValue) => void;
+  #isDone = false;
+
+  constructor(host: Channel, remote: Channel) {
+    this.#host = host;
+    this.#remote = remote;
+  }
+
+  run(): Promise<ExitCodeValue> {
+    const done = new Promise<ExitCodeValue>((resolve) => (this.#finish = resolve));
+    this.#remote.open(this.#receiver(false));
+    this.#host.open(this.#receiver(true));
+    return done;
+  }
+
+  #receiver(isHost: boolean): ChannelReceiver {
+    const deliver = (message: Message) => (isHost ? this.#fromHost(message) : this.#fromRemote(message));
+    return {
+      handleFrame: (frame: Parameters<ChannelReceiver['handleFrame']>[0]) => {
+        for (const item of frame.type === 'batch' ? frame.items : [frame]) {
+          if (item.type === 'message') deliver(item.message);
+          // A line the host sent that is not JSON-RPC: it hears the error a server would give; from
+          // the remote, the transport has already reported it.
+          else if (isHost) void this.#host.send(item.response).catch(note);
+        }
+      },
+      handleClose: (error) => (isHost ? void this.#end(ExitCode.ok) : this.#remoteClosed(error)),
+    };
+  }
+
+  #fromHost(message: Message): void {
+    if ('method' in message && 'id' in message) this.#pending.set(message.id, message);
+    this.#remote.send(message).catch((error: unknown) => this.#remoteFailed(message, error));
+  }
+
+  #fromRemote(message: Message): void {
+    if (!('method' in message) && 'id' in message && message.id !== null) this.#pending.delete(message.id);
+    this.#host.send(message).catch(note);
+  }
+
+  #remoteFailed(message: Message, error: unknown): void {
+    const reason = error instanceof Error ? error : new Error(String(error));
+    // HTTP-30: a 404 to a request carrying the session id means the session is gone; the host
+    // must initialize again, which only a new bridge (a new stdio connection) lets it do.
+    const isSessionEnded =
+      reason instanceof SessionExpiredError ||
+      (reason instanceof HttpError && reason.status === 404 && this.#remote.info?.sessionId !== undefined);
+    if (isSessionEnded) {
+      note(`${reason.message}; the host must start the bridge again (exit 3)`);
+      void this.#end(ExitCode.connection, reason.message);
+      return;
+    }
+    note(reason);
+    if ('method' in message && 'id' in message)
+      this.#answer(message.id, `the remote server failed: ${reason.message}`);
+  }
+
+  #remoteClosed(error?: Error): void {
+    if (this.#isDone) return;
+    const why = error?.message ?? 'the remote server closed the connection';
+    note(`${why}; the host must start the bridge again (exit 3)`);
+    void this.#end(ExitCode.connection, why);
+  }
+
+  #answer(id: RequestId, message: string): void {
+    this.#pending.delete(id);
+    const error = { code: REMOTE_SESSION_ENDED, message };
+    void this.#host.send({ jsonrpc: '2.0', id, error }).catch(note);
+  }
+
+  /** Ends both sides once: pending host requests answered (when the remote is gone), then close. */
+  async #end(code: ExitCodeValue, remoteGone?: string): Promise<void> {
+    if (this.#isDone) return;
+    this.#isDone = true;
+    if (remoteGone !== undefined)
+      for (const id of [...this.#pending.keys()])
+        this.#answer(
+          id,
+          `mcpwire bridge: the remote session ended (${remoteGone}); restart the bridge to initialize again`,
+        );
+    await this.#remote.close().catch(note);
+    await this.#host.close().catch(note);
+    this.#finish(code);
+  }
+}
