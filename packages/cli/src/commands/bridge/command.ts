@@ -154,14 +154,14 @@ function checkUrl(words: readonly string[], options: BridgeOptions): string {
   if (words.length !== 1 || !/^https?:\/\//i.test(url!)) {
     const received = words.length === 0 ? 'nothing' : `"${words.join(' ')}"`;
     throw new UsageError(
-      `bridge expects the remote server's http(s) URL, e.g. http://127.0.0.1:3000/mcp, or --http <port> -- <server command> (received ${received}; see "mcpwire bridge --help")`,
+      `bridge expects the remote server's http(s) URL, e.g. http://127.0.0.1:3000/mcp, or --http <port> -- <server command> (received ${received}) (see "mcpwire bridge --help")`,
     );
   }
   try {
     new URL(url!);
   } catch {
     throw new UsageError(
-      `bridge expects a valid http(s) URL (received "${url}"; see "mcpwire bridge --help")`,
+      `bridge expects a valid http(s) URL (received "${url}") (see "mcpwire bridge --help")`,
     );
   }
   return url!;
