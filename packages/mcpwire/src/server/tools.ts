@@ -135,7 +135,9 @@ export class Tools {
     if (ctx.isCancelled) ctx.signal.throwIfAborted();
     let returned: ToolReturn;
     try {
-      returned = await handler(checked.value as Record<string, unknown>, ctx);
+      // A synchronous handler's value is used as it is: no await, so no extra turn per call.
+      const pending = handler(checked.value as Record<string, unknown>, ctx);
+      returned = isThenable(pending) ? await pending : pending;
     } catch (error) {
       if (error instanceof RpcError || ctx.isCancelled) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -194,4 +196,8 @@ function toResult(returned: ToolReturn): CallToolResult {
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
