@@ -9,6 +9,7 @@ import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/mes
 import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
 import { isStatelessClaim } from '../protocol/envelope.ts';
+import { hasFeature } from '../protocol/revisions.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
 import type { Principal } from '../protocol/principal.ts';
 import type { ClientCapabilities, Implementation } from '../protocol/types/index.ts';
@@ -60,30 +61,37 @@ export type RequestScope = StatelessScope | HandshakeScope;
  * answer (anything else a handler throws is the caller's -32603). Every inbound request of a Server
  * comes through here; nothing else calls the handler table.
  */
-export async function serve(
+export function serve(
   host: StatelessHost,
   request: StatelessRequest,
   scope: RequestScope,
 ): Promise<JsonObject> {
-  if (scope.era === 'stateless') return serveStateless(host, request, scope.stream);
-  const { method, params } = request;
-  checkInbound(host.methods.lookup(method), request, scope.inbound);
-  const output = scope.outputFor(request);
-  const version = scope.protocolVersion;
-  const ctx = createRequestContext(
-    {
-      era: 'handshake',
-      protocolVersion: version,
-      clientCapabilities: scope.clientCapabilities,
-      clientInfo: scope.clientInfo,
-      request,
-      meta: (params._meta as JsonObject | undefined) ?? {},
-      auth: scope.principalOf(request.id),
-    },
-    output,
-  );
-  const result = await host.dispatch(method, params, ctx, output);
-  return adaptResultForRevision(method, result, scope.protocolVersion);
+  // Not an async function: a 2025-06-18-or-later result goes back as the handler's own promise,
+  // with no wrapper promise and no extra turn per request. A synchronous throw still rejects.
+  try {
+    if (scope.era === 'stateless') return serveStateless(host, request, scope.stream);
+    const { method, params } = request;
+    checkInbound(host.methods.lookup(method), request, scope.inbound);
+    const output = scope.outputFor(request);
+    const version = scope.protocolVersion;
+    const ctx = createRequestContext(
+      {
+        era: 'handshake',
+        protocolVersion: version,
+        clientCapabilities: scope.clientCapabilities,
+        clientInfo: scope.clientInfo,
+        request,
+        meta: (params._meta as JsonObject | undefined) ?? {},
+        auth: scope.principalOf(request.id),
+      },
+      output,
+    );
+    const result = host.dispatch(method, params, ctx, output);
+    if (hasFeature(version, 'resourceLink')) return result;
+    return result.then((value) => adaptResultForRevision(method, value, version));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**

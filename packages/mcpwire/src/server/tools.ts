@@ -118,35 +118,66 @@ export class Tools {
   }
 
   /** `tools/call`: unknown tool is -32602; bad arguments and handler failures are isError results (SEP-1303). */
-  async call(params: CallToolRequestParams, ctx: RequestContext): Promise<CallToolResult> {
-    const { name } = params;
-    const entry = this.registry.get(name);
-    if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
-    const { definition, handler } = entry;
-    const input = definition.inputSchema;
-    const args = params.arguments ?? {};
-    // No inputSchema is `{type: "object"}`, which the inbound check has already made sure of.
-    const validated = input
-      ? validateWith(input, args, this.#validator!)
-      : { ok: true as const, value: args };
-    const checked = validated instanceof Promise ? await validated : validated;
-    if (!checked.ok) return errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`);
+  call(params: CallToolRequestParams, ctx: RequestContext): Promise<CallToolResult> {
+    // Not an async function: a synchronous handler without an output schema costs one promise (the
+    // result's); a synchronous throw still rejects.
+    try {
+      const { name } = params;
+      const entry = this.registry.get(name);
+      if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: "${name}"`);
+      const input = entry.definition.inputSchema;
+      const args = params.arguments ?? {};
+      // No inputSchema is `{type: "object"}`, which the inbound check has already made sure of.
+      const validated = input
+        ? validateWith(input, args, this.#validator!)
+        : { ok: true as const, value: args };
+      if (validated instanceof Promise)
+        return validated.then((checked) => this.#run(name, entry, checked, ctx));
+      return this.#run(name, entry, validated, ctx);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #run(
+    name: string,
+    { definition, handler }: { definition: ToolDefinition; handler: ToolHandler },
+    checked: Awaited<ReturnType<typeof validateWith>>,
+    ctx: RequestContext,
+  ): Promise<CallToolResult> {
+    if (!checked.ok)
+      return Promise.resolve(
+        errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`),
+      );
     // Cancelled while the arguments were checked: no response will be sent, so do no work (CANCEL-5).
     if (ctx.isCancelled) ctx.signal.throwIfAborted();
-    let returned: ToolReturn;
+    let returned: ToolReturn | PromiseLike<ToolReturn>;
     try {
-      returned = await handler(checked.value as Record<string, unknown>, ctx);
+      returned = handler(checked.value as Record<string, unknown>, ctx);
     } catch (error) {
-      if (error instanceof RpcError || ctx.isCancelled) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      // The client sees the message only; the operator gets the original, stack and cause (STYLE: errors).
-      this.#report(new Error(`Tool "${name}" failed: ${message}`, { cause: error }));
-      return errorResult(message);
+      return this.#failed(name, error, ctx);
     }
+    if (!isThenable(returned)) return this.#finish(name, definition, returned);
+    return Promise.resolve(returned).then(
+      (value) => this.#finish(name, definition, value),
+      (error: unknown) => this.#failed(name, error, ctx),
+    );
+  }
+
+  #finish(name: string, definition: ToolDefinition, returned: ToolReturn): Promise<CallToolResult> {
     const result = toResult(returned);
     if (definition.outputSchema && !result.isError)
-      await this.#checkOutput(name, definition.outputSchema, result);
-    return result;
+      return this.#checkOutput(name, definition.outputSchema, result).then(() => result);
+    return Promise.resolve(result);
+  }
+
+  /** A handler's failure: an RpcError or a cancellation is the answer; anything else an isError result. */
+  #failed(name: string, error: unknown, ctx: RequestContext): Promise<CallToolResult> {
+    if (error instanceof RpcError || ctx.isCancelled) return Promise.reject(error);
+    const message = error instanceof Error ? error.message : String(error);
+    // The client sees the message only; the operator gets the original, stack and cause (STYLE: errors).
+    this.#report(new Error(`Tool "${name}" failed: ${message}`, { cause: error }));
+    return Promise.resolve(errorResult(message));
   }
 
   /** The wire form of a registration (cached per definition object). */
@@ -194,4 +225,8 @@ function toResult(returned: ToolReturn): CallToolResult {
 
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
