@@ -1,3 +1,5 @@
-// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis (issue 24). The
-// implementations land in the following commits; this entry point exports nothing yet.
-export {};
+// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis (issue 24).
+
+export { RedisSessionStore } from './redis-session-store.ts';
+export type { RedisConnection } from './redis-connection.ts';
+export type { KeyOptions } from './keys.ts';
