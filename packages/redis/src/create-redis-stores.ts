@@ -39,7 +39,8 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
   let client: RedisPublisher;
   if (options.client !== undefined) client = options.client;
   else {
-    owned = createClient({ url: options.url });
+    // No offline queue: while Redis is down a command fails at once (503) instead of waiting.
+    owned = createClient({ url: options.url, disableOfflineQueue: true });
     owned.on('error', onError);
     await owned.connect();
     client = owned;

@@ -13,6 +13,7 @@ import type {
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
 import { CREATE, COUNT, DELETE, TOUCH, UPDATE } from './session-scripts.ts';
+import { orUnavailable } from './unavailable.ts';
 
 /** A score past any real expiry: the rank of a session that never expires (by last touch still). */
 const NEVER_MS = 1e15;
@@ -30,7 +31,8 @@ const MAX_CREATE_ROUNDS = 64;
  * calling handler, so the script asks the caller about candidates it has not judged yet (up to 32 at
  * a time, oldest first) and is run again with the answers. `update` checks the revision and writes in
  * one script. The caps' sorted sets name many sessions, so this store needs one Redis (or one Cluster
- * slot for them), not yet a Cluster.
+ * slot for them), not yet a Cluster. A failure to reach Redis rejects with mcpwire's
+ * StoreUnavailableError (the handler answers 503).
  */
 export class RedisSessionStore implements SessionStore {
   #redis: RedisConnection;
@@ -78,7 +80,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const fields = await this.#redis.hGetAll(this.#keys.session(id));
+    const fields = await orUnavailable('session store', () => this.#redis.hGetAll(this.#keys.session(id)));
     return fromFields(fields);
   }
 
@@ -101,7 +103,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return this.#redis.eval(script, { keys, arguments: args });
+    return orUnavailable('session store', () => this.#redis.eval(script, { keys, arguments: args }));
   }
 
   async count(clientKey?: string): Promise<number> {
