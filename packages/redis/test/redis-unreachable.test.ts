@@ -1,6 +1,6 @@
 // Redis unreachable (issue 24): a request that needs the session store gets 503 with Retry-After and
-// a message naming the store, promptly (no offline queue), and the node stays up and serves again
-// once Redis is back is a later slice; here: it answers, it does not hang or fall back to memory.
+// a message naming the store, at once (no offline queue), and the handler keeps answering: it neither
+// hangs nor falls back to memory.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
