@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const FOLDERS = ['mcpwire', 'auth-server', 'server-everything', 'server-github', 'cli'];
+const FOLDERS = ['mcpwire', 'auth-server', 'server-everything', 'server-github', 'redis', 'cli'];
 
 function parseOut(argv) {
   const index = argv.indexOf('--out');

@@ -27,7 +27,7 @@ interface Packed {
   files: Set<string>;
 }
 
-const FOLDERS = ['mcpwire', 'auth-server', 'server-everything', 'server-github', 'cli'];
+const FOLDERS = ['mcpwire', 'auth-server', 'server-everything', 'server-github', 'redis', 'cli'];
 /** npm without the test runner's preloads (tsx, the wire check, the source condition). */
 const ENV = { ...process.env, NODE_OPTIONS: '' };
 const work = mkdtempSync(join(tmpdir(), 'mcpwire-pack-'));
@@ -139,6 +139,7 @@ test('every entry point of the library and the servers imports by its public nam
     ['@mcpwire/auth-server', 'createAuthorizationServer'],
     ['@mcpwire/server-everything', 'createEverythingServer'],
     ['@mcpwire/server-github', 'createGithubServer'],
+    ['@mcpwire/redis', 'createRedisStores'],
   ];
   const declared = [...packed.values()].flatMap(({ manifest }) =>
     Object.keys(manifest.exports ?? {})

@@ -99,6 +99,7 @@ test('README Install: `npm run pack` writes every package, and the library tarba
     'mcpwire-0.1.0.tgz',
     'mcpwire-auth-server-0.1.0.tgz',
     'mcpwire-cli-0.1.0.tgz',
+    'mcpwire-redis-0.1.0.tgz',
     'mcpwire-server-everything-0.1.0.tgz',
     'mcpwire-server-github-0.1.0.tgz',
   ]);

@@ -1,3 +1,9 @@
-// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis (issue 24). The
-// implementations land in the following commits; this entry point exports nothing yet.
-export {};
+// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis (issue 24), so one
+// MCP server runs on many nodes behind any balancer: `createHttpHandler(server, await createRedisStores({ url }))`.
+
+export { createRedisStores, type RedisStores, type RedisStoresOptions } from './create-redis-stores.ts';
+export { RedisSessionStore } from './redis-session-store.ts';
+export { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bus.ts';
+export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
+export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
+export type { KeyOptions } from './keys.ts';

@@ -18,6 +18,7 @@ import {
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import { checkStatelessRequest, type ToolSchemaLookup } from './stateless-route.ts';
 import { findRepeatedHeader } from './repeated-headers.ts';
+import { StoreUnavailableError } from './store-unavailable.ts';
 import { serveStatelessRequest } from './stateless-exchange.ts';
 import type { RequestServer } from '../channel.ts';
 import type { ChannelServer, HttpConfig, Principal } from './options.ts';
@@ -60,7 +61,8 @@ export interface HandshakeRoutes {
  * The endpoint for `server`. Checks, in order: path (404), Host (403), Origin (403), CORS preflight,
  * `authenticate` (401); then POST bodies are classified and served by era, and GET or DELETE go to
  * the handshake era's routes (405 when they name a stateless-era version). Never throws: an
- * unexpected failure is reported to `onError` and answered 500.
+ * unexpected failure is reported to `onError` and answered 500 (503 with Retry-After for a
+ * StoreUnavailableError: a store's backend is down).
  */
 export function createEndpoint(
   server: ChannelServer | RequestServer,
@@ -77,7 +79,15 @@ export function createEndpoint(
       reply = await route(view, context);
     } catch (error) {
       config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
-      reply = errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+      reply =
+        error instanceof StoreUnavailableError
+          ? errorReply({
+              status: 503,
+              code: TRANSPORT_ERROR,
+              message: error.message,
+              headers: { 'Retry-After': String(error.retryAfterSeconds) },
+            })
+          : errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
     }
     if (reply.status !== 403 && origin !== null) Object.assign(reply.headers, corsHeaders(origin));
     return reply;

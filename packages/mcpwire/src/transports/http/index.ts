@@ -41,6 +41,7 @@ export {
   type SessionUpdate,
 } from './session-store.ts';
 export type { SessionChange, SessionFacts, SessionRecord } from '../../protocol/session-record.ts';
+export { StoreUnavailableError } from './store-unavailable.ts';
 export { BusTopic, InMemoryMessageBus, type BusListener, type MessageBus } from './message-bus.ts';
 export { LOOPBACK_HOSTNAMES } from './security.ts';
 export { decodeHeaderValue } from './request-headers.ts';

@@ -1,0 +1,61 @@
+// One call that gives createHttpHandler its three Redis seams over one connection (issue 24).
+
+import { createClient } from 'redis';
+import type { KeyOptions } from './keys.ts';
+import type { RedisPublisher } from './redis-connection.ts';
+import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
+import { RedisMessageBus } from './redis-message-bus.ts';
+import { RedisSessionStore } from './redis-session-store.ts';
+
+/** Where the stores connect: a URL (the stores own the connection) or a connected node-redis client (the caller's). */
+export type RedisStoresOptions = (
+  | { readonly url: string; readonly client?: never }
+  | { readonly client: RedisPublisher; readonly url?: never }
+) &
+  KeyOptions &
+  Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> & {
+    /** Connection errors and unreadable bus messages (default: ignored; requests that need Redis fail). */
+    readonly onError?: (error: Error) => void;
+  };
+
+/** The seams to give `createHttpHandler(server, { sessions, bus, eventStore })`, and how to let go of them. */
+export interface RedisStores extends AsyncDisposable {
+  readonly sessions: RedisSessionStore;
+  readonly bus: RedisMessageBus;
+  readonly eventStore: RedisEventStore;
+  /** Ends the bus's subscriber connection, and the main connection when the stores opened it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the session store, message bus and event store over one Redis connection (the bus adds a
+ * subscriber connection of its own). With `url` it connects first and owns the connection; with
+ * `client` it uses the caller's connected client and leaves it open on `close`. Every node of one
+ * MCP server is given the same Redis and `prefix`.
+ */
+export async function createRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
+  const onError = options.onError ?? (() => {});
+  let owned: ReturnType<typeof createClient> | undefined;
+  let client: RedisPublisher;
+  if (options.client !== undefined) client = options.client;
+  else {
+    // No offline queue: while Redis is down a command fails at once (503) instead of waiting.
+    owned = createClient({ url: options.url, disableOfflineQueue: true });
+    owned.on('error', onError);
+    await owned.connect();
+    client = owned;
+  }
+  const keys: KeyOptions = options.prefix === undefined ? {} : { prefix: options.prefix };
+  const sessions = new RedisSessionStore(client, keys);
+  const bus = new RedisMessageBus(client, { ...keys, onError });
+  const eventStore = new RedisEventStore(client, {
+    ...keys,
+    ...(options.maxEventsPerStream === undefined ? {} : { maxEventsPerStream: options.maxEventsPerStream }),
+    ...(options.streamTtlMs === undefined ? {} : { streamTtlMs: options.streamTtlMs }),
+  });
+  const close = async (): Promise<void> => {
+    await bus.close();
+    if (owned?.isOpen) owned.destroy();
+  };
+  return { sessions, bus, eventStore, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,18 @@
+// Turns a failure to reach Redis into the library's StoreUnavailableError, so the HTTP handler answers
+// 503 with Retry-After instead of 500; an error Redis itself replied (a script's) stays what it is.
+
+import { StoreUnavailableError } from 'mcpwire/http';
+import { ErrorReply } from 'redis';
+
+/** Runs `call`; a rejection other than a Redis error reply becomes a StoreUnavailableError naming `store`. */
+export async function orUnavailable<T>(store: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ErrorReply) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError(`The ${store} is unavailable (Redis: ${reason}); retry later`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,146 @@
+// Issue 24 on one real redis-server: two nodes (handlers over servers of one definition, each on its
+// own 127.0.0.1 port) share createRedisStores' session store, bus and event store. A session made on
+// A is served on B; DELETE on B ends it on A; the answer to ctx.elicit on A POSTed to B reaches A; a
+// cancellation POSTed to B aborts the handler on A; a list change raised on B reaches A's GET stream.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { HttpServerHandle } from 'mcpwire/node';
+import { twoRedisNodes } from './support/nodes.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.ts';
+import { SseFrames } from './support/sse.ts';
+
+function postTo(
+  handle: HttpServerHandle,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
+  return fetch(handle.url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+/** Initializes on `handle` (with elicitation) and sends initialized; the session's headers. */
+async function open(handle: HttpServerHandle): Promise<Record<string, string>> {
+  const response = await postTo(handle, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {} },
+      clientInfo: { name: 'r', version: '1' },
+    },
+  });
+  assert.equal(response.status, 200);
+  await response.text();
+  const sessionId = response.headers.get('mcp-session-id');
+  assert.ok(sessionId);
+  const headers = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
+  const initialized = await postTo(handle, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  assert.equal(initialized.status, 202);
+  return headers;
+}
+
+/** The one JSON-RPC message of a POST's answer, JSON or SSE. */
+async function answerOf(response: Response): Promise<Record<string, unknown>> {
+  if (response.headers.get('content-type')?.startsWith('application/json'))
+    return (await response.json()) as never;
+  return new SseFrames(response).nextMessage();
+}
+
+describe('two nodes on one redis-server', () => {
+  let skip: string | undefined;
+  let redis: RedisServer | undefined;
+  before(async () => {
+    skip = await redisSkipReason();
+    if (skip === undefined) redis = await startRedisServer();
+  });
+  after(() => redis?.stop());
+
+  test('a session made on A is served on B; DELETE on B gives 404 on A', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'hi' } },
+    };
+    const onB = await answerOf(await postTo(nodes.b.handle, call, headers));
+    assert.deepEqual((onB.result as { content: unknown }).content, [{ type: 'text', text: 'hi from b' }]);
+    const deleted = await fetch(nodes.b.handle.url, { method: 'DELETE', headers });
+    assert.equal(deleted.status, 204);
+    assert.equal(
+      (await postTo(nodes.a.handle, { jsonrpc: '2.0', id: 2, method: 'ping' }, headers)).status,
+      404,
+    );
+  });
+
+  test('the answer to ctx.elicit on A, POSTed to B, reaches the handler waiting on A', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask' } },
+      headers,
+    );
+    const reader = new SseFrames(call);
+    const request = await reader.nextMessage();
+    assert.equal(request.method, 'elicitation/create');
+    const answer = await postTo(
+      nodes.b.handle,
+      { jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { username: 'u' } } },
+      headers,
+    );
+    assert.equal(answer.status, 202);
+    const result = await reader.nextMessage();
+    assert.equal(result.id, 1);
+    assert.deepEqual((result.result as { content: unknown }).content, [
+      { type: 'text', text: 'accept {"username":"u"} on a' },
+    ]);
+  });
+
+  test('notifications/cancelled POSTed to B aborts the handler running on A', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const gone = new AbortController();
+    const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_cancel' } };
+    const call = postTo(nodes.a.handle, body, headers, gone.signal).catch(() => undefined);
+    await nodes.events.started;
+    const cancel = await postTo(
+      nodes.b.handle,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'no' } },
+      headers,
+    );
+    assert.equal(cancel.status, 202);
+    await nodes.events.aborted;
+    assert.deepEqual(nodes.events.cancelled, ['a']);
+    gone.abort();
+    await call;
+  });
+
+  test("a list change raised on B's server reaches the GET stream held by A", async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const stream = await fetch(nodes.a.handle.url, { headers: { ...headers, Accept: 'text/event-stream' } });
+    assert.equal(stream.status, 200);
+    const reader = new SseFrames(stream);
+    nodes.b.server.tool({ name: 'late_tool' }, () => 'late');
+    const notification = await reader.nextMessage();
+    assert.equal(notification.method, 'notifications/tools/list_changed');
+    await reader.cancel();
+  });
+});

@@ -1,0 +1,101 @@
+// RedisMessageBus and RedisEventStore on a real redis-server: a message published on one connection
+// reaches the subscribers of another, in order, and a throwing listener does not stop the others;
+// events appended on one connection replay on another after any id, and an unknown or trimmed id
+// gives undefined.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createClient } from 'redis';
+import { RedisEventStore } from '../src/redis-event-store.ts';
+import { RedisMessageBus } from '../src/redis-message-bus.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.ts';
+
+describe('on a real redis-server', () => {
+  let skip: string | undefined;
+  let server: RedisServer | undefined;
+  const clients: { destroy(): void }[] = [];
+  const connect = async () => {
+    const client = createClient({ url: server!.url });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+  before(async () => {
+    skip = await redisSkipReason();
+    if (skip === undefined) server = await startRedisServer();
+  });
+  after(async () => {
+    for (const client of clients) client.destroy();
+    await server?.stop();
+  });
+
+  test('RedisMessageBus: what node A publishes reaches node B and A, in order; a throwing listener does not stop the next; unsubscribe ends delivery', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    const errors: Error[] = [];
+    await using a = new RedisMessageBus(await connect(), { onError: (error) => errors.push(error) });
+    await using b = new RedisMessageBus(await connect(), { onError: (error) => errors.push(error) });
+    const seen: string[] = [];
+    let onThird = (): void => {};
+    const third = new Promise<void>((resolve) => (onThird = resolve));
+    await b.subscribe('topic', () => {
+      throw new Error('a bad listener');
+    });
+    const stopB = await b.subscribe('topic', (message) => {
+      seen.push(`b:${String(message.n)}`);
+    });
+    await a.subscribe('topic', (message) => {
+      seen.push(`a:${String(message.n)}`);
+      if (message.n === 3) onThird();
+    });
+    await b.subscribe('other', (message) => seen.push(`other:${String(message.n)}`));
+    for (const n of [1, 2, 3]) await a.publish('topic', { n });
+    await third;
+    // B's subscriber connection has read them too by now or soon: wait for its third.
+    while (seen.filter((item) => item.startsWith('b:')).length < 3) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(
+      seen.filter((item) => item.startsWith('b:')),
+      ['b:1', 'b:2', 'b:3'],
+    );
+    assert.deepEqual(
+      seen.filter((item) => item.startsWith('a:')),
+      ['a:1', 'a:2', 'a:3'],
+    );
+    assert.ok(errors.some((error) => error.message === 'a bad listener'));
+    stopB();
+    await b.subscribe('topic', () => {}); // a round trip on B's connection after the unsubscribe
+    await a.publish('topic', { n: 4 });
+    await a.publish('other', { n: 5 });
+    while (!seen.includes('other:5')) await new Promise((r) => setImmediate(r));
+    assert.ok(!seen.includes('b:4'), 'an ended subscription gets nothing');
+    assert.ok(!seen.includes('other:1'), 'a message reaches only its topic');
+  });
+
+  test('RedisEventStore: appended on A, replayed on B after any id; unknown, dropped and trimmed ids give undefined', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    const a = new RedisEventStore(await connect());
+    const b = new RedisEventStore(await connect());
+    const priming = await a.append('stream-1', '');
+    const first = await a.append('stream-1', '{"n":1}');
+    const second = await a.append('stream-1', '{"n":2}');
+    await a.append('stream-2', '{"other":true}');
+    assert.match(first, /^stream-1:\d+-\d+$/);
+    assert.deepEqual(await b.replayAfter(priming), {
+      streamId: 'stream-1',
+      events: [
+        { id: first, data: '{"n":1}' },
+        { id: second, data: '{"n":2}' },
+      ],
+    });
+    assert.deepEqual(await b.replayAfter(second), { streamId: 'stream-1', events: [] });
+    assert.equal(await b.replayAfter('stream-1:99999999999999-0'), undefined);
+    assert.equal(await b.replayAfter('stream-1:1'), undefined);
+    assert.equal(await b.replayAfter('no-colon'), undefined);
+    await b.drop('stream-1');
+    assert.equal(await a.replayAfter(priming), undefined);
+    const small = new RedisEventStore(await connect(), { maxEventsPerStream: 1 });
+    const ids: string[] = [];
+    for (let n = 0; n < 300; n++) ids.push(await small.append('stream-3', String(n)));
+    assert.equal(await small.replayAfter(ids[0]!), undefined, 'the first event was trimmed');
+    assert.deepEqual((await small.replayAfter(ids[298]!))?.events, [{ id: ids[299], data: '299' }]);
+  });
+});

@@ -1,0 +1,47 @@
+// Redis unreachable (issue 24): a request that needs the session store gets 503 with Retry-After and
+// a message naming the store, at once (no offline queue), and the handler keeps answering: it neither
+// hangs nor falls back to memory.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createHttpHandler } from 'mcpwire/http';
+import { Server } from 'mcpwire/server';
+import { createRedisStores } from '../src/create-redis-stores.ts';
+import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
+
+function initialize(): Request {
+  return new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    }),
+  });
+}
+
+test('Redis stopped: initialize gets 503 with Retry-After and a message naming the session store; the handler answers again', async (t) => {
+  const skip = await redisSkipReason();
+  if (skip !== undefined) return t.skip(skip);
+  const redis = await startRedisServer();
+  const errors: Error[] = [];
+  await using stores = await createRedisStores({ url: redis.url });
+  const server = new Server({ name: 'unreachable', version: '1' });
+  const handler = createHttpHandler(server, {
+    keepAliveMs: 0,
+    ...stores,
+    onError: (error) => errors.push(error),
+  });
+  assert.equal((await handler(initialize())).status, 200);
+  await redis.stop();
+  for (const attempt of [1, 2]) {
+    const response = await handler(initialize());
+    const body = (await response.json()) as { error?: { message?: string } };
+    assert.equal(response.status, 503, `attempt ${attempt}: ${JSON.stringify(body)}`);
+    assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
+    assert.match(body.error?.message ?? '', /session store is unavailable/i);
+  }
+  assert.ok(errors.length > 0, 'the cause is reported to onError');
+});
