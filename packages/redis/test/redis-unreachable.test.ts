@@ -22,7 +22,7 @@ function initialize(): Request {
   });
 }
 
-test('Redis stopped: initialize gets 503 with Retry-After and a message naming the session store; the handler answers again', async (t) => {
+test('Redis stopped: initialize gets 503 with Retry-After and a message naming the session store (not the Redis address); the handler answers again', async (t) => {
   const skip = await redisSkipReason();
   if (skip !== undefined) return t.skip(skip);
   const redis = await startRedisServer();
@@ -42,6 +42,8 @@ test('Redis stopped: initialize gets 503 with Retry-After and a message naming t
     assert.equal(response.status, 503, `attempt ${attempt}: ${JSON.stringify(body)}`);
     assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
     assert.match(body.error?.message ?? '', /session store is unavailable/i);
+    // What the node knows of its Redis (address, port, the driver's words) stays in onError.
+    assert.equal(body.error?.message, 'The session store is unavailable; retry later');
   }
   assert.ok(errors.length > 0, 'the cause is reported to onError');
 });
