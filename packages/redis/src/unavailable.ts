@@ -10,9 +10,8 @@ export async function orUnavailable<T>(store: string, call: () => Promise<T>): P
     return await call();
   } catch (error) {
     if (error instanceof ErrorReply) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError(`The ${store} is unavailable (Redis: ${reason}); retry later`, {
-      cause: error,
-    });
+    // The message goes to the client: the driver's words (an address, a port) stay in `cause`,
+    // which the handler reports to onError.
+    throw new StoreUnavailableError(`The ${store} is unavailable; retry later`, { cause: error });
   }
 }
