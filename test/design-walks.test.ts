@@ -75,6 +75,6 @@ test('stdio, an HTTP session and a 2026-07-28 HTTP request each have a walk of a
 test('the serve path the section names is the file that calls the handler table', () => {
   assert.match(travels, /`serve\(host, request, scope\)` in `server\/serve\.ts`/);
   const serve = readFileSync(join(SRC, 'server/serve.ts'), 'utf8');
-  assert.match(serve, /export async function serve\(/);
+  assert.match(serve, /export function serve\(/);
   assert.match(serve, /host\.dispatch\(/);
 });

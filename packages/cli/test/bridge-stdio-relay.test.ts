@@ -169,9 +169,9 @@ describe(
     });
 
     test('a 2024 HTTP+SSE server (found as the other commands find it): a call and an elicitation pass', async () => {
-      const legacy = createLegacySseHandler(createEverythingServer());
+      const sseHandler = createLegacySseHandler(createEverythingServer());
       await using remote = await serveHttp(
-        async (request) => (await legacy(request)) ?? new Response('not found', { status: 404 }),
+        async (request) => (await sseHandler(request)) ?? new Response('not found', { status: 404 }),
         { port: 0, path: '/sse' },
       );
       const client = new Client(
@@ -199,7 +199,7 @@ describe(
         assert.match(JSON.stringify(elicited.content), /sse/);
       } finally {
         await client.close();
-        await legacy.close();
+        await sseHandler.close();
       }
       assert.equal(stderr, '');
     });

@@ -12,7 +12,6 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from 'mcpwire/client';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import { ourCliCommand } from '../../../test/support/node-options.ts';
-import { StderrTail } from '../../../test/interop/stdio-peers.ts';
 import { startOurHttpServer, type HttpServer } from './support/http-servers.ts';
 
 const info = { name: 'bridge-stdio-test', version: '1.0.0' };
@@ -138,3 +137,18 @@ describe('mcpwire bridge <url>: a remote server on stdio, byte-exact', { concurr
     },
   );
 });
+
+/** The last 4 KiB of a child's stderr, for a failing assertion's message. */
+class StderrTail {
+  #text = '';
+
+  /** Appends a chunk of decoded text. */
+  readonly write = (text: string): void => {
+    this.#text = (this.#text + text).slice(-4096);
+  };
+
+  /** What was kept, or a note that nothing was written. */
+  toString(): string {
+    return this.#text === '' ? '(no stderr output)' : this.#text;
+  }
+}
