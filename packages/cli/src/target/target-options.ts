@@ -5,6 +5,7 @@ import type { ExitCodeValue } from '../exit-code.ts';
 import type { OneShot, TargetCommandOptions } from './one-shot.ts';
 import type { ProgramContext } from '../program-context.ts';
 import { eraParser } from '../arguments/era-parser.ts';
+import { parseSeconds } from '../arguments/option-values.ts';
 
 /** The help text of the `<target>` operand. */
 export const TARGET_DESCRIPTION =
@@ -135,13 +136,6 @@ function parseBytes(value: string): number {
   if (!(Number.isSafeInteger(bytes) && bytes > 0))
     throw new InvalidArgumentError('expected a number of bytes above 0.');
   return bytes;
-}
-
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!(Number.isFinite(seconds) && seconds > 0))
-    throw new InvalidArgumentError('expected a number of seconds above 0.');
-  return seconds;
 }
 
 /**

@@ -1,7 +1,7 @@
 // `mcpwire auth-server`: the development OAuth 2.1 authorization server of @mcpwire/auth-server on
 // HTTP, for trying out and testing MCP clients and servers that use authorization. Not for production.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
 import type { AuthServerRunOptions } from './auth-server-run.ts';
@@ -10,6 +10,7 @@ import {
   INSECURE_NETWORK_FLAG,
   INSECURE_NETWORK_HELP,
 } from '../../dev-auth/dev-auth-host.ts';
+import { parsePort, parseWholeSeconds } from '../../arguments/option-values.ts';
 
 /** The `auth-server` command. */
 export function authServerCommand(): Command {
@@ -53,7 +54,7 @@ export function authServerCommand(): Command {
       '--resource <url>',
       'the audience of tokens requested without an RFC 8707 resource parameter (default: such requests are refused)',
     )
-    .option('--token-ttl <seconds>', 'the lifetime of access tokens', parseSeconds, 3600)
+    .option('--token-ttl <seconds>', 'the lifetime of access tokens', parseWholeSeconds, 3600)
     .option(
       '--db <file>',
       'keep the state (registrations, refresh tokens, the signing key) in this SQLite file, created if missing, so it survives a restart; default: in memory',
@@ -101,17 +102,4 @@ function checkOptions(options: AuthServerRunOptions): void {
     throw new UsageError(
       `--issuer must not end with "/" or carry a query or fragment (RFC 8414), received "${options.issuer}"`,
     );
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65_535))
-    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return port;
-}
-
-function parseSeconds(value: string): number {
-  const seconds = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(seconds >= 1)) throw new InvalidArgumentError('expected a whole number of seconds, 1 or more.');
-  return seconds;
 }

@@ -2,7 +2,7 @@
 // (--http <port> -- <command>, http-front*.ts) or a remote server on stdio (<url>, stdio-front.ts).
 // This file holds the options, the usage checks, the help and the dispatch to each mode's own files.
 
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
 import {
@@ -14,6 +14,7 @@ import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
 import { parseHeaders } from '../../target/target.ts';
 import { addAuthOptions } from '../../target/target-options.ts';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS } from './http-front.ts';
+import { parseAuthMode, parseCount, parsePort, parseSeconds } from '../../arguments/option-values.ts';
 
 interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   http?: number;
@@ -184,30 +185,4 @@ function checkOptions(words: readonly string[], options: BridgeOptions): readonl
   if (options.auth === 'dev')
     checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire bridge --auth dev');
   return words;
-}
-
-function parseAuthMode(value: string): 'dev' {
-  if (value !== 'dev')
-    throw new InvalidArgumentError('expected "dev" (the development authorization server).');
-  return value;
-}
-
-function parseCount(value: string): number {
-  const count = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(count >= 1)) throw new InvalidArgumentError('expected a whole number of at least 1.');
-  return count;
-}
-
-function parseSeconds(value: string): number {
-  const seconds = /^\d{1,9}(\.\d{1,3})?$/.test(value) ? Number(value) : NaN;
-  if (!(seconds > 0))
-    throw new InvalidArgumentError('expected a number of seconds above 0, e.g. 600 or 0.5.');
-  return seconds;
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65_535))
-    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return port;
 }

@@ -10,6 +10,7 @@ import { ASSERT_FORMS } from './assertions.ts';
 import type { LoadOptions } from './run-load.ts';
 import { SCENARIO_EXAMPLE } from './scenario.ts';
 import { TEMPLATE_FORMS } from './template.ts';
+import { parseCount } from '../../arguments/option-values.ts';
 
 const DESCRIPTION =
   'Send many requests to a server and measure it. Closed loop by default: --concurrency workers, each ' +
@@ -103,13 +104,6 @@ Templates, in argument strings and URIs (and in --call's key=value values):
       'in CI: exit 1 when the p99 or the errors break the budget',
     ],
   ]);
-}
-
-function parseCount(value: string): number {
-  const count = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(Number.isSafeInteger(count) && count > 0))
-    throw new InvalidArgumentError('expected a whole number above 0.');
-  return count;
 }
 
 function parseRate(value: string): number {

@@ -2,11 +2,12 @@
 // with --http), or with --check the recorded client side run against a live server, every response
 // compared with the recorded one.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
 import { ENV_DEFAULT_NOTE, TARGET_DESCRIPTION } from '../../target/target-options.ts';
 import { COMMAND_TARGET } from '../../target/command-target.ts';
+import { parsePort, parseSeconds } from '../../arguments/option-values.ts';
 
 /** After the stdio mock has finished, how long stray handles may keep the process alive. */
 const EXIT_GRACE_MS = 500;
@@ -188,18 +189,4 @@ async function runReplay(
   // Leave even if something still holds a timer (STDIO-2: exit when stdin closes).
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return ExitCode.ok;
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65_535))
-    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return port;
-}
-
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!(Number.isFinite(seconds) && seconds > 0))
-    throw new InvalidArgumentError('expected a number of seconds above 0.');
-  return seconds;
 }

@@ -1,7 +1,7 @@
 // `mcpwire serve <server>`: a built-in server or a user's module over stdio (nothing but JSON-RPC on
 // stdout; the process ends when stdin closes, STDIO-2) or over Streamable HTTP with --http.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
 import {
@@ -9,6 +9,7 @@ import {
   INSECURE_NETWORK_FLAG,
   INSECURE_NETWORK_HELP,
 } from '../../dev-auth/dev-auth-host.ts';
+import { parseAuthMode, parseCount, parsePort } from '../../arguments/option-values.ts';
 
 /** After the server has finished, how long stray handles may keep the process alive before it exits anyway. */
 const EXIT_GRACE_MS = 500;
@@ -145,23 +146,4 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
   // Leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
   setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return ExitCode.ok;
-}
-
-function parseAuthMode(value: string): 'dev' {
-  if (value !== 'dev')
-    throw new InvalidArgumentError('expected "dev" (the development authorization server).');
-  return value;
-}
-
-function parseCount(value: string): number {
-  const count = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(count >= 1)) throw new InvalidArgumentError('expected a whole number of at least 1.');
-  return count;
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65_535))
-    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return port;
 }

@@ -1,10 +1,11 @@
 // `mcpwire tap`: what a host config names in place of a server command (stdio) or URL (--http).
 // It passes the traffic on unchanged, records it (--record) and lints it as it passes.
 
-import { InvalidArgumentError, type Command } from 'commander';
+import { type Command } from 'commander';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { UsageError } from '../../exit-code.ts';
 import type { TapWireOptions } from './tap-recording.ts';
+import { parsePort } from '../../arguments/option-values.ts';
 
 interface TapOptions extends TapWireOptions {
   http?: string;
@@ -110,11 +111,4 @@ async function runStdio(command: readonly string[], options: TapOptions): Promis
 async function runHttp(upstream: URL, options: TapOptions): Promise<number> {
   const { runHttpTap } = await import('./http-tap.ts');
   return runHttpTap(upstream, { ...options, port: options.port ?? 0 });
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
-  if (!(port >= 0 && port <= 65_535))
-    throw new InvalidArgumentError('expected a port number from 0 to 65535.');
-  return port;
 }
