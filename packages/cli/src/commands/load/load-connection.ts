@@ -13,7 +13,7 @@ import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.
 import type { SendTiming } from './send-timing.ts';
 import type { LoadStep } from './load-steps.ts';
 import type { SendSettled } from './load-run.ts';
-import { bodyOf, messageOf, type LoadWire, type WireTemplate } from './load-wire.ts';
+import { bodyOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';
 import { SettledRequests, WorkerRequest } from './worker-request.ts';
 
@@ -90,7 +90,7 @@ export class LoadConnection implements AsyncDisposable {
     const params = step.wire.paramsOf(i, worker);
     const result =
       this.#stdio !== undefined
-        ? await this.#stdio.request(messageOf(template, id, params), id, step.wire.method, timing)
+        ? await this.#stdio.request(template, id, params, timing)
         : await this.#post(template, id, params, step.wire.method);
     return step.wire.failureOf(result);
   }
@@ -113,7 +113,7 @@ export class LoadConnection implements AsyncDisposable {
     const id = nextId++;
     const request = (this.#workerRequests[worker] ??= new WorkerRequest(this.#settledRequests));
     request.use(step.wire, timing, settled);
-    this.#stdio!.send(messageOf(template, id, step.wire.paramsOf(i, worker)), id, request);
+    this.#stdio!.send(template, id, step.wire.paramsOf(i, worker), request);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

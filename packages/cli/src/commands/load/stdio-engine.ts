@@ -1,9 +1,10 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
-// timed loop's requests straight to the channel (whose writer sends all written in one tick as one
-// write) and takes their answers by id before the Client sees them, settling each request as its
-// answer is read (a closed-loop worker's reused request: no promise per request); everything else
-// (the Client's own answers, the server's requests and notifications) still reaches the Client. A
-// request's send time is the moment of the write that carries it, its answer's the moment it is taken.
+// timed loop's requests as text straight to the channel (writeRaw: whose writer sends all written in
+// one tick as one write, with no promise) and takes their answers by id from the channel's lines
+// before they are decoded (takeLines), settling each request as its answer is read (a closed-loop
+// worker's reused request: no promise per request); every other line (the Client's own answers, the
+// server's requests and notifications) still reaches the Client. A request's send time is the moment
+// of the write that carries it, its answer's the moment it is taken.
 
 import {
   ConnectionClosedError,
@@ -16,13 +17,21 @@ import {
   type Frame,
   type JsonObject,
   type Message,
+  parseMessage,
 } from 'mcpwire';
+import type { StdioClientChannel } from 'mcpwire/stdio';
+import { bodyOf, messageOf, type WireTemplate } from './load-wire.ts';
 import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
+
+/** The library's stdio channel's raw seam: its lines before they are decoded, text written as is. */
+type RawChannel = Pick<StdioClientChannel, 'takeLines' | 'writeRaw'>;
 
 /** One connection's engine over stdio; `wrap` is given the Client's channel once. */
 export class StdioEngine {
   #channel: Channel | undefined;
+  /** The channel, when it is the library's process channel (not one wrapped by --trace or --record). */
+  #raw: RawChannel | undefined;
   #isClosed = false;
   readonly #pending = new Map<number, EngineRequest>();
   readonly #sweep: TimeoutSweep;
@@ -51,6 +60,10 @@ export class StdioEngine {
   /** The Client's channel with this engine between it and the process. */
   wrap(channel: Channel): Channel {
     this.#channel = channel;
+    if (isRawChannel(channel)) {
+      this.#raw = channel;
+      channel.takeLines(this.#takeLine);
+    }
     const wrapped: Channel = {
       open: (receiver: ChannelReceiver) =>
         channel.open({
@@ -76,19 +89,25 @@ export class StdioEngine {
    * Sends `message` (a request with id `id`) and resolves with its result; rejects as the Client
    * would. Fills `timing`: sent when the write carrying it is handed to the pipe, answered when taken.
    */
-  request(message: JsonObject, id: number, method: string, timing?: SendTiming): Promise<JsonObject> {
+  request(
+    template: WireTemplate,
+    id: number,
+    params: JsonObject | undefined,
+    timing?: SendTiming,
+  ): Promise<JsonObject> {
+    const method = template.message.method as string;
     return new Promise((resolve, reject) => {
-      this.send(message, id, { method, sentAt: 0, timing, resolve, reject });
+      this.send(template, id, params, { method, sentAt: 0, timing, resolve, reject });
     });
   }
 
   /**
-   * Sends `message` (a request with id `id`) and settles `request` with its answer (`resolve` with
+   * Sends `template`'s request with id `id` and `params` and settles `request` with its answer (`resolve` with
    * the result, `reject` as the Client would), never before this call returns; `request` may be
    * reused once settled (a closed-loop worker's, so its hot path allocates no promise). Fills
    * `request.timing` as `request` does.
    */
-  send(message: JsonObject, id: number, request: EngineRequest): void {
+  send(template: WireTemplate, id: number, params: JsonObject | undefined, request: EngineRequest): void {
     if (!this.isConnected) {
       process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
       return;
@@ -99,12 +118,41 @@ export class StdioEngine {
     // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
     // runs after every request of this tick is queued, just before their one write.
     if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
-    this.#channel!.send(message as unknown as Message).catch((error: unknown) => {
+    if (this.#raw !== undefined) {
+      // A write that fails later fails the request when the channel closes (the process has gone).
+      if (this.#raw.writeRaw(bodyOf(template, id, params) + '\n')) return;
+      this.#pending.delete(id);
+      process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
+      return;
+    }
+    const message = messageOf(template, id, params) as unknown as Message;
+    this.#channel!.send(message).catch((error: unknown) => {
       if (this.#pending.get(id) !== request) return;
       this.#pending.delete(id);
       request.reject(error);
     });
   }
+
+  /**
+   * The channel's listener for each line, before it is decoded: true when it answers a request of
+   * the engine (which it settles), else false and the line goes on to the Client as the library
+   * decodes it. The engine's answers are checked by the library's own `parseMessage`; nothing is
+   * parsed while none of the engine's requests is in flight (the handshake, the Client's requests).
+   */
+  readonly #takeLine = (text: string): boolean => {
+    if (this.#pending.size === 0) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (typeof value !== 'object' || value === null || 'method' in value) return false;
+    const { id } = value as { id?: unknown };
+    if (typeof id !== 'number' || !this.#pending.has(id)) return false;
+    const frame = parseMessage(value);
+    return frame.type === 'message' && this.#take(frame.message);
+  };
 
   /** Settles the engine's request `frame` answers or fails; false when it is none of the engine's. */
   #takeFrame(frame: Frame): boolean {
@@ -152,6 +200,7 @@ export class StdioEngine {
 
   #close(error: Error | undefined): void {
     this.#isClosed = true;
+    this.#raw?.takeLines(undefined);
     this.#sweep.stop();
     const failure = error ?? new ConnectionClosedError('The stdio channel is closed');
     for (const request of this.#pending.values()) request.reject(failure);
@@ -161,5 +210,11 @@ export class StdioEngine {
   /** Stops the timeout sweep (the channel is closed by the Client). */
   dispose(): void {
     this.#sweep.stop();
+    this.#raw?.takeLines(undefined);
   }
+}
+
+function isRawChannel(channel: Channel): channel is Channel & RawChannel {
+  const candidate = channel as Partial<RawChannel>;
+  return typeof candidate.takeLines === 'function' && typeof candidate.writeRaw === 'function';
 }

@@ -47,6 +47,40 @@ describe('LineWriter', () => {
     assert.deepEqual(batches, [['a\nb\nc\n'], ['d\ne\n']]);
   });
 
+  it('writeRaw: no promise, in order with write, through the batch, the backpressure queue and whenIdle', async () => {
+    const chunks: string[] = [];
+    const callbacks: Array<() => void> = [];
+    const stream = new Writable({
+      decodeStrings: false,
+      highWaterMark: 4,
+      write: (chunk: string, _encoding, callback) => {
+        chunks.push(chunk);
+        callbacks.push(() => callback());
+      },
+    });
+    const writer = new LineWriter(stream, { name: 'test', isCoalescing: true });
+    assert.equal(writer.writeRaw('a\n'), true);
+    const b = writer.write('b\n');
+    assert.equal(writer.writeRaw('c\n'), true);
+    await new Promise((resolve) => setImmediate(resolve));
+    // One write for the tick, over the high-water mark: what comes next waits for 'drain'.
+    assert.deepEqual(chunks, ['a\nb\nc\n']);
+    assert.equal(writer.writeRaw('d\n'), true);
+    assert.equal(writer.writeRaw('e\n'), true);
+    let isIdle = false;
+    const idle = writer.whenIdle().then(() => (isIdle = true));
+    callbacks.shift()!();
+    await b;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(chunks, ['a\nb\nc\n', 'd\ne\n']);
+    assert.equal(isIdle, false, 'd and e are still in flight');
+    callbacks.shift()!();
+    await idle;
+    writer.fail(new ConnectionClosedError());
+    assert.equal(writer.writeRaw('f\n'), false);
+    assert.deepEqual(chunks, ['a\nb\nc\n', 'd\ne\n']);
+  });
+
   it('rejects a write to a destroyed stream and reports the failure once', async () => {
     const stream = sink((_chunk, callback) => callback());
     const failures: ConnectionClosedError[] = [];

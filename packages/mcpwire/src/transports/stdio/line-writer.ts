@@ -29,6 +29,9 @@ interface QueuedLine {
   reject: (error: Error) => void;
 }
 
+const NO_LINES: readonly QueuedLine[] = [];
+const ignore = (): void => {};
+
 /**
  * Serialises writes in call order (with `isCoalescing`, those of one tick reach the stream
  * together: N pipelined lines, one write). Each `write` resolves once the stream has flushed that text
@@ -50,16 +53,22 @@ export class LineWriter {
   #isReleased = false;
   #idleWaiters: Array<() => void> = [];
   readonly #isCoalescing: boolean;
-  /** With `isCoalescing`: the texts of this tick, joined, and their lines, written at its end. */
+  /**
+   * With `isCoalescing`: the texts of this tick, joined, written at its end; the lines of those that
+   * wait for a promise, and how many texts in all (`writeRaw`'s have no line).
+   */
   #batchText = '';
   #batchLines: QueuedLine[] = [];
+  #batchCount = 0;
   readonly #flushBatch = (): void => {
-    if (this.#batchLines.length === 0) return; // Already written by `flush`.
+    if (this.#batchCount === 0) return; // Already written by `flush`.
     const lines = this.#batchLines;
     const text = this.#batchText;
+    const count = this.#batchCount;
     this.#batchLines = [];
     this.#batchText = '';
-    this.#writeNow(text, lines);
+    this.#batchCount = 0;
+    this.#writeNow(text, lines, count);
   };
 
   constructor(stream: Writable, options: LineWriterOptions) {
@@ -85,6 +94,28 @@ export class LineWriter {
       if (this.#isBlocked) this.#queue.push(line);
       else this.#start(line);
     });
+  }
+
+  /**
+   * Writes `text` as `write` does (in order with it, through the same batch and queue) but settles
+   * nothing: no promise, and no allocation unless the stream is blocked. Returns false, writing
+   * nothing, once the writer has failed or the stream is closed; a failure after that is the
+   * stream's own (`handleFailure`, and the rejection of later `write`s), not reported to this call.
+   */
+  writeRaw(text: string): boolean {
+    if (this.#failure !== undefined) return false;
+    if (this.#stream.destroyed || this.#stream.writableEnded) {
+      this.#onFailure(new ConnectionClosedError(`Cannot write to ${this.#name}: it is closed`));
+      return false;
+    }
+    if (this.#isBlocked) {
+      this.#queue.push({ text, resolve: ignore, reject: ignore });
+      return true;
+    }
+    this.#inFlight++;
+    if (!this.#isCoalescing) this.#writeNow(text, NO_LINES, 1);
+    else this.#addToBatch(text);
+    return true;
   }
 
   /**
@@ -138,20 +169,27 @@ export class LineWriter {
   #start(line: QueuedLine): void {
     this.#inFlight++;
     if (!this.#isCoalescing) {
-      this.#writeNow(line.text, [line]);
+      this.#writeNow(line.text, [line], 1);
       return;
     }
-    // The lines of one tick (a pipelining client's requests) go to the stream together: joined,
-    // then one write at the end of the tick, one syscall and one callback, not one each.
-    if (this.#batchLines.length === 0) process.nextTick(this.#flushBatch);
-    this.#batchText += line.text;
+    this.#addToBatch(line.text);
     this.#batchLines.push(line);
   }
 
-  /** Hands `text` (the texts of `lines`, in order) to the stream; settles them when it is flushed. */
-  #writeNow(text: string, lines: readonly QueuedLine[]): void {
+  #addToBatch(text: string): void {
+    // The lines of one tick (a pipelining client's requests) go to the stream together: joined,
+    // then one write at the end of the tick, one syscall and one callback, not one each.
+    if (this.#batchCount++ === 0) process.nextTick(this.#flushBatch);
+    this.#batchText += text;
+  }
+
+  /**
+   * Hands `text` (`count` texts, in order; those of `lines` among them) to the stream; settles
+   * `lines` when it is flushed.
+   */
+  #writeNow(text: string, lines: readonly QueuedLine[], count: number): void {
     const isBelowHighWaterMark = this.#write(text, (error) => {
-      this.#inFlight -= lines.length;
+      this.#inFlight -= count;
       if (error) {
         // Node calls this before it destroys the stream and emits 'error': stay subscribed.
         this.#hasStreamFailed = true;

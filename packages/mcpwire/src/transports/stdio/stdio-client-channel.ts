@@ -10,13 +10,19 @@ import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { decodeLine } from './decode-line.ts';
 import { Inbox } from '../inbox.ts';
 import { LineWriter } from './line-writer.ts';
-import { NdjsonSplitter } from './ndjson.ts';
+import { NdjsonSplitter, type NdjsonLine } from './ndjson.ts';
 import { ProcessExitError, type ExitStatus } from './process-errors.ts';
 import { hasExited, shutdownProcess } from './process-shutdown.ts';
 import { StderrCapture, type StderrOption } from './stderr-capture.ts';
 
 /** A spawned server with piped stdin and stdout; stderr is piped, inherited or ignored. */
 export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable | null>;
+
+/**
+ * Given the text of each complete stdout line before it is decoded (see
+ * {@link StdioClientChannel.takeLines}); returns true when it took the line. Must not throw.
+ */
+export type RawLineListener = (text: string) => boolean;
 
 /** Options of {@link StdioClientChannel}, resolved by the transport. */
 export interface StdioClientChannelOptions {
@@ -32,6 +38,9 @@ export interface StdioClientChannelOptions {
  * (a ProcessExitError naming the code or signal) once every line it wrote has been delivered, or
  * after `shutdownTimeoutMs` if a grandchild keeps the pipes open. Closing, by either side, runs
  * the LIFE-13 shutdown sequence; `close()` resolves once the process has exited.
+ *
+ * A caller that speaks the wire itself for a while (`mcpwire load`) can take lines before they are
+ * decoded (`takeLines`) and write text without a promise per write (`writeRaw`).
  */
 export class StdioClientChannel implements Channel {
   readonly info: ChannelInfo;
@@ -45,6 +54,7 @@ export class StdioClientChannel implements Channel {
   /** Settles with the close error (undefined for a local close) once the channel has closed. */
   readonly #ended: Promise<ConnectionClosedError | undefined>;
   #settleEnded: (error: ConnectionClosedError | undefined) => void = () => {};
+  #rawLines: RawLineListener | undefined;
 
   /** Takes ownership of a process that has spawned; reads its stdout from now on. */
   constructor(child: ServerProcess, options: StdioClientChannelOptions) {
@@ -55,7 +65,7 @@ export class StdioClientChannel implements Channel {
     // Coalescing: a client pipelining N requests in one tick writes them with one syscall.
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin", isCoalescing: true });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
-    const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
+    const splitter = new NdjsonSplitter((line) => this.#handleLine(line), {
       maxMessageBytes: options.maxMessageBytes,
     });
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
@@ -93,6 +103,27 @@ export class StdioClientChannel implements Channel {
     this.#inbox.open(receiver);
   }
 
+  /**
+   * Gives each complete stdout line to `listener` from now on (undefined: to nobody), before it is
+   * decoded, synchronously and in arrival order, while the channel is open: the text without its
+   * line ending, never blank, never over the line cap (an oversize line still reaches the receiver
+   * as its -32600 frame). A line the listener returns true for is neither decoded nor delivered;
+   * any other reaches the receiver as it would have. One listener at a time: this replaces the last.
+   */
+  takeLines(listener: RawLineListener | undefined): void {
+    this.#rawLines = listener;
+  }
+
+  /**
+   * Writes `text` (whole lines, each ending in `\n`, JSON the caller encoded) to the process's stdin,
+   * in order with `send` and through the same writer (the writes of one tick are one write), but
+   * with no promise. False, writing nothing, once the channel is closed or stdin has failed; a
+   * later failure is not reported to the caller (the process going closes the channel as usual).
+   */
+  writeRaw(text: string): boolean {
+    return !this.#inbox.isClosed && this.#writer.writeRaw(text);
+  }
+
   send(message: Message | readonly Message[]): Promise<void> {
     if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
     return this.#writer
@@ -119,6 +150,13 @@ export class StdioClientChannel implements Channel {
   close(): Promise<void> {
     this.#finish();
     return this.#shutdown ?? Promise.resolve();
+  }
+
+  #handleLine(line: NdjsonLine): void {
+    const listener = this.#rawLines;
+    if (listener !== undefined && line.type === 'line' && !this.#inbox.isClosed && listener(line.text))
+      return;
+    this.#inbox.deliver(decodeLine(line));
   }
 
   /** Gives the last stdout lines and stderr a moment to arrive after exit or stdout EOF. */
