@@ -1,0 +1,129 @@
+// `mcpwire bridge <url>` in front of a server that speaks 2026-07-28 only: a handshake-era host on
+// stdio gets `initialize`, a session and server-to-client requests made from the remote's
+// `input_required` rounds (issue 25). The real command runs as a child process in front of a real
+// HTTP server (the everything server, `initialize` refused); our Client in the handshake era drives it.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import { Client } from 'mcpwire/client';
+import { StdioClientTransport } from 'mcpwire/stdio';
+import { ourCliCommand, sourceCommand } from '../../../test/support/node-options.ts';
+import { FIXTURES } from './support/cli-process.ts';
+
+const info = { name: 'bridge-era-stdio-test', version: '1.0.0' };
+const LONG = { timeout: 90_000 };
+
+function textOf(result: object): string {
+  const [first] = (result as { content: Array<{ type: string; text: string }> }).content;
+  return first!.text;
+}
+
+/** The 2026-07-28-only everything server as a child process; resolves with its URL once it listens. */
+async function startStatelessOnlyServer(): Promise<{ url: string } & AsyncDisposable> {
+  const { command, args, cwd, env } = sourceCommand(`${FIXTURES}stateless-only-http-server.ts`);
+  const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const lines = createInterface({ input: child.stdout });
+  const [url] = (await Promise.race([once(lines, 'line'), exited.then(() => [undefined])])) as [string?];
+  if (url === undefined) throw new Error('the 2026-07-28-only server exited before listening');
+  return { url, [Symbol.asyncDispose]: stop };
+}
+
+describe('mcpwire bridge <url>: a handshake-era host in front of a 2026-07-28-only server', () => {
+  let remote: { url: string } & AsyncDisposable;
+
+  before(async () => {
+    remote = await startStatelessOnlyServer();
+  });
+
+  after(async () => {
+    await remote?.[Symbol.asyncDispose]();
+  });
+
+  test(
+    'our client (handshake era): initialize, tools, resources, prompts, elicitation, sampling, roots, a list change, the log level',
+    LONG,
+    async () => {
+      let stderr = '';
+      const elicited: string[] = [];
+      const sampled: string[] = [];
+      const logs: string[] = [];
+      const client = new Client(info, {
+        requestTimeoutMs: 60_000,
+        eraCache: false,
+        era: 'handshake',
+        roots: [{ uri: 'file:///work/project', name: 'project' }],
+        handlers: {
+          elicitation: (params) => {
+            elicited.push(params.message);
+            return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+          },
+          sampling: (params) => {
+            const [first] = params.messages;
+            sampled.push(first?.content.type === 'text' ? first.content.text : '?');
+            return { role: 'assistant', model: 'bridge-test', content: { type: 'text', text: 'hello' } };
+          },
+        },
+      });
+      client.on('log', (params) => logs.push(String(params.level)));
+      await client.connect(
+        new StdioClientTransport({
+          ...ourCliCommand('bridge', remote.url),
+          stderr: (text: string) => (stderr += text),
+        }),
+      );
+      try {
+        assert.equal(client.era, 'handshake', stderr);
+        assert.equal(client.protocolVersion, '2025-11-25');
+        assert.equal(client.serverInfo?.name, 'mcpwire-everything');
+        assert.ok(client.serverCapabilities?.tools, 'the remote capabilities reach the host');
+
+        const tools = await client.listAllTools();
+        assert.ok(tools.some((tool) => tool.name === 'echo'));
+        const echo = await client.callTool({ name: 'echo', arguments: { message: 'across eras' } });
+        assert.equal(textOf(echo), 'across eras');
+
+        const resources = await client.listAllResources();
+        assert.ok(resources.some((resource) => resource.uri === 'test://static-text'));
+        const read = await client.readResource({ uri: 'test://static-text' });
+        assert.equal(read.contents[0]?.uri, 'test://static-text');
+
+        const prompt = await client.getPrompt({ name: 'test_simple_prompt' });
+        assert.ok(prompt.messages.length > 0);
+
+        const elicit = await client.callTool({ name: 'test_elicitation', arguments: { message: 'who?' } });
+        assert.deepEqual(elicited, ['who?']);
+        assert.match(textOf(elicit), /action=accept.*ada@example\.com/);
+
+        const sample = await client.callTool({ name: 'test_sampling', arguments: { prompt: 'say hello' } });
+        assert.deepEqual(sampled, ['say hello']);
+        assert.equal(textOf(sample), 'LLM response: hello');
+
+        const roots = await client.callTool({ name: 'test_list_roots', arguments: {} });
+        assert.match(textOf(roots), /file:\/\/\/work\/project \(project\)/);
+
+        const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
+        await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+        await changed;
+        assert.ok((await client.listAllTools()).some((tool) => tool.name === 'test_dynamic_tool'));
+
+        await client.setLoggingLevel({ level: 'error' });
+        await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+        assert.deepEqual(logs, ['error'], 'only the error-level entry passes the level the host set');
+        logs.length = 0;
+        await client.setLoggingLevel({ level: 'debug' });
+        await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+        assert.equal(logs.length, 5, `every entry at debug: ${logs.join(', ')}`);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
