@@ -66,8 +66,8 @@ describe('mcpwire bridge <url>: a handshake-era host in front of a 2026-07-28-on
             return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
           },
           sampling: (params) => {
-            const [first] = params.messages;
-            sampled.push(first?.content.type === 'text' ? first.content.text : '?');
+            const content = params.messages[0]?.content;
+            sampled.push(content !== undefined && 'text' in content ? String(content.text) : '?');
             return { role: 'assistant', model: 'bridge-test', content: { type: 'text', text: 'hello' } };
           },
         },
