@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { Client } from 'mcpwire/client';
+import { Client, RequestCancelledError, RpcError } from 'mcpwire/client';
+import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import { ourCliCommand, sourceCommand } from '../../../test/support/node-options.ts';
 import { FIXTURES } from './support/cli-process.ts';
@@ -123,6 +124,67 @@ describe('mcpwire bridge <url>: a handshake-era host in front of a 2026-07-28-on
         assert.equal(logs.length, 5, `every entry at debug: ${logs.join(', ')}`);
       } finally {
         await client.close();
+      }
+    },
+  );
+
+  test(
+    'errors keep their code, message and data; progress reaches the host token; a resource subscription; cancellation',
+    LONG,
+    async () => {
+      let stderr = '';
+      const direct = new Client(info, { era: 'stateless', eraCache: false });
+      await direct.connect(new StreamableHttpClientTransport(remote.url));
+      const client = new Client(info, { requestTimeoutMs: 60_000, eraCache: false, era: 'handshake' });
+      await client.connect(
+        new StdioClientTransport({
+          ...ourCliCommand('bridge', remote.url),
+          stderr: (text: string) => (stderr += text),
+        }),
+      );
+      try {
+        const failure = (promise: Promise<unknown>) =>
+          promise.then(
+            () => assert.fail('the call should have failed'),
+            (error: unknown) => {
+              assert.ok(error instanceof RpcError, String(error));
+              return { code: error.code, message: error.message, data: error.data };
+            },
+          );
+        const expected = await failure(direct.callTool({ name: 'no_such_tool', arguments: {} }));
+        const bridged = await failure(client.callTool({ name: 'no_such_tool', arguments: {} }));
+        assert.deepEqual(bridged, expected, stderr);
+
+        const progress: number[] = [];
+        await client.callTool(
+          { name: 'test_tool_with_progress', arguments: {} },
+          { onProgress: (step) => progress.push(step.progress) },
+        );
+        assert.deepEqual(progress, [0, 50, 100]);
+
+        const updated = new Promise<string>((resolve) =>
+          client.on('resourceUpdated', (params) => resolve(params.uri)),
+        );
+        await client.subscribeResource({ uri: 'test://watched-resource' });
+        // The listen stream's acknowledgement is not visible to the host: the update is retried until it arrives.
+        let uri: string | undefined;
+        while (uri === undefined) {
+          await client.callTool({ name: 'test_update_watched_resource', arguments: {} });
+          uri = await Promise.race([updated, client.ping().then(() => undefined)]);
+        }
+        assert.equal(uri, 'test://watched-resource');
+
+        const controller = new AbortController();
+        const slow = client.callTool(
+          { name: 'test_tool_slow', arguments: { durationMs: 600_000 } },
+          { signal: controller.signal, onProgress: () => controller.abort() },
+        );
+        await assert.rejects(slow, RequestCancelledError);
+        const after = await client.callTool({ name: 'echo', arguments: { message: 'still here' } });
+        assert.equal(textOf(after), 'still here');
+      } finally {
+        await client.close();
+        await direct.close();
       }
     },
   );
