@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import type { JsonObject } from 'mcpwire';
 import { after, before, describe, test } from 'node:test';
 import { Client, RequestCancelledError, RpcError } from 'mcpwire/client';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
@@ -188,4 +189,62 @@ describe('mcpwire bridge <url>: a handshake-era host in front of a 2026-07-28-on
       }
     },
   );
+
+  test('a request the host cancels gets no response (raw JSON-RPC on the bridge stdio)', LONG, async () => {
+    const { command, args, cwd, env } = ourCliCommand('bridge', remote.url);
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = once(child, 'exit');
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const seen: JsonObject[] = [];
+    const waiters: Array<{ test: (message: JsonObject) => boolean; resolve: (message: JsonObject) => void }> =
+      [];
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as JsonObject;
+      seen.push(message);
+      for (const waiter of [...waiters]) if (waiter.test(message)) waiter.resolve(message);
+    });
+    const next = (test: (message: JsonObject) => boolean) =>
+      new Promise<JsonObject>((resolve) => waiters.push({ test, resolve }));
+    const send = (message: object) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    try {
+      const initialized = next((message) => message.id === 1);
+      send({
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      assert.equal(((await initialized).result as JsonObject)?.protocolVersion, '2025-11-25', stderr);
+      send({ method: 'notifications/initialized' });
+      const progressed = next((message) => message.method === 'notifications/progress');
+      send({
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'test_tool_slow',
+          arguments: { durationMs: 600_000 },
+          _meta: { progressToken: 'p7' },
+        },
+      });
+      assert.equal(((await progressed).params as JsonObject).progressToken, 'p7');
+      send({ method: 'notifications/cancelled', params: { requestId: 7, reason: 'the user gave up' } });
+      // A round trip to the remote after the cancellation: any answer to 7 would be written before it.
+      const echoed = next((message) => message.id === 8);
+      send({ id: 8, method: 'tools/call', params: { name: 'echo', arguments: { message: 'after' } } });
+      await echoed;
+      assert.deepEqual(
+        seen.filter((message) => message.id === 7),
+        [],
+        'a cancelled request is not answered (the receiver of notifications/cancelled sends no response)',
+      );
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
+  });
 });
