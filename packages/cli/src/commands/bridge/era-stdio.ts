@@ -164,7 +164,9 @@ export class HandshakeToStatelessTranslator {
     queue.attach(host);
     // Every server notification (list changes, resource updates, log messages) goes to the host
     // as it is; progress a request claims is mapped in #forward.
-    client.on('notification', ({ method, params }) => this.#send({ jsonrpc: '2.0', method, params }));
+    client.on('notification', ({ method, params }) => {
+      if (isForHost(method)) this.#send({ jsonrpc: '2.0', method, params });
+    });
     client.on('close', ({ error }) => {
       if (!this.#isClosed) events.remoteGone(error?.message ?? 'the remote server closed the connection');
     });
@@ -215,29 +217,32 @@ export class HandshakeToStatelessTranslator {
 
   #notification(method: string, params: JsonObject): void {
     // notifications/initialized and roots/list_changed need nothing here: 2026-07-28 asks for roots per request.
-    if (method === 'notifications/cancelled' && params.requestId !== undefined)
-      this.#inFlight.get(params.requestId as RequestId)?.abort();
+    if (method !== 'notifications/cancelled' || params.requestId === undefined) return;
+    // Forgotten before the abort: a cancelled request gets no response (CANCEL rules of the spec).
+    const controller = this.#inFlight.get(params.requestId as RequestId);
+    this.#inFlight.delete(params.requestId as RequestId);
+    controller?.abort();
   }
 
   async #request(request: JsonRpcRequest): Promise<void> {
     const params = (request.params ?? {}) as JsonObject;
+    const controller = new AbortController();
+    this.#inFlight.set(request.id, controller);
+    let answer: Message;
     try {
-      const result = await this.#served(request, params);
-      this.#send({ jsonrpc: '2.0', id: request.id, result });
+      const result = await this.#served(request, params, controller.signal);
+      answer = { jsonrpc: '2.0', id: request.id, result };
     } catch (error) {
-      if (!this.#inFlight.has(request.id) && this.#wasCancelled(error)) return;
-      this.#send({ jsonrpc: '2.0', id: request.id, error: toErrorObject(error) });
-    } finally {
-      this.#inFlight.delete(request.id);
+      answer = { jsonrpc: '2.0', id: request.id, error: toErrorObject(error) };
     }
-  }
-
-  #wasCancelled(error: unknown): boolean {
-    return error instanceof Error && error.name === 'RequestCancelledError';
+    // No longer in flight: the host cancelled it, or it was already answered with the remote's failure.
+    if (this.#inFlight.get(request.id) !== controller) return;
+    this.#inFlight.delete(request.id);
+    this.#send(answer);
   }
 
   /** One host request: the methods of the host's session answered here, the rest sent on. */
-  async #served(request: JsonRpcRequest, params: JsonObject): Promise<JsonObject> {
+  async #served(request: JsonRpcRequest, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
     switch (request.method) {
       case 'initialize':
         throw new RpcError(-32_600, 'initialize was already answered on this connection');
@@ -249,20 +254,18 @@ export class HandshakeToStatelessTranslator {
       case 'resources/unsubscribe':
         return this.#subscription(request.method === 'resources/subscribe', params);
       default:
-        return this.#forward(request, params);
+        return this.#forward(request, params, signal);
     }
   }
 
-  async #forward(request: JsonRpcRequest, params: JsonObject): Promise<JsonObject> {
-    const controller = new AbortController();
-    this.#inFlight.set(request.id, controller);
+  async #forward(request: JsonRpcRequest, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
     const meta = (params._meta ?? {}) as JsonObject;
     const { progressToken, ...otherMeta } = meta;
     const sent: JsonObject = { ...params };
     if (Object.keys(otherMeta).length > 0) sent._meta = otherMeta;
     else delete sent._meta;
     return this.#client.request(request.method as never, sent as never, {
-      signal: controller.signal,
+      signal,
       timeoutMs: REQUEST_TIMEOUT_MS,
       ...(progressToken === undefined
         ? {}
@@ -304,6 +307,15 @@ export class HandshakeToStatelessTranslator {
     if (this.#isClosed) return;
     this.#host.send(message).catch(this.#events.note);
   }
+}
+
+/**
+ * Whether a remote notification has a meaning for the handshake-era host: not the listen stream's own
+ * (`notifications/subscriptions/*`, 2026-07-28 only), nor progress no request claimed (its token
+ * is the bridge's, unknown to the host).
+ */
+function isForHost(method: string): boolean {
+  return !method.startsWith('notifications/subscriptions/') && method !== 'notifications/progress';
 }
 
 /** An error as JSON-RPC gives it to the host: an RpcError's code, message and data kept. */
