@@ -41,7 +41,9 @@ export function bridgeCommand(): Command {
         "session, including the server's own requests and notifications; a dropped stream is resumed. " +
         'stdout carries only MCP; notes go to stderr. When the host closes stdin the remote session is ' +
         'deleted and the bridge exits 0; when the remote ends the session (404), the pending requests ' +
-        'get an error naming it and the bridge exits 3, so the host restarts it.\n\n' +
+        'get an error naming it and the bridge exits 3, so the host restarts it. A remote that refuses ' +
+        "the host's initialize but speaks 2026-07-28 is translated for a handshake-era host: initialize " +
+        'answered from server/discover, input_required rounds asked of the host as requests.\n\n' +
         'With --http: serve a stdio MCP server over Streamable HTTP at http://<host>:<port>/mcp. Each client that ' +
         'initializes gets a session of its own with a server process of its own (started without a ' +
         "shell, with the bridge's environment; its stderr is shown with its pid). Messages pass " +

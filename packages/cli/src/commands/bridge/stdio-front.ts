@@ -1,7 +1,9 @@
 // `mcpwire bridge <url>`: a remote MCP server (Streamable HTTP, or HTTP+SSE with --transport sse)
-// offered on stdio. One host, one remote session: every message is passed on as it is, ids untouched.
+// offered on stdio. One host, one remote session: every message is passed on as it is, ids untouched,
+// unless the remote refuses the host's handshake-era `initialize` and speaks 2026-07-28: then the
+// host's session is translated (era-stdio.ts).
 
-import type { Channel, ChannelReceiver, JsonRpcRequest, Message, RequestId } from 'mcpwire';
+import type { Channel, ChannelReceiver, JsonRpcRequest, Message, RequestId, Transport } from 'mcpwire';
 import {
   HttpError,
   SessionExpiredError,
@@ -12,6 +14,7 @@ import { createStdioServerChannel } from 'mcpwire/stdio';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import type { CliAuthOptions } from '../../oauth/cli-oauth.ts';
 import { toTerminalText } from '../../terminal/terminal-text.ts';
+import { connectStatelessRemote, HandshakeToStatelessTranslator } from './era-stdio.ts';
 
 /** What the stdio front needs: the remote, its headers, OAuth (undefined: none). */
 export interface StdioFrontOptions {
@@ -39,7 +42,12 @@ export async function runStdioFront(options: StdioFrontOptions): Promise<ExitCod
         : new StreamableHttpClientTransport(options.url, transportOptions);
     const remote = await transport.connect();
     const host = createStdioServerChannel();
-    return await new StdioRelay(host, remote).run();
+    // HTTP+SSE is handshake-era only: nothing to translate there.
+    const stateless =
+      options.transport === 'sse'
+        ? undefined
+        : () => new StreamableHttpClientTransport(options.url, transportOptions);
+    return await new StdioRelay(host, remote, stateless).run();
   } finally {
     await auth?.[Symbol.asyncDispose]();
   }
@@ -56,17 +64,29 @@ function note(error: Error | string): void {
   process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`);
 }
 
-/** The two channels wired to each other; tracks the host's requests the remote has not answered. */
+/**
+ * The two channels wired to each other; tracks the host's requests the remote has not answered.
+ * The host's first `initialize` is watched: refused by a remote that speaks 2026-07-28, the relay
+ * switches to translation (`#translator`) for the rest of the connection.
+ */
 class StdioRelay {
   readonly #host: Channel;
   readonly #remote: Channel;
+  readonly #openStateless: (() => Transport) | undefined;
   readonly #pending = new Map<RequestId, JsonRpcRequest>();
+  /** The host's `initialize` while its answer is awaited (the era is not decided yet). */
+  #initialize: JsonRpcRequest | undefined;
+  #isEraDecided = false;
+  /** Host messages held while the bridge finds out whether the remote speaks 2026-07-28. */
+  #held: Message[] | undefined;
+  #translator: HandshakeToStatelessTranslator | undefined;
   #finish!: (code: ExitCodeValue) => void;
   #isDone = false;
 
-  constructor(host: Channel, remote: Channel) {
+  constructor(host: Channel, remote: Channel, openStateless?: () => Transport) {
     this.#host = host;
     this.#remote = remote;
+    this.#openStateless = openStateless;
   }
 
   run(): Promise<ExitCodeValue> {
@@ -92,17 +112,71 @@ class StdioRelay {
   }
 
   #fromHost(message: Message): void {
-    if ('method' in message && 'id' in message) this.#pending.set(message.id, message);
+    if (this.#translator !== undefined) return this.#translator.handle(message);
+    if (this.#held !== undefined) return void this.#held.push(message);
+    if ('method' in message && 'id' in message) {
+      this.#pending.set(message.id, message);
+      if (message.method === 'initialize' && !this.#isEraDecided && this.#openStateless !== undefined)
+        this.#initialize = message;
+    }
     this.#remote.send(message).catch((error: unknown) => this.#remoteFailed(message, error));
   }
 
   #fromRemote(message: Message): void {
-    if (!('method' in message) && 'id' in message && message.id !== null) this.#pending.delete(message.id);
+    if (this.#translator !== undefined) return;
+    if (!('method' in message) && 'id' in message && message.id !== null) {
+      if (message.id === this.#initialize?.id) {
+        if ('error' in message) return void this.#tryTranslation(message);
+        this.#eraDecided();
+      }
+      this.#pending.delete(message.id);
+    }
     this.#host.send(message).catch(note);
+  }
+
+  #eraDecided(): void {
+    this.#initialize = undefined;
+    this.#isEraDecided = true;
+  }
+
+  /**
+   * The remote refused the host's `initialize` (`refusal`, as the host would get it): if it speaks
+   * 2026-07-28, the host's session is translated from now on; else the host gets the refusal.
+   */
+  async #tryTranslation(refusal: Message): Promise<void> {
+    const initialize = this.#initialize!;
+    this.#eraDecided();
+    this.#held = [];
+    try {
+      const remote = await connectStatelessRemote(this.#openStateless!(), initialize, {
+        note,
+        remoteGone: (reason) => void this.#end(ExitCode.connection, reason),
+      });
+      this.#translator = new HandshakeToStatelessTranslator(this.#host, remote.client, remote.hostQueue, {
+        note,
+        remoteGone: (reason) => void this.#end(ExitCode.connection, reason),
+      });
+      this.#pending.delete(initialize.id);
+      await this.#remote.close().catch(note);
+      this.#translator.answerInitialize(initialize);
+    } catch (error) {
+      // Not a 2026-07-28 server either: the host hears the remote's own refusal.
+      note(`the remote refused initialize and does not speak 2026-07-28 (${errorText(error)})`);
+      this.#pending.delete(initialize.id);
+      this.#host.send(refusal).catch(note);
+    }
+    const held = this.#held;
+    this.#held = undefined;
+    for (const message of held) this.#fromHost(message);
   }
 
   #remoteFailed(message: Message, error: unknown): void {
     const reason = error instanceof Error ? error : new Error(String(error));
+    const initialize = this.#initialize;
+    if (initialize !== undefined && message === initialize) {
+      const refusal = { code: REMOTE_SESSION_ENDED, message: `the remote server failed: ${reason.message}` };
+      return void this.#tryTranslation({ jsonrpc: '2.0', id: initialize.id, error: refusal });
+    }
     // HTTP-30: a 404 to a request carrying the session id means the session is gone; the host
     // must initialize again, which only a new bridge (a new stdio connection) lets it do.
     const isSessionEnded =
@@ -119,7 +193,7 @@ class StdioRelay {
   }
 
   #remoteClosed(error?: Error): void {
-    if (this.#isDone) return;
+    if (this.#isDone || this.#translator !== undefined) return;
     const why = error?.message ?? 'the remote server closed the connection';
     note(`${why}; the host must start the bridge again (exit 3)`);
     void this.#end(ExitCode.connection, why);
@@ -136,6 +210,11 @@ class StdioRelay {
     if (this.#isDone) return;
     this.#isDone = true;
     if (remoteGone !== undefined)
+      this.#translator?.failPending(
+        `mcpwire bridge: the remote server failed (${remoteGone}); restart the bridge to initialize again`,
+      );
+    await this.#translator?.close();
+    if (remoteGone !== undefined)
       for (const id of [...this.#pending.keys()])
         this.#answer(
           id,
@@ -145,4 +224,8 @@ class StdioRelay {
     await this.#host.close().catch(note);
     this.#finish(code);
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
