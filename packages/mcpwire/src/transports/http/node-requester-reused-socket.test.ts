@@ -60,7 +60,8 @@ async function oneRequestPerSocketServer(): Promise<
 
 test('a request that meets a reused socket the server closed is sent again on a new socket', async () => {
   await using server = await oneRequestPerSocketServer();
-  const requester = new NodeRequester();
+  // Any idle time counts as long enough here (the default, 1 s, would need a real wait).
+  const requester = new NodeRequester({ keepAliveRaceIdleMs: 0 });
   await using _requester = { [Symbol.asyncDispose]: async () => requester.close() };
   const post = async (): Promise<string> => {
     const answer = await requester.request({
@@ -76,4 +77,21 @@ test('a request that meets a reused socket the server closed is sent again on a 
   assert.equal(await post(), 'answer 1');
   assert.equal(await post(), 'answer 2', 'sent again on a new connection');
   assert.deepEqual([server.connections(), server.refusedRequests()], [2, 1]);
+});
+
+test('a socket cut right after it was reused (a server that read the request) is not retried', async () => {
+  await using server = await oneRequestPerSocketServer();
+  const requester = new NodeRequester({ keepAliveRaceIdleMs: 3_600_000 });
+  await using _requester = { [Symbol.asyncDispose]: async () => requester.close() };
+  const exchange = {
+    method: 'POST',
+    url: server.url,
+    headers: {},
+    body: '1',
+    redirect: 'manual',
+  } as const;
+  const first = await requester.request(exchange);
+  await first.readText!(1_000);
+  await assert.rejects(requester.request(exchange), { code: 'ECONNRESET' });
+  assert.deepEqual([server.connections(), server.refusedRequests()], [1, 1]);
 });
