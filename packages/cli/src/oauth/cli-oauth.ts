@@ -11,6 +11,7 @@ import {
   type FetchLike,
   type OAuthAuthorization,
   type OAuthClientOptions,
+  type TokenStore,
 } from 'mcpwire/auth';
 import { createAddressCheckedFetch, createFileTokenStore } from 'mcpwire/auth/node';
 import { PACKAGE_VERSION } from '../package-info.ts';
@@ -63,6 +64,35 @@ export function authBaseFetch(
   return createAddressCheckedFetch({ trustedOrigins: [new URL(serverUrl).origin] });
 }
 
+/**
+ * The token store file shared by every mcpwire process on this server (20 bridges started at once
+ * included): its lock serializes their OAuth flows, so they register and log in once. A process waits
+ * for another's browser step (the holder's --auth-timeout and a margin), then takes over the lock of a
+ * holder that is dead or older than that.
+ */
+function fileStore(
+  storePath: string,
+  serverUrl: string,
+  options: Pick<CliAuthOptions, 'authTimeout'>,
+  write: (text: string) => void,
+): TokenStore {
+  const staleAfterMs = (options.authTimeout + LOCK_MARGIN_SECONDS) * 1000;
+  return createFileTokenStore(storePath, {
+    lockStaleAfterMs: staleAfterMs,
+    lockWaitMs: staleAfterMs + LOCK_MARGIN_SECONDS * 1000,
+    onLockWait: (holder, lockPath) =>
+      write(
+        toTerminalText(
+          `mcpwire: waiting for process ${holder.pid}, which is authorizing ${serverUrl} (lock file ${lockPath}).\n`,
+          { keepNewlines: true },
+        ),
+      ),
+  });
+}
+
+/** Beyond the browser wait: discovery, registration and the token request of the lock's holder. */
+const LOCK_MARGIN_SECONDS = 60;
+
 /** The OAuth client of a command and the listener behind it (closed on dispose). */
 export interface CliAuth extends AsyncDisposable {
   /**
@@ -109,7 +139,8 @@ export async function createCliAuth(
     options.tokenStore ?? (options.isStoreless === true ? undefined : tokenStorePath(serverUrl));
   const client: OAuthClientOptions = {
     fetch: inner,
-    store: storePath === undefined ? createMemoryTokenStore() : createFileTokenStore(storePath),
+    store:
+      storePath === undefined ? createMemoryTokenStore() : fileStore(storePath, serverUrl, options, write),
     redirectUri: listener.redirectUri,
     clientMetadata: {
       client_name: 'mcpwire CLI',

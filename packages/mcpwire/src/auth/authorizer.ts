@@ -106,12 +106,29 @@ export class Authorizer {
   async #refreshExpired(tokens: Tokens): Promise<void> {
     if (this.#tokens !== tokens || this.#issuer === undefined) return;
     const discovered = await this.#discover(undefined);
-    const record = (await this.#store.get(discovered.issuer)) ?? {};
-    if (!(await this.#tryRefresh(discovered, record))) this.#tokens = undefined;
+    await this.#exclusive(async () => {
+      const record = (await this.#store.get(discovered.issuer)) ?? {};
+      // Another client of a shared store may have refreshed meanwhile (a rotated refresh token).
+      if (this.#adoptStored(discovered, record, tokens.accessToken)) return;
+      if (!(await this.#tryRefresh(discovered, record))) this.#tokens = undefined;
+    });
   }
 
-  async #renew({ status, challenge, sentToken }: Challenge): Promise<void> {
-    const discovered = await this.#discover(challenge.resourceMetadata);
+  /**
+   * Runs a flow under the store's cross-client lock, if it has one: the record is read inside, so a
+   * client that waited adopts what the holder stored instead of registering and logging in again.
+   */
+  #exclusive(flow: () => Promise<void>): Promise<void> {
+    const store = this.#store;
+    return store.exclusive === undefined ? flow() : store.exclusive(flow);
+  }
+
+  async #renew(refusal: Challenge): Promise<void> {
+    const discovered = await this.#discover(refusal.challenge.resourceMetadata);
+    await this.#exclusive(() => this.#renewDiscovered(refusal, discovered));
+  }
+
+  async #renewDiscovered({ status, challenge, sentToken }: Challenge, discovered: Discovered): Promise<void> {
     const record = (await this.#store.get(discovered.issuer)) ?? {};
     const isStepUp = status === 403;
     if (!isStepUp && this.#adoptStored(discovered, record, sentToken)) return;
@@ -193,12 +210,14 @@ export class Authorizer {
 
   /**
    * A store that outlives this Authorizer (a file) may hold tokens for this resource from an earlier
-   * run: the first 401 of a run tries them (or refreshes them when expired) before a new authorization.
+   * run, or from another client of the same store: the first 401 of a run tries them (or refreshes them
+   * when expired) before a new authorization, and a later 401 or expiry takes tokens another client
+   * stored since for the same issuer.
    */
   #adoptStored(discovered: Discovered, record: IssuerRecord, sentToken: string | undefined): boolean {
     const stored = record.tokens;
-    if (this.#issuer !== undefined || stored === undefined || record.resource !== discovered.resource)
-      return false;
+    if (stored === undefined || record.resource !== discovered.resource) return false;
+    if (this.#issuer !== undefined && this.#issuer !== discovered.issuer) return false;
     if (stored.accessToken === sentToken) return false;
     if (stored.expiresAt !== undefined && this.#now() >= stored.expiresAt) return false;
     this.#issuer = discovered.issuer;

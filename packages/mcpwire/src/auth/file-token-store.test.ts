@@ -72,3 +72,59 @@ test('a file that is not a token store is refused with its path, not overwritten
   await assert.rejects(store.set('https://as.example', RECORD), /is not JSON/);
   assert.equal(await readFile(path, 'utf8'), 'not json');
 });
+
+test('a reader never sees half a file: every read during 40 rewrites of a large store parses', async () => {
+  await using dir = await temporaryDirectory();
+  const path = join(dir.path, 'tokens.json');
+  const store = createFileTokenStore(path);
+  const large = (index: number): IssuerRecord => ({
+    tokens: { accessToken: `${index}-${'x'.repeat(400_000)}`, tokenType: 'Bearer' },
+  });
+  await store.set('https://as.example', large(0));
+  let isWriting = true;
+  const writes = (async () => {
+    for (let index = 1; index <= 40; index++) await store.set('https://as.example', large(index));
+    isWriting = false;
+  })();
+  let reads = 0;
+  const partial: number[] = [];
+  while (isWriting) {
+    const text = await readFile(path, 'utf8');
+    try {
+      JSON.parse(text);
+    } catch {
+      partial.push(text.length);
+    }
+    reads++;
+  }
+  await writes;
+  assert.ok(reads > 0);
+  assert.deepEqual(partial, [], `reads that saw a partial file (their lengths) out of ${reads}`);
+  assert.equal((await store.get('https://as.example'))?.tokens?.accessToken.startsWith('40-'), true);
+});
+
+test('exclusive: the flows of two stores on one file (two processes) run one at a time, under <file>.lock', async () => {
+  await using dir = await temporaryDirectory();
+  const path = join(dir.path, 'tokens.json');
+  const first = createFileTokenStore(path);
+  const second = createFileTokenStore(path);
+  const seen: string[] = [];
+  let release: (() => void) | undefined;
+  const held = first.exclusive!(async () => {
+    seen.push('first in');
+    assert.deepEqual(await readdir(dir.path), ['tokens.json.lock']);
+    await new Promise<void>((resolve) => (release = resolve));
+    await first.set('https://as.example', RECORD);
+    seen.push('first out');
+  });
+  const waiting = second.exclusive!(async () => {
+    seen.push('second in');
+    return second.get('https://as.example');
+  });
+  while (release === undefined) await new Promise((resolve) => setImmediate(resolve));
+  release();
+  await held;
+  assert.deepEqual(await waiting, RECORD, 'the waiter reads what the holder wrote');
+  assert.deepEqual(seen, ['first in', 'first out', 'second in']);
+  assert.deepEqual(await readdir(dir.path), ['tokens.json']);
+});

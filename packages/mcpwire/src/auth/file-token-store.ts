@@ -5,7 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { withFileLock, type LockHolder } from './file-lock.ts';
 import type { IssuerRecord, TokenStore } from './token-store.ts';
+
+/** How the store's `exclusive` waits for another process's OAuth flow. */
+export interface FileTokenStoreOptions {
+  /**
+   * How long to wait for another process's flow (milliseconds) before failing with an error naming the
+   * lock file; default 390,000 (a 300 s browser step and more).
+   */
+  lockWaitMs?: number;
+  /** A lock held longer than this (milliseconds) is taken over; default 360,000. */
+  lockStaleAfterMs?: number;
+  /** Told once per flow when another process holds the lock and this one waits. */
+  onLockWait?: (holder: LockHolder, lockPath: string) => void;
+}
 
 /** The file's content: one record per issuer. */
 interface StoreFile {
@@ -16,11 +30,19 @@ interface StoreFile {
 /**
  * A TokenStore kept in the file at `path` (created on the first `set`). Each `set` or `delete` reads
  * the file, changes one issuer's record and writes a new file beside it (mode 0600, flushed), then
- * renames it over `path`. Within one process, writes are serialized; across processes the last writer
- * wins the whole file. `get` of a missing file resolves undefined; a file that is not a store rejects,
- * naming the path.
+ * renames it over `path`, so a reader never sees half a file. Within one process, writes are
+ * serialized; across processes, `exclusive` holds the lock file `<path>.lock` (see file-lock.ts) for
+ * the OAuth client's whole flow, so concurrent processes register and log in once. `get` of a missing
+ * file resolves undefined; a file that is not a store rejects, naming the path.
  */
-export function createFileTokenStore(path: string): TokenStore {
+export function createFileTokenStore(path: string, options: FileTokenStoreOptions = {}): TokenStore {
+  const lockPath = `${path}.lock`;
+  const { onLockWait } = options;
+  const lock = {
+    waitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+    staleAfterMs: options.lockStaleAfterMs ?? DEFAULT_LOCK_STALE_MS,
+    ...(onLockWait === undefined ? {} : { onWait: (holder: LockHolder) => onLockWait(holder, lockPath) }),
+  };
   let queue: Promise<unknown> = Promise.resolve();
   const change = (edit: (issuers: Record<string, IssuerRecord>) => void): Promise<void> => {
     const run = queue.then(async () => {
@@ -44,8 +66,12 @@ export function createFileTokenStore(path: string): TokenStore {
       change((issuers) => {
         delete issuers[issuer];
       }),
+    exclusive: (flow) => withFileLock(lockPath, lock, flow),
   };
 }
+
+const DEFAULT_LOCK_WAIT_MS = 390_000;
+const DEFAULT_LOCK_STALE_MS = 360_000;
 
 async function readStore(path: string): Promise<StoreFile> {
   let text: string;

@@ -32,12 +32,19 @@ export interface IssuerRecord {
 
 /**
  * Storage of IssuerRecords. Implementations must keep records confidential (AUTH-29); `set` replaces
- * the whole record. Calls for one issuer are not concurrent: the OAuth client serializes its flows.
+ * the whole record. Calls for one issuer are not concurrent within one OAuth client: it serializes its
+ * flows. A store shared by several clients (processes) gives `exclusive`.
  */
 export interface TokenStore {
   get(issuer: string): Promise<IssuerRecord | undefined>;
   set(issuer: string, record: IssuerRecord): Promise<void>;
   delete(issuer: string): Promise<void>;
+  /**
+   * Runs `flow` (read the record; register, log in or refresh if it holds no usable token; write it)
+   * while no other client of the same store runs one, so concurrent clients register and log in once:
+   * the OAuth client reads the record again inside and adopts what another one stored meanwhile.
+   */
+  exclusive?<T>(flow: () => Promise<T>): Promise<T>;
 }
 
 /** A TokenStore in memory, for one process's lifetime; records are copied in and out. */

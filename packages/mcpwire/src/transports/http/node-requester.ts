@@ -5,6 +5,7 @@
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Socket } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { AnswerHeaders, CappedText, HttpAnswer, HttpExchange, Requester } from './requester.ts';
 
@@ -22,6 +23,18 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export class NodeRequester implements Requester {
   #http: HttpAgent | undefined;
   #https: HttpsAgent | undefined;
+  /** When each pooled socket was last put back idle. */
+  readonly #idleSince = new WeakMap<Socket, number>();
+  readonly #keepAliveRaceIdleMs: number;
+
+  /**
+   * `keepAliveRaceIdleMs`: how long a pooled socket must have sat idle for a reset on it to be taken
+   * for the server's keep-alive close crossing the request (then sent again on another socket);
+   * default 1,000 (servers keep idle sockets for seconds: Node 5 s, nginx 75 s).
+   */
+  constructor(options: { keepAliveRaceIdleMs?: number } = {}) {
+    this.#keepAliveRaceIdleMs = options.keepAliveRaceIdleMs ?? KEEP_ALIVE_RACE_IDLE_MS;
+  }
   /** The last URL's host, port and path, made once (a channel posts to one URL). */
   #target: { href: string; options: RequestOptions } | undefined;
 
@@ -29,8 +42,8 @@ export class NodeRequester implements Requester {
     const { method, url, body, signal } = exchange;
     const isHttps = url.protocol === 'https:';
     const agent = isHttps
-      ? (this.#https ??= new HttpsAgent(AGENT_OPTIONS))
-      : (this.#http ??= new HttpAgent(AGENT_OPTIONS));
+      ? (this.#https ??= this.#watched(new HttpsAgent(AGENT_OPTIONS)))
+      : (this.#http ??= this.#watched(new HttpAgent(AGENT_OPTIONS)));
     const headers =
       body === undefined
         ? exchange.headers
@@ -41,7 +54,10 @@ export class NodeRequester implements Requester {
       const { protocol, hostname, port, path, auth } = this.#optionsOf(url);
       const options: RequestOptions = { protocol, hostname, port, path, method, headers, agent };
       if (auth !== undefined) options.auth = auth;
+      let isAnswered = false;
+      let idleMs = 0;
       const request = send(options, (res) => {
+        isAnswered = true;
         try {
           resolve(new NodeAnswer(res));
         } catch (error) {
@@ -49,9 +65,31 @@ export class NodeRequester implements Requester {
           reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
+      request.once('socket', (socket: Socket) => {
+        const since = this.#idleSince.get(socket);
+        if (since !== undefined) idleMs = Date.now() - since;
+      });
       // `on`, not `once`: a request can fail twice (a socket error after an abort), and an
       // 'error' with no listener would be thrown.
-      request.on('error', (error) => reject(signal?.aborted ? (signal.reason ?? error) : error));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A pooled socket the server closed while idle (its keep-alive timeout) can cross this
+        // request on the wire: sent again, as Node's documentation advises, on the next socket. Only
+        // after the socket sat idle as long as a keep-alive timeout can be: a socket cut while in
+        // use (a server that read the request) is the caller's to retry or not. Each try uses up
+        // one pooled socket, and a new socket is never retried, so this ends.
+        if (
+          request.reusedSocket &&
+          error.code === 'ECONNRESET' &&
+          !isAnswered &&
+          signal?.aborted !== true &&
+          idleMs >= this.#keepAliveRaceIdleMs
+        ) {
+          isAnswered = true;
+          resolve(this.request(exchange));
+          return;
+        }
+        reject(signal?.aborted ? (signal.reason ?? error) : error);
+      });
       if (signal !== undefined) {
         // An abort at any time, the body's reading included, destroys the request and its socket.
         const abort = (): void => void request.destroy(new Error('aborted', { cause: signal.reason }));
@@ -70,12 +108,19 @@ export class NodeRequester implements Requester {
     this.#https = undefined;
   }
 
+  #watched<A extends HttpAgent>(agent: A): A {
+    agent.on('free', (socket: Socket) => this.#idleSince.set(socket, Date.now()));
+    return agent;
+  }
+
   #optionsOf(url: URL): RequestOptions {
     const { href } = url;
     if (this.#target?.href !== href) this.#target = { href, options: urlToHttpOptions(url) };
     return this.#target.options;
   }
 }
+
+const KEEP_ALIVE_RACE_IDLE_MS = 1_000;
 
 const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: MAX_IDLE_SOCKETS, scheduling: 'lifo' } as const;
 
