@@ -130,7 +130,8 @@ export class Peer {
     this.#options.onFrame?.(frame);
     switch (frame.type) {
       case 'message':
-        this.#handleMessage(frame.message, (response) => this.#reply(response));
+        // No reply callback: the response goes to #reply (no closure per frame).
+        this.#handleMessage(frame.message);
         return;
       case 'invalid':
         this.#report(new RpcError(frame.response.error.code, frame.response.error.message));
@@ -183,7 +184,8 @@ export class Peer {
     }
   }
 
-  #handleMessage(message: Message, reply: (response: JsonRpcResponse) => void): void {
+  /** `reply` takes the response to a request; without it, the response goes to `#reply`. */
+  #handleMessage(message: Message, reply?: (response: JsonRpcResponse) => void): void {
     if ('method' in message) {
       if ('id' in message) this.#handleRequest(message, reply);
       else this.#handleNotification(message);
@@ -192,18 +194,15 @@ export class Peer {
     this.#handleResponse(message);
   }
 
-  #handleRequest(request: JsonRpcRequest, reply: (response: JsonRpcResponse) => void): void {
+  #handleRequest(request: JsonRpcRequest, reply: ((response: JsonRpcResponse) => void) | undefined): void {
     const { id } = request;
     if (this.#inbound?.has(id)) {
-      reply(
-        errorResponse(
-          id,
-          new RpcError(
-            ErrorCode.InvalidRequest,
-            `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`,
-          ),
-        ),
+      const error = new RpcError(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`,
       );
+      if (reply === undefined) this.#reply(errorResponse(id, error));
+      else reply(errorResponse(id, error));
       return;
     }
     const controller = new Cancellation();
@@ -212,7 +211,8 @@ export class Peer {
       // A cancelled request gets no response (CANCEL-5): abortInbound removed it from the map.
       if (this.#inbound?.get(id) !== controller) return;
       this.#dropInbound(id);
-      reply(response);
+      if (reply === undefined) this.#reply(response);
+      else reply(response);
     };
     let outcome: Promise<JsonObject> | JsonObject;
     try {

@@ -86,9 +86,21 @@ export type RevisionFeature = keyof typeof REVISION_FEATURES;
  * not know is placed among the known ones; a string that is not date-shaped has no features.
  */
 export function hasFeature(version: string, feature: RevisionFeature): boolean {
-  if (!DATE_SHAPE.test(version)) return false;
+  if (!isDateShaped(version)) return false;
   const span: FeatureSpan = REVISION_FEATURES[feature];
   return version >= span.since && (span.until === undefined || version <= span.until);
+}
+
+// The last version tested: a session asks about its one revision on every request (issue 23).
+let lastVersion: string | undefined;
+let isLastDateShaped = false;
+
+function isDateShaped(version: string): boolean {
+  if (version !== lastVersion) {
+    isLastDateShaped = DATE_SHAPE.test(version);
+    lastVersion = version;
+  }
+  return isLastDateShaped;
 }
 
 /**

@@ -87,15 +87,19 @@ export function serveStateless(
         `Invalid params: unknown "${MetaKey.logLevel}" ${typeof logLevel === 'string' ? JSON.stringify(logLevel.slice(0, 100)) : Array.isArray(logLevel) ? '(an array)' : `(${typeof logLevel})`}`,
       );
     }
-    const result = runRounds(host, spec, request, envelope, stream);
-    // A listen result closes its stream as the handler made it (S26-SUB).
-    return spec.isStreamed ? result : result.then((value) => decorate(host, spec, value));
+    return runRounds(host, spec, request, envelope, stream);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-async function runRounds(
+/**
+ * The handler's result, decorated (`decorate`; a listen result closes its stream as the handler
+ * made it, S26-SUB). Not an async function: a method without input rounds and the first round of
+ * one with them (the common cases) cost the handler's promise and one `then`, no await turns.
+ * Throws RpcError synchronously for a malformed `inputResponses`.
+ */
+function runRounds(
   host: StatelessHost,
   spec: MethodSpec,
   request: StatelessRequest,
@@ -103,7 +107,6 @@ async function runRounds(
   stream: StatelessStream,
 ): Promise<JsonObject> {
   const { method, params } = request;
-  const isMrtr = spec.hasInputRounds === true;
   const responses = params.inputResponses;
   if (
     responses !== undefined &&
@@ -111,49 +114,86 @@ async function runRounds(
   ) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   }
-  // The binding digest is only needed when a state is opened or sealed (most calls need neither).
+  // Other methods get their params as sent (`tasks/update` has `inputResponses` of its own).
+  if (spec.hasInputRounds !== true) {
+    const origin = new StatelessOutput(host, request, stream, envelope, undefined);
+    const result = host.dispatch(method, params, statelessContext(request, envelope, stream, origin), origin);
+    return spec.isStreamed ? result : result.then((value) => decorate(host, spec, value));
+  }
+  // A first round has no answers and no state to open.
+  if (responses === undefined && params.requestState === undefined)
+    return runRound(host, spec, request, envelope, stream, params, {}, undefined);
+  return runLaterRound(host, spec, request, envelope, stream, responses as JsonObject | undefined);
+}
+
+/** A round after the first: its answers and its sealed state are checked and opened first. */
+async function runLaterRound(
+  host: StatelessHost,
+  spec: MethodSpec,
+  request: StatelessRequest,
+  envelope: ReturnType<typeof readEnvelope>,
+  stream: StatelessStream,
+  responses: JsonObject | undefined,
+): Promise<JsonObject> {
+  const { method, params } = request;
+  // The binding digest is only needed when a state is opened or sealed.
   const opened =
-    isMrtr && params.requestState !== undefined
+    params.requestState !== undefined
       ? await host.sealer.open(await bindingOf(method, params), params.requestState)
       : undefined;
   const earlier = opened?.answers;
-  // An MRTR handler sees its params without the round's bookkeeping (copied only when there is
-  // some); other methods get theirs as sent (`tasks/update` has `inputResponses` of its own).
-  const handlerParams =
-    !isMrtr || (responses === undefined && params.requestState === undefined)
-      ? params
-      : withoutRoundKeys(params);
-  // A complete result gets its `resultType` from `decorate`.
-  if (!isMrtr) {
-    const origin = new StatelessOutput(host, request, stream, envelope, undefined);
-    return await host.dispatch(
-      method,
-      handlerParams,
-      statelessContext(request, envelope, stream, origin),
-      origin,
-    );
-  }
   // Issue 21: only answers to input requests the previous round issued (sealed in its requestState)
   // count; any other key, or any answer without a valid requestState, is ignored like an unknown key
   // (S26-MRTR-10), so the handler asks again instead of acting on an answer nobody was asked for.
-  checkAnswerShapes(responses as JsonObject | undefined, opened?.asked);
-  const solicited = solicitedAnswers(responses as JsonObject | undefined, opened?.asked);
+  checkAnswerShapes(responses, opened?.asked);
+  const solicited = solicitedAnswers(responses, opened?.asked);
   const answers = earlier || solicited ? { ...earlier, ...solicited } : {};
+  // The handler sees its params without the round's bookkeeping.
+  return await runRound(host, spec, request, envelope, stream, withoutRoundKeys(params), answers, earlier);
+}
+
+/**
+ * One round of a method with input rounds: the handler's result, or (when it asked for input the
+ * round has no answer to) an InputRequiredResult with the sealed state for the retry; decorated.
+ */
+function runRound(
+  host: StatelessHost,
+  spec: MethodSpec,
+  request: StatelessRequest,
+  envelope: ReturnType<typeof readEnvelope>,
+  stream: StatelessStream,
+  handlerParams: JsonObject,
+  answers: JsonObject,
+  earlier: JsonObject | undefined,
+): Promise<JsonObject> {
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.
-  const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
+  const outcome = new Promise<JsonObject | undefined>((resolve, reject) => {
     round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
     const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
-      .dispatch(method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
+      .dispatch(request.method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
       .then(resolve, reject);
   });
-  if (outcome) return outcome;
+  return outcome.then((value) =>
+    value !== undefined
+      ? decorate(host, spec, value)
+      : inputRequired(host, request, round, earlier).then((result) => decorate(host, spec, result)),
+  );
+}
+
+/** The result of a round that ended needing input: what it asks, and the state sealed for the retry. */
+async function inputRequired(
+  host: StatelessHost,
+  request: StatelessRequest,
+  round: InputRound,
+  earlier: JsonObject | undefined,
+): Promise<JsonObject> {
   return {
     resultType: 'input_required',
     inputRequests: round.requested,
     requestState: await host.sealer.seal(
-      await bindingOf(method, params),
+      await bindingOf(request.method, request.params),
       { ...earlier, ...round.consumed },
       Object.keys(round.requested),
     ),
