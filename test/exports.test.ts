@@ -4,11 +4,12 @@
 // bundle needs nothing but its own `dependencies`.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { freePort } from './support/free-port.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -182,3 +183,22 @@ for (const user of ['all', 'cliOnly'] as const) {
     }
   });
 }
+
+test('serve --redis: the CLI alone says to install its optional peer @mcpwire/redis (exit 2); beside it, it loads it and its client (a Redis that refuses: exit 3)', async () => {
+  const url = `redis://127.0.0.1:${await freePort()}`;
+  const serve = (folder: string) =>
+    spawnSync(
+      join(folder, 'node_modules', '.bin', 'mcpwire'),
+      ['serve', 'everything', '--http', '0', '--redis', url],
+      { encoding: 'utf8', env: ENV, timeout: 60_000 },
+    );
+  const alone = serve(users.cliOnly);
+  assert.equal(alone.status, 2, alone.stderr);
+  assert.match(alone.stderr, /--redis needs the @mcpwire\/redis package installed beside mcpwire/);
+  const beside = serve(users.all);
+  assert.equal(beside.status, 3, beside.stderr);
+  assert.match(
+    beside.stderr,
+    /^mcpwire: cannot connect to Redis at redis:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+  );
+});

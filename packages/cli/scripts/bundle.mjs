@@ -7,8 +7,11 @@ import { build } from 'esbuild';
 
 /** Workspace packages (and their `#` subpath imports) are bundled from source; every other bare import is left to node_modules. */
 const workspacePackages = /^(mcpwire|@mcpwire\/[^/]+)(\/|$)/;
-/** Workspace packages the CLI lists in its `dependencies`: imported from node_modules (their dist), not bundled. */
-const dependencyPackages = /^@mcpwire\/auth-server(\/|$)/;
+/**
+ * Workspace packages the CLI lists in its `dependencies` (and @mcpwire/redis, its optional peer, loaded
+ * only by `serve --redis`, which brings the `redis` client): imported from node_modules (their dist), not bundled.
+ */
+const dependencyPackages = /^@mcpwire\/(auth-server|redis)(\/|$)/;
 
 // Chunk names carry a content hash: without a clean folder, every build would leave the old ones behind.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });

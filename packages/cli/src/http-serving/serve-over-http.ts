@@ -34,6 +34,11 @@ export interface HttpServeOptions {
   maxSessionsPerClient?: number;
   /** The handler's session store (its own in-memory one when absent). */
   sessionStore?: SessionStore;
+  /**
+   * `--redis <url>`: the session store, message bus and event store on this Redis, shared with every
+   * node given the same URL (no HTTP+SSE endpoint then: its streams live in one process).
+   */
+  redis?: string;
   /** The handler's `sessionIdleTimeoutMs` (its default when absent). */
   sessionIdleTimeoutMs?: number;
   /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
@@ -68,6 +73,12 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
+  // Loaded only with --redis; fails the start (exit 3) when Redis cannot be reached.
+  const redisStores = options.redis === undefined ? undefined : await import('./redis-stores.ts');
+  const redis =
+    options.redis === undefined ? undefined : await redisStores?.connectRedisStores(options.redis, onError);
+  const shared =
+    redis === undefined ? {} : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore };
   const caps = {
     ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
     ...(options.maxSessionsPerClient === undefined
@@ -77,14 +88,17 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       ? {}
       : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
     ...(options.sessionStore === undefined ? {} : { sessions: options.sessionStore }),
+    ...shared,
   };
   const streamable = sessions
     ? createHttpHandler(server, { allowedHosts, onError, ...auth, ...caps })
     : createSessionlessHandler(requestServerOf(server), { allowedHosts, onError, ...auth });
   // The deprecated HTTP+SSE transport (2024-11-05) for old clients: GET /sse, POST /messages.
   // It has no authorization layer, so --auth serves Streamable HTTP only; it is all sessions, so
-  // --no-sessions leaves it out too.
-  const hasLegacySse = devAuth === undefined && sessions && options.hasLegacySse !== false;
+  // --no-sessions leaves it out too, and so does --redis (a GET /sse stream and its POSTs must meet in
+  // one process, which a round-robin balancer does not promise).
+  const hasLegacySse =
+    devAuth === undefined && sessions && redis === undefined && options.hasLegacySse !== false;
   const served = hasLegacySse
     ? [createLegacySseHandler(server, { allowedHosts }), streamable]
     : devAuth === undefined
@@ -102,6 +116,10 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     options.banner?.(colours.cyan(handle.url), hasLegacySse) ??
     `serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}`;
   process.stderr.write(`mcpwire: ${banner}; Ctrl-C stops\n`);
+  if (options.redis !== undefined)
+    process.stderr.write(
+      `mcpwire: sessions, their messages and resumable streams shared through Redis at ${redisStores?.redactRedisUrl(options.redis)}\n`,
+    );
   if (WILDCARDS.has(host) && options.allowedHosts === undefined)
     process.stderr.write(
       colours.dim('mcpwire: only loopback Host headers are accepted; add --allow-host <name> for others\n'),
@@ -112,6 +130,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   });
   await server.close?.();
   await handle.close();
+  await redis?.close();
   await devAuth?.[Symbol.asyncDispose]();
 }
 

@@ -25,6 +25,8 @@ interface ServeOptions {
   sessions: boolean;
   maxSessions?: number;
   maxSessionsPerClient?: number;
+  /** `--redis <url>`: share sessions with the other nodes on this Redis. */
+  redis?: string;
   db?: string;
 }
 
@@ -72,6 +74,13 @@ export function serveCommand(): Command {
       parseCount,
     )
     .option(
+      '--redis <url>',
+      'with --http: run as one node of many, keeping handshake-era sessions, the messages between nodes (answers to ' +
+        "the server's requests, cancellations, list changes, session ends) and resumable SSE events in this Redis " +
+        '(redis:// or rediss://, password allowed; it is never printed); every node given the same URL serves every ' +
+        'session, so any round-robin balancer fits. Redis unreachable at start: exit 3; later: 503 until it is back. No HTTP+SSE (/sse) then',
+    )
+    .option(
       '--db <file>',
       'github only: its SQLite database file, or :memory: for a fresh one per run (default: mcpwire/github.sqlite3 in your data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%)',
     )
@@ -92,6 +101,10 @@ export function serveCommand(): Command {
       'no handshake-era sessions: any replica can serve any request',
     ],
     [
+      'mcpwire serve everything --http 3001 --redis redis://127.0.0.1:6379',
+      'one node of several sharing sessions through Redis, behind any round-robin balancer',
+    ],
+    [
       'mcpwire serve ./my-server.ts --http 8080 --host 0.0.0.0 --allow-host myhost.lan',
       'your own server, reachable from the network',
     ],
@@ -100,6 +113,12 @@ export function serveCommand(): Command {
 
 function checkOptions(options: ServeOptions, command: Command): void {
   if (options.http !== undefined) {
+    if (options.redis !== undefined) {
+      if (!options.sessions)
+        throw new UsageError(
+          '--redis shares handshake-era sessions, and --no-sessions keeps none: give one or the other',
+        );
+    }
     if (options.auth === 'dev')
       checkDevAuthHost(
         options.host ?? '127.0.0.1',
@@ -115,6 +134,8 @@ function checkOptions(options: ServeOptions, command: Command): void {
     throw new UsageError('--auth applies with --http <port> (see "mcpwire serve --help")');
   if (!options.sessions)
     throw new UsageError('--no-sessions applies with --http <port> (see "mcpwire serve --help")');
+  if (options.redis !== undefined)
+    throw new UsageError('--redis applies with --http <port> (see "mcpwire serve --help")');
   if (options.maxSessions !== undefined || options.maxSessionsPerClient !== undefined)
     throw new UsageError(
       '--max-sessions and --max-sessions-per-client apply with --http <port> (see "mcpwire serve --help")',
@@ -122,6 +143,19 @@ function checkOptions(options: ServeOptions, command: Command): void {
 }
 
 async function runServe(name: string, options: ServeOptions): Promise<ExitCodeValue> {
+  try {
+    return await serveUntilStopped(name, options);
+  } finally {
+    // Leave even if a handler still holds a timer (STDIO-2: exit when stdin closes), or a Redis
+    // client that could not connect is still retrying.
+    setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+  }
+}
+
+async function serveUntilStopped(name: string, options: ServeOptions): Promise<ExitCodeValue> {
+  // Before the server loads: a bad URL is a usage error (exit 2), shown without its password.
+  if (options.redis !== undefined)
+    (await import('../../http-serving/redis-stores.ts')).checkRedisUrl(options.redis);
   // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
   const { loadServer } = await import('./server-source.ts');
   const server = await loadServer(name, { db: options.db });
@@ -138,12 +172,11 @@ async function runServe(name: string, options: ServeOptions): Promise<ExitCodeVa
       ...(options.maxSessionsPerClient === undefined
         ? {}
         : { maxSessionsPerClient: options.maxSessionsPerClient }),
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
     });
   } else {
     const { serveStdio } = await import('mcpwire/stdio');
     await serveStdio(server);
   }
-  // Leave even if a handler still holds a timer (STDIO-2: exit when stdin closes).
-  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   return ExitCode.ok;
 }

@@ -1,0 +1,64 @@
+// `serve --http --redis <url>`: the handler's session store, message bus and event store on Redis
+// (@mcpwire/redis, issue 24), so several `serve` processes behind one balancer serve the same sessions.
+// Loaded only with --redis; the URL may carry a password, so it is only ever shown redacted.
+
+import type { RedisStores } from '@mcpwire/redis';
+import { CliError, ExitCode, UsageError } from '../exit-code.ts';
+import { Redactor } from '../wire/redact.ts';
+
+/** `url` with its password (and credential-named query parameters) replaced, for messages. */
+export function redactRedisUrl(url: string): string {
+  return new Redactor().url(url);
+}
+
+/** Throws a UsageError (exit 2) unless `url` is a `redis://` or `rediss://` URL; the message shows it redacted. */
+export function checkRedisUrl(url: string): void {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new UsageError('--redis expects a URL such as redis://127.0.0.1:6379 or rediss://:password@host');
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    throw new UsageError(
+      `--redis expects a redis:// or rediss:// URL, not ${redactRedisUrl(url)} (e.g. redis://127.0.0.1:6379)`,
+    );
+}
+
+/**
+ * Connects the stores at `url`. The first connection error before they are ready fails the start
+ * with exit 3 (connection): a node that cannot reach its Redis says so at once rather than listening
+ * and answering every request 503 (a typo in the URL is found at once, and a supervisor restarts
+ * it). Once running, connection errors go to `onError` and requests that need Redis are answered
+ * 503 until it is back (the library's StoreUnavailableError), without restarting the node.
+ */
+export async function connectRedisStores(url: string, onError: (error: Error) => void): Promise<RedisStores> {
+  const { createRedisStores } = await import('@mcpwire/redis').catch((error: unknown) => {
+    // An optional peer of the CLI: installed beside it only by those who run nodes on Redis.
+    throw new CliError(
+      '--redis needs the @mcpwire/redis package installed beside mcpwire (npm install -g @mcpwire/redis)',
+      ExitCode.usage,
+      { cause: error },
+    );
+  });
+  let state: 'starting' | 'running' | 'failed' = 'starting';
+  let failStart: (error: Error) => void = () => {};
+  const failed = new Promise<never>((_resolve, reject) => (failStart = reject));
+  const report = (error: Error): void => {
+    if (state === 'starting') failStart(error);
+    else if (state === 'running') onError(error);
+    // 'failed': the client retries until the process exits; the first error was the one to say.
+  };
+  try {
+    const stores = await Promise.race([createRedisStores({ url, onError: report }), failed]);
+    state = 'running';
+    return stores;
+  } catch (error) {
+    state = 'failed';
+    // node-redis's words name the address (ECONNREFUSED 127.0.0.1:6379), never the password.
+    const why = error instanceof Error ? error.message : String(error);
+    throw new CliError(`cannot connect to Redis at ${redactRedisUrl(url)}: ${why}`, ExitCode.connection, {
+      cause: error,
+    });
+  }
+}

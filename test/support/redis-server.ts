@@ -1,0 +1,111 @@
+// A real redis-server for tests of any package (the CLI's `serve --redis`, the conformance run through
+// a proxy): Debian's package, installed with apt when it is missing and the tests run as root (as CI
+// does), otherwise a reason to skip; each instance listens on a free 127.0.0.1 port with a temp dir and
+// no persistence, and stops with `await using`. (packages/redis/test/support has the same for its tests.)
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'redis';
+import { freePort } from './free-port.ts';
+
+/** Where Debian's redis-server package puts the server. */
+export const REDIS_SERVER_PATH = '/usr/bin/redis-server';
+
+/** The apt command that installs it (`.ci/run` runs the same). */
+const INSTALL =
+  'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 redis-server';
+
+let installing: Promise<string | undefined> | undefined;
+
+/**
+ * Resolves with undefined when redis-server is there (installing it first when missing and root),
+ * or with the reason a test should skip. Rejects when the install was tried and failed. Runs apt once.
+ */
+export function redisSkipReason(): Promise<string | undefined> {
+  installing ??= (async () => {
+    if (existsSync(REDIS_SERVER_PATH)) return undefined;
+    if (process.getuid?.() !== 0)
+      return `${REDIS_SERVER_PATH} is missing and installing it needs root: run "sudo ${INSTALL}"`;
+    const child = spawn('sh', ['-c', INSTALL], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0 || !existsSync(REDIS_SERVER_PATH))
+      throw new Error(`"${INSTALL}" failed (exit ${String(code)}):\n${output.slice(-4000)}`);
+    return undefined;
+  })();
+  return installing;
+}
+
+/** A running redis-server; disposing stops it and removes its directory. */
+export interface RedisServer extends AsyncDisposable {
+  readonly port: number;
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Stops the server (SIGTERM, then waits for its exit); idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on a free 127.0.0.1 port and resolves once it answers PING. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcpwire-redis-'));
+  const port = await freePort();
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ];
+  const child = spawn(REDIS_SERVER_PATH, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit');
+  const url = `redis://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPing(url, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, url, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** PINGs until the server answers (it listens a moment after it starts); fails if it exits first. */
+async function waitForPing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}):\n${output()}`);
+    const client = createClient({ url, socket: { reconnectStrategy: false } });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const pong = await client.ping();
+      if (pong === 'PONG') return;
+    } catch {
+      // Not listening yet: wait for its "Ready to accept connections" line, or its exit.
+      await new Promise<void>((resolve) => {
+        const onData = (): void => resolve();
+        child.stdout?.once('data', onData);
+        child.once('exit', () => resolve());
+      });
+    } finally {
+      if (client.isOpen) client.destroy();
+    }
+  }
+}
