@@ -131,6 +131,43 @@ describe('two nodes on one redis-server', () => {
     await call;
   });
 
+  test('Last-Event-ID on B resumes a stream A writes: what was written, then what A writes later, once each', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'two_steps' } },
+      headers,
+    );
+    const first = new SseFrames(call);
+    const priming = await first.next();
+    assert.ok(priming?.id, 'a priming event with an id');
+    const one = await first.next();
+    assert.equal((JSON.parse(one!.data) as { params: { data: unknown } }).params.data, 'one on a');
+    await first.cancel();
+    const resumed = await fetch(nodes.b.handle.url, {
+      headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': priming.id },
+    });
+    assert.equal(resumed.status, 200);
+    const second = new SseFrames(resumed);
+    // The first event is the replay (not a priming event of a new GET stream).
+    const replayed = await second.next();
+    assert.equal(replayed?.id, one!.id);
+    nodes.events.release();
+    const frames = (await second.rest()).filter((frame) => frame.data !== '');
+    const texts = frames.map((frame) => {
+      const message = JSON.parse(frame.data) as {
+        params?: { data: unknown };
+        result?: { content: Array<{ text: unknown }> };
+      };
+      return message.params?.data ?? message.result?.content[0]?.text;
+    });
+    assert.deepEqual(texts, ['two on a', 'done on a']);
+    const ids = [priming.id, one!.id, ...frames.map((frame) => frame.id)];
+    assert.equal(new Set(ids).size, ids.length, `no event twice: ${ids.join(' ')}`);
+  });
+
   test("a list change raised on B's server reaches the GET stream held by A", async (t) => {
     if (skip !== undefined) return t.skip(skip);
     await using nodes = await twoRedisNodes(redis!.url);
