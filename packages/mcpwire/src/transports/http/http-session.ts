@@ -15,11 +15,12 @@ import type {
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
-import type { EventStore } from './event-store.ts';
+import type { EventStore, StoredEvent } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
+import { holderOf, newStreamId } from './stream-relay.ts';
 
 /** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
 export interface SessionOwner {
@@ -31,6 +32,17 @@ export interface SessionOwner {
   forward(session: HttpSession, message: Message): void;
   /** The session's record changed here (other handlers' live copies take it). */
   changed(record: SessionRecord): void;
+  /** This handler's tag in stream ids: a stream is continued where it is held. */
+  readonly node: string;
+  /**
+   * Continues a stream of this session held by another handler (the bus carries it): a body, or
+   * undefined when no handler holds it live (the caller replays from the event store).
+   */
+  relay(
+    session: HttpSession,
+    streamId: string,
+    lastEventId: string,
+  ): Promise<ReadableStream<Uint8Array> | undefined>;
 }
 
 /** How sessions behave; shared by every session of one handler. */
@@ -294,19 +306,46 @@ export class HttpSession implements Channel, SessionState {
 
   /**
    * Resumes this session's stream that `lastEventId` belongs to (HTTP-23/24): replays what came
-   * after it, then continues the stream if it is still live. Undefined for an id this session does
-   * not know (unknown, evicted, or another session's).
+   * after it, then continues the stream if it is still live, here or (over the bus) on the handler
+   * that holds it, named in the stream id. Undefined for an id this session does not know (unknown,
+   * evicted, or another session's).
    */
   async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const replay = await this.#settings.store.replayAfter(lastEventId);
-    if (!replay || !this.#streamIds?.has(replay.streamId)) return undefined;
-    const connection = this.#newConnection();
-    const live = this.#live?.get(replay.streamId);
-    if (live) live.resume(connection, lastEventId);
-    else {
-      for (const event of replay.events) writeStored(connection, event);
-      connection.close();
+    // A store of the handler's own (not shared) does not know another handler's events: the id
+    // still names the stream (`<streamId>:<n>`), whose holder replays it from its store.
+    const streamId = replay?.streamId ?? lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf(':')));
+    const holder = holderOf(streamId, this.id);
+    if (holder === undefined || (replay === undefined && holder === this.#owner.node)) return undefined;
+    const here = replay === undefined ? undefined : this.continueStream(streamId, lastEventId);
+    if (here !== undefined) return sseResponse(here);
+    if (holder !== this.#owner.node) {
+      const relayed = await this.#owner.relay(this, streamId, lastEventId);
+      if (relayed !== undefined) return { status: 200, headers: { ...SSE_HEADERS }, body: relayed };
+      if (replay === undefined) return undefined;
+      // Not live anywhere (ended, or its handler is gone): what the store has, read again now.
+      const now = await this.#settings.store.replayAfter(lastEventId);
+      return this.#replayed(now?.events ?? replay.events);
     }
+    return replay === undefined ? undefined : this.#replayed(replay.events);
+  }
+
+  /**
+   * A new connection attached to this session's live stream `streamId` after `lastEventId`, if held
+   * here (the caller made sure the id is one of that stream's, known to the event store).
+   */
+  continueStream(streamId: string, lastEventId: string): SseConnection | undefined {
+    const live = this.#live?.get(streamId);
+    if (live === undefined || live.isFinished) return undefined;
+    const connection = this.#newConnection();
+    live.resume(connection, lastEventId);
+    return connection;
+  }
+
+  #replayed(events: readonly StoredEvent[]): HttpReply {
+    const connection = this.#newConnection();
+    for (const event of events) writeStored(connection, event);
+    connection.close();
     return sseResponse(connection);
   }
 
@@ -360,7 +399,8 @@ export class HttpSession implements Channel, SessionState {
   #newStream(): ResumableStream {
     const live = (this.#live ??= new Map());
     for (const [id, stream] of live) if (stream.isFinished) live.delete(id);
-    const stream = new ResumableStream(crypto.randomUUID(), this.#settings.store, this.#settings.onError);
+    const streamId = newStreamId(this.id, this.#owner.node);
+    const stream = new ResumableStream(streamId, this.#settings.store, this.#settings.onError);
     (this.#streamIds ??= new Set()).add(stream.id);
     live.set(stream.id, stream);
     return stream;
