@@ -111,6 +111,30 @@ describe('two nodes on one redis-server', () => {
     ]);
   });
 
+  test('elicitations sent at once by A and by B in one session: each answer, POSTed to the other node, reaches its sender only', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const ask = (handle: HttpServerHandle, id: number) =>
+      postTo(handle, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask' } }, headers);
+    const onA = new SseFrames(await ask(nodes.a.handle, 1));
+    const onB = new SseFrames(await ask(nodes.b.handle, 2));
+    const requestOfA = await onA.nextMessage();
+    const requestOfB = await onB.nextMessage();
+    assert.notDeepEqual(requestOfA.id, requestOfB.id, 'two requests of one session, two ids');
+    const answer = (id: unknown, username: string) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { action: 'accept', content: { username } },
+    });
+    assert.equal((await postTo(nodes.b.handle, answer(requestOfA.id, 'x'), headers)).status, 202);
+    assert.equal((await postTo(nodes.a.handle, answer(requestOfB.id, 'y'), headers)).status, 202);
+    const texts = [await onA.nextMessage(), await onB.nextMessage()].map(
+      (result) => (result.result as { content: Array<{ text: string }> }).content[0]?.text,
+    );
+    assert.deepEqual(texts, ['accept {"username":"x"} on a', 'accept {"username":"y"} on b']);
+  });
+
   test('notifications/cancelled POSTed to B aborts the handler running on A', async (t) => {
     if (skip !== undefined) return t.skip(skip);
     await using nodes = await twoRedisNodes(redis!.url);

@@ -134,6 +134,42 @@ describe('sessions as state: the message bus between handlers', () => {
     assert.match(result.result.content[0].text, /User response: accept/);
   });
 
+  test('elicitations sent at once by A and by B in one session: each answer, POSTed to the other handler, reaches its sender only', async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const ask = (handle: HttpServerHandle, id: number) =>
+      postTo(
+        handle,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'test_elicitation', arguments: { message: '?' } },
+        },
+        headers,
+      );
+    const onA = new SseReader(await ask(nodes.a.handle, 1));
+    const onB = new SseReader(await ask(nodes.b.handle, 2));
+    const requestOfA = (await onA.nextMessage()) as Body;
+    const requestOfB = (await onB.nextMessage()) as Body;
+    assert.equal(requestOfA.method, 'elicitation/create');
+    assert.equal(requestOfB.method, 'elicitation/create');
+    assert.notDeepEqual(requestOfA.id, requestOfB.id, 'two requests of one session, two ids');
+    const answer = (id: Loose, username: string) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { action: 'accept', content: { username, email: `${username}@x` } },
+    });
+    assert.equal((await postTo(nodes.b.handle, answer(requestOfA.id, 'for-a'), headers)).status, 202);
+    assert.equal((await postTo(nodes.a.handle, answer(requestOfB.id, 'for-b'), headers)).status, 202);
+    const resultOfA = (await onA.nextMessage()) as Body;
+    const resultOfB = (await onB.nextMessage()) as Body;
+    assert.equal(resultOfA.id, 1);
+    assert.match(resultOfA.result.content[0].text, /"username":"for-a"/);
+    assert.equal(resultOfB.id, 2);
+    assert.match(resultOfB.result.content[0].text, /"username":"for-b"/);
+  });
+
   test('notifications/cancelled POSTed to B aborts the handler running on A', async () => {
     await using nodes = await twoNodes();
     const headers = await open(nodes.a.handle);
