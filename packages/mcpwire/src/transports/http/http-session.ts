@@ -86,8 +86,11 @@ export class HttpSession implements Channel, SessionState {
   #streamIds: Set<string> | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
-  /** Ids of requests sent to the client here and not yet answered (made on first use). */
-  #awaiting: Set<RequestId> | undefined;
+  /**
+   * Requests sent to the client here and not yet answered (made on first use): the id on the wire
+   * (this handler's tag, a dash, the server session's id) and the server session's own id.
+   */
+  #awaiting: Map<string, RequestId> | undefined;
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
@@ -258,12 +261,34 @@ export class HttpSession implements Channel, SessionState {
     return exchange?.response;
   }
 
-  /** Remembers a request to the client, so that its answer is taken here (a bounded set). */
-  #noteRequest(message: Message): void {
-    if (!isRequest(message)) return;
-    const awaiting = (this.#awaiting ??= new Set());
-    if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.values().next().value!);
-    awaiting.add(message.id);
+  /**
+   * What goes on the wire for a message to the client: a request gets an id unique across the
+   * handlers serving the session (this handler's tag before the server session's id), remembered
+   * so that its answer is taken here and only here (a bounded map); a cancellation of such a request
+   * names that id. Anything else is sent as it is.
+   */
+  #toWire(message: Message): Message {
+    if (isRequest(message)) {
+      const wireId = `${this.#owner.node}-${message.id}`;
+      const awaiting = (this.#awaiting ??= new Map());
+      if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.keys().next().value!);
+      awaiting.set(wireId, message.id);
+      return { ...message, id: wireId };
+    }
+    if ((message as { method?: unknown }).method !== 'notifications/cancelled') return message;
+    const params = (message as { params?: { requestId?: unknown } }).params;
+    const wireId = `${this.#owner.node}-${String(params?.requestId)}`;
+    if (!this.#awaiting?.has(wireId)) return message;
+    return { ...message, params: { ...params, requestId: wireId } } as Message;
+  }
+
+  /** A client's message as the server session knows it: an answer to a request sent here gets its own id back. */
+  #fromWire(message: Message): Message {
+    if (!isResponse(message) || typeof message.id !== 'string') return message;
+    const id = this.#awaiting?.get(message.id);
+    if (id === undefined) return message;
+    this.#awaiting!.delete(message.id);
+    return { ...message, id } as Message;
   }
 
   /** A message from the client that reached another handler serving this session (the bus). */
@@ -273,8 +298,15 @@ export class HttpSession implements Channel, SessionState {
   }
 
   #deliver(frame: Frame): void {
-    if (frame.type === 'message' && isResponse(frame.message) && frame.message.id !== undefined) {
-      this.#awaiting?.delete(frame.message.id);
+    if (this.#awaiting !== undefined) {
+      if (frame.type === 'message') frame = { type: 'message', message: this.#fromWire(frame.message) };
+      else if (frame.type === 'batch')
+        frame = {
+          type: 'batch',
+          items: frame.items.map((item) =>
+            item.type === 'message' ? { type: 'message', message: this.#fromWire(item.message) } : item,
+          ),
+        };
     }
     if (this.#receiver) this.#receiver.handleFrame(frame);
     else (this.#backlog ??= []).push(frame);
@@ -285,7 +317,9 @@ export class HttpSession implements Channel, SessionState {
    * not running here: it belongs to another handler serving the session.
    */
   #isForElsewhere(message: Message): boolean {
-    if (isResponse(message)) return message.id !== undefined && !(this.#awaiting?.has(message.id) ?? false);
+    if (isResponse(message)) {
+      return message.id !== undefined && !(typeof message.id === 'string' && this.#awaiting?.has(message.id));
+    }
     if ((message as { method?: unknown }).method !== 'notifications/cancelled') return false;
     const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
     return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
@@ -351,8 +385,9 @@ export class HttpSession implements Channel, SessionState {
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
     if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
-    if (Array.isArray(message)) for (const item of message as readonly Message[]) this.#noteRequest(item);
-    else this.#noteRequest(message as Message);
+    message = Array.isArray(message)
+      ? (message as readonly Message[]).map((item) => this.#toWire(item))
+      : this.#toWire(message as Message);
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
       const exchanges = this.#exchanges;
