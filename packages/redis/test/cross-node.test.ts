@@ -111,6 +111,30 @@ describe('two nodes on one redis-server', () => {
     ]);
   });
 
+  test('elicitations sent at once by A and by B in one session: each answer, POSTed to the other node, reaches its sender only', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const ask = (handle: HttpServerHandle, id: number) =>
+      postTo(handle, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask' } }, headers);
+    const onA = new SseFrames(await ask(nodes.a.handle, 1));
+    const onB = new SseFrames(await ask(nodes.b.handle, 2));
+    const requestOfA = await onA.nextMessage();
+    const requestOfB = await onB.nextMessage();
+    assert.notDeepEqual(requestOfA.id, requestOfB.id, 'two requests of one session, two ids');
+    const answer = (id: unknown, username: string) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { action: 'accept', content: { username } },
+    });
+    assert.equal((await postTo(nodes.b.handle, answer(requestOfA.id, 'x'), headers)).status, 202);
+    assert.equal((await postTo(nodes.a.handle, answer(requestOfB.id, 'y'), headers)).status, 202);
+    const texts = [await onA.nextMessage(), await onB.nextMessage()].map(
+      (result) => (result.result as { content: Array<{ text: string }> }).content[0]?.text,
+    );
+    assert.deepEqual(texts, ['accept {"username":"x"} on a', 'accept {"username":"y"} on b']);
+  });
+
   test('notifications/cancelled POSTed to B aborts the handler running on A', async (t) => {
     if (skip !== undefined) return t.skip(skip);
     await using nodes = await twoRedisNodes(redis!.url);
@@ -129,6 +153,43 @@ describe('two nodes on one redis-server', () => {
     assert.deepEqual(nodes.events.cancelled, ['a']);
     gone.abort();
     await call;
+  });
+
+  test('Last-Event-ID on B resumes a stream A writes: what was written, then what A writes later, once each', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using nodes = await twoRedisNodes(redis!.url);
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'two_steps' } },
+      headers,
+    );
+    const first = new SseFrames(call);
+    const priming = await first.next();
+    assert.ok(priming?.id, 'a priming event with an id');
+    const one = await first.next();
+    assert.equal((JSON.parse(one!.data) as { params: { data: unknown } }).params.data, 'one on a');
+    await first.cancel();
+    const resumed = await fetch(nodes.b.handle.url, {
+      headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': priming.id },
+    });
+    assert.equal(resumed.status, 200);
+    const second = new SseFrames(resumed);
+    // The first event is the replay (not a priming event of a new GET stream).
+    const replayed = await second.next();
+    assert.equal(replayed?.id, one!.id);
+    nodes.events.release();
+    const frames = (await second.rest()).filter((frame) => frame.data !== '');
+    const texts = frames.map((frame) => {
+      const message = JSON.parse(frame.data) as {
+        params?: { data: unknown };
+        result?: { content: Array<{ text: unknown }> };
+      };
+      return message.params?.data ?? message.result?.content[0]?.text;
+    });
+    assert.deepEqual(texts, ['two on a', 'done on a']);
+    const ids = [priming.id, one!.id, ...frames.map((frame) => frame.id)];
+    assert.equal(new Set(ids).size, ids.length, `no event twice: ${ids.join(' ')}`);
   });
 
   test("a list change raised on B's server reaches the GET stream held by A", async (t) => {

@@ -17,11 +17,13 @@ export interface NodeEvents {
   readonly started: Promise<void>;
   readonly aborted: Promise<void>;
   readonly cancelled: string[];
+  /** Lets every waiting `two_steps` call take its second step. */
+  release(): void;
 }
 
 function createNodeServer(
   name: string,
-  events: { onStarted(): void; onAborted(): void; cancelled: string[] },
+  events: { onStarted(): void; onAborted(): void; cancelled: string[]; released: Promise<void> },
 ) {
   const server = new Server({ name: 'mcpwire-redis-nodes', version: '0.0.0' });
   server.tool(
@@ -42,6 +44,13 @@ function createNodeServer(
     events.onAborted();
     return 'cancelled';
   });
+  // Logs a line, waits for the test's release, logs another and answers: a stream to resume.
+  server.tool({ name: 'two_steps' }, async (_args, ctx) => {
+    await ctx.log('info', `one on ${name}`);
+    await events.released;
+    await ctx.log('info', `two on ${name}`);
+    return `done on ${name}`;
+  });
   return server;
 }
 
@@ -52,11 +61,13 @@ export async function twoRedisNodes(url: string) {
   const started = new Promise<void>((resolve) => (onStarted = resolve));
   const aborted = new Promise<void>((resolve) => (onAborted = resolve));
   const cancelled: string[] = [];
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   const closers: Array<() => Promise<void>> = [];
   const make = async (name: string): Promise<McpNode> => {
     const stores = await createRedisStores({ url });
     closers.push(() => stores.close());
-    const server = createNodeServer(name, { onStarted, onAborted, cancelled });
+    const server = createNodeServer(name, { onStarted, onAborted, cancelled, released });
     const handler = createHttpHandler(server, { keepAliveMs: 0, ...stores });
     const handle = await serveHttp(handler, { port: 0 });
     closers.unshift(() => handle.close());
@@ -64,7 +75,7 @@ export async function twoRedisNodes(url: string) {
   };
   const a = await make('a');
   const b = await make('b');
-  const events: NodeEvents = { started, aborted, cancelled };
+  const events: NodeEvents = { started, aborted, cancelled, release };
   return {
     a,
     b,

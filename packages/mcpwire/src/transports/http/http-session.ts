@@ -15,11 +15,12 @@ import type {
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
-import type { EventStore } from './event-store.ts';
+import type { EventStore, StoredEvent } from './event-store.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
+import { holderOf, newStreamId } from './stream-relay.ts';
 
 /** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
 export interface SessionOwner {
@@ -31,6 +32,17 @@ export interface SessionOwner {
   forward(session: HttpSession, message: Message): void;
   /** The session's record changed here (other handlers' live copies take it). */
   changed(record: SessionRecord): void;
+  /** This handler's tag in stream ids: a stream is continued where it is held. */
+  readonly node: string;
+  /**
+   * Continues a stream of this session held by another handler (the bus carries it): a body, or
+   * undefined when no handler holds it live (the caller replays from the event store).
+   */
+  relay(
+    session: HttpSession,
+    streamId: string,
+    lastEventId: string,
+  ): Promise<ReadableStream<Uint8Array> | undefined>;
 }
 
 /** How sessions behave; shared by every session of one handler. */
@@ -74,8 +86,11 @@ export class HttpSession implements Channel, SessionState {
   #streamIds: Set<string> | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
-  /** Ids of requests sent to the client here and not yet answered (made on first use). */
-  #awaiting: Set<RequestId> | undefined;
+  /**
+   * Requests sent to the client here and not yet answered (made on first use): the id on the wire
+   * (this handler's tag, a dash, the server session's id) and the server session's own id.
+   */
+  #awaiting: Map<string, RequestId> | undefined;
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
@@ -246,12 +261,34 @@ export class HttpSession implements Channel, SessionState {
     return exchange?.response;
   }
 
-  /** Remembers a request to the client, so that its answer is taken here (a bounded set). */
-  #noteRequest(message: Message): void {
-    if (!isRequest(message)) return;
-    const awaiting = (this.#awaiting ??= new Set());
-    if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.values().next().value!);
-    awaiting.add(message.id);
+  /**
+   * What goes on the wire for a message to the client: a request gets an id unique across the
+   * handlers serving the session (this handler's tag before the server session's id), remembered
+   * so that its answer is taken here and only here (a bounded map); a cancellation of such a request
+   * names that id. Anything else is sent as it is.
+   */
+  #toWire(message: Message): Message {
+    if (isRequest(message)) {
+      const wireId = `${this.#owner.node}-${message.id}`;
+      const awaiting = (this.#awaiting ??= new Map());
+      if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.keys().next().value!);
+      awaiting.set(wireId, message.id);
+      return { ...message, id: wireId };
+    }
+    if ((message as { method?: unknown }).method !== 'notifications/cancelled') return message;
+    const params = (message as { params?: { requestId?: unknown } }).params;
+    const wireId = `${this.#owner.node}-${String(params?.requestId)}`;
+    if (!this.#awaiting?.has(wireId)) return message;
+    return { ...message, params: { ...params, requestId: wireId } } as Message;
+  }
+
+  /** A client's message as the server session knows it: an answer to a request sent here gets its own id back. */
+  #fromWire(message: Message): Message {
+    if (!isResponse(message) || typeof message.id !== 'string') return message;
+    const id = this.#awaiting?.get(message.id);
+    if (id === undefined) return message;
+    this.#awaiting!.delete(message.id);
+    return { ...message, id } as Message;
   }
 
   /** A message from the client that reached another handler serving this session (the bus). */
@@ -261,8 +298,15 @@ export class HttpSession implements Channel, SessionState {
   }
 
   #deliver(frame: Frame): void {
-    if (frame.type === 'message' && isResponse(frame.message) && frame.message.id !== undefined) {
-      this.#awaiting?.delete(frame.message.id);
+    if (this.#awaiting !== undefined) {
+      if (frame.type === 'message') frame = { type: 'message', message: this.#fromWire(frame.message) };
+      else if (frame.type === 'batch')
+        frame = {
+          type: 'batch',
+          items: frame.items.map((item) =>
+            item.type === 'message' ? { type: 'message', message: this.#fromWire(item.message) } : item,
+          ),
+        };
     }
     if (this.#receiver) this.#receiver.handleFrame(frame);
     else (this.#backlog ??= []).push(frame);
@@ -273,7 +317,9 @@ export class HttpSession implements Channel, SessionState {
    * not running here: it belongs to another handler serving the session.
    */
   #isForElsewhere(message: Message): boolean {
-    if (isResponse(message)) return message.id !== undefined && !(this.#awaiting?.has(message.id) ?? false);
+    if (isResponse(message)) {
+      return message.id !== undefined && !(typeof message.id === 'string' && this.#awaiting?.has(message.id));
+    }
     if ((message as { method?: unknown }).method !== 'notifications/cancelled') return false;
     const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
     return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
@@ -294,26 +340,54 @@ export class HttpSession implements Channel, SessionState {
 
   /**
    * Resumes this session's stream that `lastEventId` belongs to (HTTP-23/24): replays what came
-   * after it, then continues the stream if it is still live. Undefined for an id this session does
-   * not know (unknown, evicted, or another session's).
+   * after it, then continues the stream if it is still live, here or (over the bus) on the handler
+   * that holds it, named in the stream id. Undefined for an id this session does not know (unknown,
+   * evicted, or another session's).
    */
   async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const replay = await this.#settings.store.replayAfter(lastEventId);
-    if (!replay || !this.#streamIds?.has(replay.streamId)) return undefined;
-    const connection = this.#newConnection();
-    const live = this.#live?.get(replay.streamId);
-    if (live) live.resume(connection, lastEventId);
-    else {
-      for (const event of replay.events) writeStored(connection, event);
-      connection.close();
+    // A store of the handler's own (not shared) does not know another handler's events: the id
+    // still names the stream (`<streamId>:<n>`), whose holder replays it from its store.
+    const streamId = replay?.streamId ?? lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf(':')));
+    const holder = holderOf(streamId, this.id);
+    if (holder === undefined || (replay === undefined && holder === this.#owner.node)) return undefined;
+    const here = replay === undefined ? undefined : this.continueStream(streamId, lastEventId);
+    if (here !== undefined) return sseResponse(here);
+    if (holder !== this.#owner.node) {
+      const relayed = await this.#owner.relay(this, streamId, lastEventId);
+      if (relayed !== undefined) return { status: 200, headers: { ...SSE_HEADERS }, body: relayed };
+      if (replay === undefined) return undefined;
+      // Not live anywhere (ended, or its handler is gone): what the store has, read again now.
+      const now = await this.#settings.store.replayAfter(lastEventId);
+      return this.#replayed(now?.events ?? replay.events);
     }
+    return replay === undefined ? undefined : this.#replayed(replay.events);
+  }
+
+  /**
+   * A new connection attached to this session's live stream `streamId` after `lastEventId`, if held
+   * here (the caller made sure the id is one of that stream's, known to the event store).
+   */
+  continueStream(streamId: string, lastEventId: string): SseConnection | undefined {
+    const live = this.#live?.get(streamId);
+    if (live === undefined || live.isFinished) return undefined;
+    const connection = this.#newConnection();
+    live.resume(connection, lastEventId);
+    return connection;
+  }
+
+  #replayed(events: readonly StoredEvent[]): HttpReply {
+    const connection = this.#newConnection();
+    for (const event of events) writeStored(connection, event);
+    connection.close();
     return sseResponse(connection);
   }
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
     if (this.#isClosed) return Promise.reject(new ConnectionClosedError());
-    if (Array.isArray(message)) for (const item of message as readonly Message[]) this.#noteRequest(item);
-    else this.#noteRequest(message as Message);
+    message = Array.isArray(message)
+      ? (message as readonly Message[]).map((item) => this.#toWire(item))
+      : this.#toWire(message as Message);
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
       const exchanges = this.#exchanges;
@@ -360,7 +434,8 @@ export class HttpSession implements Channel, SessionState {
   #newStream(): ResumableStream {
     const live = (this.#live ??= new Map());
     for (const [id, stream] of live) if (stream.isFinished) live.delete(id);
-    const stream = new ResumableStream(crypto.randomUUID(), this.#settings.store, this.#settings.onError);
+    const streamId = newStreamId(this.id, this.#owner.node);
+    const stream = new ResumableStream(streamId, this.#settings.store, this.#settings.onError);
     (this.#streamIds ??= new Set()).add(stream.id);
     live.set(stream.id, stream);
     return stream;

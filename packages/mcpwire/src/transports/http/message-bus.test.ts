@@ -24,6 +24,8 @@ async function twoNodes() {
   const started = new Promise<void>((resolve) => (onStarted = resolve));
   let onAborted = (): void => {};
   const aborted = new Promise<void>((resolve) => (onAborted = resolve));
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   const make = async (name: string) => {
     const server = createFixtureServer();
     server.tool({ name: 'wait_for_cancel' }, async (_args, ctx) => {
@@ -34,6 +36,13 @@ async function twoNodes() {
       cancelled.push(name);
       onAborted();
       return 'cancelled';
+    });
+    // Logs a line, waits for the test's release, logs another and answers: a stream to resume.
+    server.tool({ name: 'two_steps' }, async (_args, ctx) => {
+      await ctx.log('info', `one on ${name}`);
+      await released;
+      await ctx.log('info', `two on ${name}`);
+      return `done on ${name}`;
     });
     const handle = await serveHttp(createHttpHandler(server, { keepAliveMs: 0, sessions, bus }), { port: 0 });
     return { server, handle };
@@ -46,6 +55,7 @@ async function twoNodes() {
     cancelled,
     started,
     aborted,
+    release,
     async [Symbol.asyncDispose]() {
       await a.handle.close();
       await b.handle.close();
@@ -124,6 +134,42 @@ describe('sessions as state: the message bus between handlers', () => {
     assert.match(result.result.content[0].text, /User response: accept/);
   });
 
+  test('elicitations sent at once by A and by B in one session: each answer, POSTed to the other handler, reaches its sender only', async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const ask = (handle: HttpServerHandle, id: number) =>
+      postTo(
+        handle,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'test_elicitation', arguments: { message: '?' } },
+        },
+        headers,
+      );
+    const onA = new SseReader(await ask(nodes.a.handle, 1));
+    const onB = new SseReader(await ask(nodes.b.handle, 2));
+    const requestOfA = (await onA.nextMessage()) as Body;
+    const requestOfB = (await onB.nextMessage()) as Body;
+    assert.equal(requestOfA.method, 'elicitation/create');
+    assert.equal(requestOfB.method, 'elicitation/create');
+    assert.notDeepEqual(requestOfA.id, requestOfB.id, 'two requests of one session, two ids');
+    const answer = (id: Loose, username: string) => ({
+      jsonrpc: '2.0',
+      id,
+      result: { action: 'accept', content: { username, email: `${username}@x` } },
+    });
+    assert.equal((await postTo(nodes.b.handle, answer(requestOfA.id, 'for-a'), headers)).status, 202);
+    assert.equal((await postTo(nodes.a.handle, answer(requestOfB.id, 'for-b'), headers)).status, 202);
+    const resultOfA = (await onA.nextMessage()) as Body;
+    const resultOfB = (await onB.nextMessage()) as Body;
+    assert.equal(resultOfA.id, 1);
+    assert.match(resultOfA.result.content[0].text, /"username":"for-a"/);
+    assert.equal(resultOfB.id, 2);
+    assert.match(resultOfB.result.content[0].text, /"username":"for-b"/);
+  });
+
   test('notifications/cancelled POSTed to B aborts the handler running on A', async () => {
     await using nodes = await twoNodes();
     const headers = await open(nodes.a.handle);
@@ -172,6 +218,72 @@ describe('sessions as state: the message bus between handlers', () => {
     const notification = (await reader.nextMessage()) as Body;
     assert.equal(notification.method, 'notifications/tools/list_changed');
     await reader.cancel();
+  });
+
+  test('Last-Event-ID on B resumes a stream A writes: what was written, then what A writes later, once each', async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'two_steps' } },
+      headers,
+    );
+    assert.equal(call.headers.get('content-type'), 'text/event-stream');
+    const first = new SseReader(call);
+    const priming = await first.next();
+    assert.ok(priming?.id, 'a priming event with an id');
+    const one = await first.next();
+    assert.equal((JSON.parse(one!.data) as Body).params.data, 'one on a');
+    // The client loses the connection and resumes on B from the priming event.
+    await first.cancel();
+    const resumed = await fetch(nodes.b.handle.url, {
+      headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': priming.id },
+    });
+    assert.equal(resumed.status, 200);
+    const second = new SseReader(resumed);
+    // The first event is the replay (not a priming event of a new GET stream).
+    const replayed = await second.next();
+    assert.equal(replayed?.id, one!.id);
+    assert.equal((JSON.parse(replayed!.data) as Body).params.data, 'one on a');
+    nodes.release();
+    const frames = (await second.rest()).filter((frame) => frame.data !== '');
+    const messages = frames.map((frame) => JSON.parse(frame.data) as Body);
+    assert.deepEqual(
+      messages.map((message) => message.params?.data ?? message.result?.content[0].text),
+      ['two on a', 'done on a'],
+    );
+    const ids = [priming.id, one!.id, ...frames.map((frame) => frame.id)];
+    assert.equal(new Set(ids).size, ids.length, `no event twice: ${ids.join(' ')}`);
+  });
+
+  test("Last-Event-ID of another session's stream is refused on B (a new GET stream instead)", async () => {
+    await using nodes = await twoNodes();
+    const headers = await open(nodes.a.handle);
+    const other = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'two_steps' } },
+      headers,
+    );
+    const reader = new SseReader(call);
+    const priming = await reader.next();
+    await reader.next();
+    const stolen = await fetch(nodes.b.handle.url, {
+      headers: { ...other, Accept: 'text/event-stream', 'Last-Event-ID': priming!.id! },
+    });
+    assert.equal(stolen.status, 200);
+    nodes.release();
+    const rest = await reader.rest();
+    assert.ok(
+      rest.some((frame) => frame.data.includes('done on a')),
+      'the owner still gets its answer',
+    );
+    const stolenReader = new SseReader(stolen);
+    // The other session's GET stream: no replay of the first session's events.
+    nodes.b.server.tool({ name: 'late_tool' }, () => 'late');
+    const message = (await stolenReader.nextMessage()) as Body;
+    assert.equal(message.method, 'notifications/tools/list_changed');
+    await stolenReader.cancel();
   });
 
   test("DELETE on B ends the session's streams on A", async () => {

@@ -65,4 +65,13 @@ export const BusTopic = {
   listChanged: 'mcpwire/list-changed',
   /** `{ uri, from }`: a resource changed. */
   resourceUpdated: 'mcpwire/resource-updated',
+  /**
+   * `{ sessionId, streamId, lastEventId, relayId, from }`: a client resumed a stream on the handler
+   * `from`; the handler holding it (named in the stream id) continues it there (stream-relay.ts).
+   */
+  streamResume: 'mcpwire/stream-resume',
+  /** `{ to, relayId, live | chunk | end, from }`: the holder's answer, then the stream's text, then its end. */
+  streamRelay: 'mcpwire/stream-relay',
+  /** `{ to, relayId, from }`: the client of a relayed stream went away; the holder lets it go. */
+  streamDetach: 'mcpwire/stream-detach',
 } as const;

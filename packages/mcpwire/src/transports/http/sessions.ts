@@ -7,6 +7,8 @@ import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http
 import type { ChannelServer } from './options.ts';
 import type { JsonObject, Message } from '../../jsonrpc/message.ts';
 import { BusTopic, type MessageBus } from './message-bus.ts';
+import type { SseConnection } from './sse-writer.ts';
+import { nodeTagOf, StreamRelays } from './stream-relay.ts';
 import type { Awaitable, SessionCreateLimits, SessionRefusal, SessionStore } from './session-store.ts';
 
 /** Limits of the registry. */
@@ -49,6 +51,8 @@ export class SessionRegistry implements SessionOwner {
   #isClosed = false;
   #bus: MessageBus;
   #busId: string | undefined;
+  #node: string | undefined;
+  #relays: StreamRelays | undefined;
   #unsubscribe: Array<Awaitable<() => void>>;
 
   /**
@@ -57,6 +61,11 @@ export class SessionRegistry implements SessionOwner {
    */
   get busId(): string {
     return (this.#busId ??= crypto.randomUUID());
+  }
+
+  /** This handler's tag in the stream ids it makes (a resumed stream is continued by its holder). */
+  get node(): string {
+    return (this.#node ??= nodeTagOf(this.busId));
   }
 
   constructor(limits: SessionLimits, settings: HttpSessionSettings, bus: MessageBus) {
@@ -75,6 +84,11 @@ export class SessionRegistry implements SessionOwner {
         const record = message.record as unknown as SessionRecord | undefined;
         if (message.from !== this.busId && record) this.#live(record.id)?.adopt(record);
       }),
+      ...[BusTopic.streamResume, BusTopic.streamRelay, BusTopic.streamDetach].map((topic) =>
+        bus.subscribe(topic, (message) => {
+          if (message.from !== this.busId) this.#relaysMade().take(topic, message);
+        }),
+      ),
     ];
     for (const off of this.#unsubscribe) {
       if (off instanceof Promise) off.catch((error: unknown) => settings.onError(asError(error)));
@@ -97,6 +111,28 @@ export class SessionRegistry implements SessionOwner {
       sessionId: session.id,
       message: message as unknown as JsonObject,
     });
+  }
+
+  relay(
+    session: HttpSession,
+    streamId: string,
+    lastEventId: string,
+  ): Promise<ReadableStream<Uint8Array> | undefined> {
+    return this.#relaysMade().request(session.id, streamId, lastEventId);
+  }
+
+  #relaysMade(): StreamRelays {
+    return (this.#relays ??= new StreamRelays({
+      busId: this.busId,
+      publish: (topic, message) => this.publish(topic, message),
+      continueStream: async (sessionId, streamId, lastEventId): Promise<SseConnection | undefined> => {
+        const session = this.#sessions.get(sessionId);
+        if (session === undefined) return undefined;
+        const replay = await this.#settings.store.replayAfter(lastEventId);
+        return replay?.streamId === streamId ? session.continueStream(streamId, lastEventId) : undefined;
+      },
+      maxBufferedBytes: this.#settings.maxSseBufferBytes,
+    }));
   }
 
   changed(record: SessionRecord): void {
@@ -205,6 +241,7 @@ export class SessionRegistry implements SessionOwner {
    */
   async closeAll(): Promise<void> {
     this.#isClosed = true;
+    this.#relays?.close();
     for (const off of this.#unsubscribe.splice(0)) {
       if (off instanceof Promise)
         off.then(
