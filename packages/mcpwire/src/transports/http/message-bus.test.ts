@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
 import { SseReader, type Loose } from '../../../test/support/http-kit.ts';
+import { InMemoryEventStore, type EventStore } from './event-store.ts';
 import { createHttpHandler } from './handler.ts';
 import { InMemoryMessageBus } from './message-bus.ts';
 import { serveHttp, type HttpServerHandle } from './node.ts';
@@ -16,7 +17,7 @@ import { InMemorySessionStore } from './session-store.ts';
 type Body = Record<string, Loose>;
 
 /** Two nodes: handlers over fixture servers sharing a store and a bus, each served on 127.0.0.1. */
-async function twoNodes() {
+async function twoNodes(eventStore?: EventStore) {
   const sessions = new InMemorySessionStore();
   const bus = new InMemoryMessageBus();
   const cancelled: string[] = [];
@@ -44,7 +45,10 @@ async function twoNodes() {
       await ctx.log('info', `two on ${name}`);
       return `done on ${name}`;
     });
-    const handle = await serveHttp(createHttpHandler(server, { keepAliveMs: 0, sessions, bus }), { port: 0 });
+    const handle = await serveHttp(
+      createHttpHandler(server, { keepAliveMs: 0, sessions, bus, ...(eventStore ? { eventStore } : {}) }),
+      { port: 0 },
+    );
     return { server, handle };
   };
   const a = await make('a');
@@ -254,6 +258,41 @@ describe('sessions as state: the message bus between handlers', () => {
     );
     const ids = [priming.id, one!.id, ...frames.map((frame) => frame.id)];
     assert.equal(new Set(ids).size, ids.length, `no event twice: ${ids.join(' ')}`);
+  });
+
+  test('A shut down (a rolling restart): Last-Event-ID on B replays the stream A wrote from the shared event store', async () => {
+    await using nodes = await twoNodes(new InMemoryEventStore());
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'two_steps' } },
+      headers,
+    );
+    const first = new SseReader(call);
+    const priming = await first.next();
+    assert.ok(priming?.id, 'a priming event with an id');
+    nodes.release();
+    const written = (await first.rest()).filter((frame) => frame.data !== '');
+    assert.equal(written.length, 3, 'one, two and the result were written');
+    // A stops: its sessions are let go here, not ended (their records stay for the other nodes).
+    await nodes.a.handle.close();
+    const resumed = await fetch(nodes.b.handle.url, {
+      headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': priming.id },
+    });
+    assert.equal(resumed.status, 200);
+    const reader = new SseReader(resumed);
+    const replayed: Array<string | undefined> = [];
+    for (const frame of written) {
+      const next = await reader.next();
+      replayed.push(next?.id);
+      if (next?.id !== frame.id) break;
+    }
+    await reader.cancel();
+    assert.deepEqual(
+      replayed,
+      written.map((frame) => frame.id),
+      'every event A wrote after the priming event, in order',
+    );
   });
 
   test("Last-Event-ID of another session's stream is refused on B (a new GET stream instead)", async () => {
