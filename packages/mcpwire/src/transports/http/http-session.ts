@@ -412,13 +412,27 @@ export class HttpSession implements Channel, SessionState {
       : Promise.resolve();
   }
 
+  /** Closes the session here and forgets its streams in the event store: the session has ended. */
   close(): Promise<void> {
+    return this.#close(true);
+  }
+
+  /**
+   * Closes what is live of the session here but keeps its streams in the event store: the session
+   * goes on elsewhere (this handler stops, or lets go of a session idle here), and a client may
+   * resume a stream of it on another handler (`Last-Event-ID`, replayed from the store).
+   */
+  release(): Promise<void> {
+    return this.#close(false);
+  }
+
+  #close(isEnded: boolean): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
     this.#isClosed = true;
     for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
     this.#exchanges = this.#senders = undefined;
     for (const stream of this.#live?.values() ?? []) stream.finish();
-    for (const streamId of this.#streamIds ?? []) {
+    for (const streamId of isEnded ? (this.#streamIds ?? []) : []) {
       this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
     }
     this.#receiver?.handleClose();

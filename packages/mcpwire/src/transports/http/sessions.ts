@@ -236,8 +236,8 @@ export class SessionRegistry implements SessionOwner {
   }
 
   /**
-   * Closes every live session here; this handler then finds none. Their records stay: other
-   * handlers sharing the store may serve them.
+   * Closes every live session here; this handler then finds none. Their records and their streams'
+   * events stay: other handlers sharing the stores may serve them and resume their streams.
    */
   async closeAll(): Promise<void> {
     this.#isClosed = true;
@@ -250,7 +250,7 @@ export class SessionRegistry implements SessionOwner {
         );
       else off();
     }
-    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+    await Promise.all([...this.#sessions.values()].map((session) => session.release()));
   }
 
   /** A session closed here: it is no longer live here. */
@@ -292,7 +292,7 @@ export class SessionRegistry implements SessionOwner {
       const pending = this.#store.get(session.id);
       const record = pending instanceof Promise ? await pending : pending;
       if (record !== undefined && record.lastActiveAt <= session.lastActiveAt) await this.end(session);
-      else await session.close();
+      else await session.release();
     } catch (error) {
       this.#settings.onError(asError(error));
     }
