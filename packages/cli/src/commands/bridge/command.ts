@@ -26,6 +26,9 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  config?: string;
+  allow?: string[];
+  deny?: string[];
 }
 
 /** The `bridge` command. */
@@ -87,6 +90,20 @@ export function bridgeCommand(): Command {
       'with a URL: an HTTP header sent with every request to the remote (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--config <file>',
+      'serve the servers of this host config file (Claude Desktop, Cursor, VS Code, Claude Code), or those named as operands, as one server on stdio; see docs/bridge.md "Several servers as one"',
+    )
+    .option(
+      '--allow <pattern>',
+      'with --config: serve only the tools, prompts and templates whose <server>__<name> matches (* any run, ? one character; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--deny <pattern>',
+      'with --config: never serve those whose <server>__<name> matches (wins over --allow; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--transport <kind>', 'with a URL: the remote transport')
         .choices(['streamable-http', 'sse'])
@@ -95,6 +112,13 @@ export function bridgeCommand(): Command {
   // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
   addAuthOptions(command, false);
   command.action(async (words: string[], options: BridgeOptions) => {
+    if (options.config !== undefined) {
+      const { runAggregateCommand } = await import('./aggregate/aggregate-command.ts');
+      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config });
+      // Leave even if a stray handle remains: every upstream has been stopped.
+      setTimeout(() => process.exit(), 500).unref();
+      return;
+    }
     if (options.http === undefined) {
       const url = checkUrl(words, options);
       const headers = parseHeaders(options.header ?? []);
@@ -138,6 +162,14 @@ export function bridgeCommand(): Command {
     [
       'mcpwire bridge --http 8080 --host 0.0.0.0 --allow-host myhost.lan -- ./my-server',
       'reachable from the network under the name myhost.lan',
+    ],
+    [
+      'mcpwire bridge --config ~/.cursor/mcp.json',
+      'every server of a host config as one stdio server: tools named <server>__<tool>',
+    ],
+    [
+      'mcpwire bridge --config mcp.json github everything --deny "*__delete_*"',
+      'two of its servers, without their delete tools',
     ],
     [
       'mcpwire bridge --http 3000 --auth dev -- node server.js',

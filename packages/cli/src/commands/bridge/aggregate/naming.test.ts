@@ -1,3 +1,5 @@
+// The aggregate naming rule (naming.ts): the charset, the hash suffix for a collision or a long name, order independence.
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { nameAll, toNameText } from './naming.ts';
