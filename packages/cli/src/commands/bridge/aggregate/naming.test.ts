@@ -1,7 +1,9 @@
-// The aggregate naming rule (naming.ts): the charset, the hash suffix for a collision or a long name, order independence.
+// The aggregate naming rule (naming.ts: the charset, the hash suffix for a collision or a long name,
+// order independence) and the --allow/--deny patterns (name-filter.ts).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createNameFilter, matchesPattern } from './name-filter.ts';
 import { nameAll, toNameText } from './naming.ts';
 
 describe('aggregate names', () => {
@@ -27,5 +29,19 @@ describe('aggregate names', () => {
     const [name] = [...named.keys()];
     assert.equal(name!.length, 64);
     assert.match(name!, /^server__x{47}_[0-9a-f]{8}$/);
+  });
+});
+
+describe('--allow/--deny patterns', () => {
+  test('* any run, ? one character, the whole name, deny over allow', () => {
+    assert.equal(matchesPattern('github__*', 'github__get_issue'), true);
+    assert.equal(matchesPattern('github__*', 'x_github__get_issue'), false);
+    assert.equal(matchesPattern('*__delete_*', 'a__delete_note'), true);
+    assert.equal(matchesPattern('a?c', 'abc'), true);
+    assert.equal(matchesPattern('a?c', 'ac'), false);
+    assert.equal(matchesPattern('a*b*c', 'axxbyyc'), true);
+    assert.equal(matchesPattern('a*b*c', 'axxbyy'), false);
+    const isServed = createNameFilter(['s__*'], ['s__delete_*']);
+    assert.deepEqual(['s__get', 's__delete_x', 't__get'].map(isServed), [true, false, false]);
   });
 });
