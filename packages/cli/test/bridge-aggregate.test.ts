@@ -13,8 +13,10 @@ import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index
 import { StdioClientTransport as OfficialStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client } from 'mcpwire/client';
 import type { LoggingMessageNotificationParams } from 'mcpwire';
+import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import { ourCliCommand, testChildEnv } from '../../../test/support/node-options.ts';
+import { BridgeProcess } from './support/bridge-process.ts';
 import { MCPWIRE } from './support/cli-process.ts';
 
 const info = { name: 'bridge-aggregate-test', version: '1.0.0' };
@@ -206,4 +208,30 @@ describe('mcpwire bridge --config: several servers as one', { concurrency: 1 }, 
       }
     },
   );
+
+  test('--http: one aggregate for every session, in both eras', LONG, async () => {
+    await using bridge = new BridgeProcess(['--http', '0', '--config', config, 'everything', 'git.hub']);
+    const [url] = await bridge.waitForStderr(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const handshake = new Client(info, { era: 'handshake', eraCache: false, requestTimeoutMs: 120_000 });
+    const stateless = new Client(info, { era: 'stateless', eraCache: false, requestTimeoutMs: 120_000 });
+    await handshake.connect(new StreamableHttpClientTransport(url!));
+    await stateless.connect(new StreamableHttpClientTransport(url!));
+    try {
+      assert.equal(stateless.era, 'stateless');
+      for (const client of [handshake, stateless]) {
+        const names = (await client.listAllTools()).map((tool) => tool.name);
+        assert.ok(
+          names.includes('everything__echo') && names.includes('git_hub__get_issue'),
+          names.join(', '),
+        );
+        const echo = await client.callTool({ name: 'everything__echo', arguments: { message: client.era! } });
+        assert.equal(textOf(echo), client.era);
+      }
+      // One set of upstream processes for both sessions: each upstream said it was live once.
+      assert.equal(bridge.stderr.match(/upstream server "everything": live/g)?.length, 1, bridge.stderr);
+    } finally {
+      await handshake.close();
+      await stateless.close();
+    }
+  });
 });
