@@ -1,7 +1,7 @@
 // Several servers as one: a library Server definition whose list handlers merge the upstreams'
 // listings under aggregate names and whose call/get/read/complete handlers route to the owner.
 
-import type { JsonObject, LoggingLevel, ServerCapabilities } from 'mcpwire';
+import { MetaKey, type Channel, type JsonObject, type LoggingLevel, type ServerCapabilities } from 'mcpwire';
 import { ErrorCode, RpcError } from 'mcpwire/client';
 import {
   isLevelEnabled,
@@ -14,6 +14,14 @@ import { PACKAGE_VERSION } from '../../../package-info.ts';
 import { toTerminalText } from '../../../terminal/terminal-text.ts';
 import { nameAll, type Origin } from './naming.ts';
 import type { Listing, Upstream, UpstreamEvents } from './upstream.ts';
+
+/** The 2026-07-28 request envelope, which a forwarded request does not carry. */
+const ENVELOPE_KEYS = [
+  MetaKey.protocolVersion,
+  MetaKey.clientCapabilities,
+  MetaKey.clientInfo,
+  MetaKey.logLevel,
+];
 
 /** The three kinds whose items get aggregate names. */
 type NamedKind = 'tools' | 'prompts' | 'templates';
@@ -34,11 +42,10 @@ export interface AggregateOptions {
  */
 export class Aggregate {
   readonly events: UpstreamEvents;
-  #server: Server | undefined;
+  #server: SessionKeepingServer | undefined;
   readonly #upstreams = new Map<string, Upstream>();
   readonly #isServed: (name: string) => boolean;
   readonly #note: (text: string) => void;
-  readonly #sessions = new Set<ServerSession>();
   #names: Record<NamedKind, Map<string, Origin>> = {
     tools: new Map(),
     prompts: new Map(),
@@ -70,13 +77,8 @@ export class Aggregate {
     return [...this.#names.tools.keys()];
   }
 
-  /** A session the server opened, so logging reaches it (stdio: the one host). */
-  track(session: ServerSession): void {
-    this.#sessions.add(session);
-  }
-
-  #createServer(): Server {
-    const server = new Server(
+  #createServer(): SessionKeepingServer {
+    const server = new SessionKeepingServer(
       { name: 'mcpwire-bridge', title: 'mcpwire bridge (several servers as one)', version: PACKAGE_VERSION },
       { capabilities: this.#capabilities(), onError: (error) => this.#note(error.message) },
     );
@@ -145,12 +147,13 @@ export class Aggregate {
   /** Notes on stderr (the bridge's own) and, for every client that set a level, `notifications/message`. */
   #log(level: LoggingLevel, data: unknown, logger: string): void {
     if (logger === 'mcpwire-bridge') this.#note(String(data));
-    for (const session of this.#sessions) {
+    const sessions = this.#server?.sessions ?? new Set();
+    for (const session of sessions) {
       const threshold = session.logLevel;
       if (threshold === undefined || !isLevelEnabled(level, threshold)) continue;
       session
         .sendNotification('notifications/message', { level, logger, data: data as JsonObject })
-        .catch(() => this.#sessions.delete(session));
+        .catch(() => sessions.delete(session));
     }
   }
 
@@ -274,8 +277,11 @@ export class Aggregate {
   /** Sends the request to `upstream` (progress and cancellation carried both ways). */
   #forward(upstream: Upstream, method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
     const { _meta: meta, ...rest } = params as JsonObject & { _meta?: JsonObject };
-    // The client sets its own progress token; the rest of _meta passes as it came.
+    // The client sets its own progress token, and a 2026-07-28 request's envelope describes the
+    // downstream request, not the upstream connection (a handshake-era one refuses it): both are
+    // left out; the rest of _meta passes as it came.
     const { progressToken, ...otherMeta } = meta ?? {};
+    for (const key of ENVELOPE_KEYS) delete otherMeta[key];
     const forwarded: JsonObject = Object.keys(otherMeta).length === 0 ? rest : { ...rest, _meta: otherMeta };
     return upstream.run(ctx, (client) =>
       client.request(method, forwarded, {
@@ -293,6 +299,21 @@ export class Aggregate {
             }),
       }),
     );
+  }
+}
+
+/**
+ * The library Server, keeping each handshake-era session it opens (stdio's one host, or each HTTP
+ * session) so the aggregate's notes reach the clients that set a level. A session is dropped once
+ * a send to it fails (the library tells no one when a session ends).
+ */
+class SessionKeepingServer extends Server {
+  readonly sessions = new Set<ServerSession>();
+
+  override connect(channel: Channel): ServerSession {
+    const session = super.connect(channel);
+    this.sessions.add(session);
+    return session;
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { homedir } from 'node:os';
 import { serveStdio } from 'mcpwire/stdio';
-import type { Channel } from 'mcpwire';
+import type { HttpServeOptions } from '../../../http-serving/serve-over-http.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../../exit-code.ts';
 import { readConfigFile } from '../../../target/host-config.ts';
 import { fromEntry, type Target } from '../../../target/target.ts';
@@ -37,19 +37,29 @@ export async function createAggregate(options: AggregateFrontOptions): Promise<{
   return { aggregate, upstreams };
 }
 
-/** Serves the aggregate on stdio until the host closes stdin; exit 0 (every upstream stopped first). */
-export async function runAggregateFront(options: AggregateFrontOptions): Promise<ExitCodeValue> {
+/** Where the aggregate is served: stdio (the host's one server) or Streamable HTTP. */
+export type AggregateFront = { kind: 'stdio' } | ({ kind: 'http' } & HttpServeOptions);
+
+/**
+ * Serves the aggregate until the host closes stdin (stdio) or SIGINT/SIGTERM (HTTP); every upstream
+ * is stopped before it resolves 0. Over HTTP every session is served by the one aggregate (one set
+ * of upstream processes), see docs/bridge.md.
+ */
+export async function runAggregateFront(
+  options: AggregateFrontOptions,
+  front: AggregateFront = { kind: 'stdio' },
+): Promise<ExitCodeValue> {
   const { aggregate, upstreams } = await createAggregate(options);
-  const { server } = aggregate;
   try {
-    await serveStdio({
-      connect: (channel: Channel) => {
-        const session = server.connect(channel);
-        aggregate.track(session);
-        return session;
-      },
-      close: () => server.close(),
-    });
+    if (front.kind === 'stdio') await serveStdio(aggregate.server);
+    else {
+      const { serveOverHttp } = await import('../../../http-serving/serve-over-http.ts');
+      const { kind: _kind, ...serving } = front;
+      await serveOverHttp(aggregate.server, {
+        ...serving,
+        banner: (url) => `serving ${upstreams.length} servers as one at ${url}`,
+      });
+    }
   } finally {
     await Promise.all(upstreams.map((upstream) => upstream[Symbol.asyncDispose]()));
   }
