@@ -34,7 +34,9 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
 /** The `bridge` command. */
 export function bridgeCommand(): Command {
   const command = defineCommand('bridge')
-    .usage('[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>')
+    .usage(
+      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
+    )
     .summary('offer a remote MCP server on stdio, or a stdio server over Streamable HTTP')
     .description(
       'With a URL: put "mcpwire bridge <url>" where a host config has a server command. The host speaks ' +
