@@ -234,4 +234,54 @@ describe('mcpwire bridge --config: several servers as one', { concurrency: 1 }, 
       await stateless.close();
     }
   });
+
+  test(
+    'forwarded both ways: an elicitation, progress; a call in flight when its upstream dies gets an error naming it',
+    LONG,
+    async () => {
+      const stderr = new StderrLog();
+      const elicited: string[] = [];
+      const client = new Client(info, {
+        era: 'handshake',
+        eraCache: false,
+        requestTimeoutMs: 120_000,
+        handlers: {
+          elicitation: (params) => {
+            elicited.push(params.message);
+            return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+          },
+        },
+      });
+      await client.connect(
+        new StdioClientTransport({
+          ...ourCliCommand('bridge', '--config', config, 'everything'),
+          stderr: stderr.write,
+        }),
+      );
+      try {
+        const elicit = await client.callTool({
+          name: 'everything__test_elicitation',
+          arguments: { message: 'who?' },
+        });
+        assert.deepEqual(elicited, ['who?']);
+        assert.match(textOf(elicit), /ada/);
+        const [, pid] = await stderr.waitFor(/upstream server "everything": live \(pid (\d+)\)/);
+        let isKilled = false;
+        const slow = client.callTool(
+          { name: 'everything__test_tool_slow', arguments: { durationMs: 600_000 } },
+          {
+            // The first progress says the call reached the upstream: kill it then.
+            onProgress: () => {
+              if (isKilled) return;
+              isKilled = true;
+              process.kill(Number(pid), 'SIGKILL');
+            },
+          },
+        );
+        await assert.rejects(slow, { code: -32_603, message: /upstream server "everything" failed/ });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
