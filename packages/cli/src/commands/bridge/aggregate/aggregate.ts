@@ -243,8 +243,13 @@ export class Aggregate {
         // Only a live upstream's templates (its listing is empty while down).
         if (template.name !== origin.name) continue;
         const literal = template.uriTemplate.split('{')[0]!;
-        if (uri.startsWith(literal) && (best === undefined || literal.length > best.length))
-          best = { upstream, length: literal.length };
+        if (!uri.startsWith(literal)) continue;
+        // The longest literal start wins; on a tie, the upstream whose name sorts first.
+        const isBetter =
+          best === undefined ||
+          literal.length > best.length ||
+          (literal.length === best.length && upstream.name < best.upstream.name);
+        if (isBetter) best = { upstream, length: literal.length };
       }
     }
     if (best !== undefined) return best.upstream;
