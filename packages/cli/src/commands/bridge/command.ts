@@ -27,12 +27,17 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  config?: string;
+  allow?: string[];
+  deny?: string[];
 }
 
 /** The `bridge` command. */
 export function bridgeCommand(): Command {
   const command = defineCommand('bridge')
-    .usage('[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>')
+    .usage(
+      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
+    )
     .summary('offer a remote MCP server on stdio, or a stdio server over Streamable HTTP')
     .description(
       'With a URL: put "mcpwire bridge <url>" where a host config has a server command. The host speaks ' +
@@ -50,7 +55,11 @@ export function bridgeCommand(): Command {
         'unchanged both ways. DELETE, --idle-timeout and the bridge stopping (SIGINT, SIGTERM) end ' +
         'sessions and their processes (stdin closed, then SIGTERM, then SIGKILL); a session whose ' +
         'process exits is over (its requests get an error, its id then 404, and the client ' +
-        'initializes again). Host and Origin are checked as "mcpwire serve --http" does.',
+        'initializes again). Host and Origin are checked as "mcpwire serve --http" does.\n\n' +
+        'With --config <file>: the servers of a host config file (or those named) as one server, on stdio or ' +
+        'with --http: tools, prompts and templates named <server>__<name> (a hash suffix where names ' +
+        'collide or pass 64 characters), resource URIs unchanged; a dead server is withdrawn and ' +
+        'restarted. See docs/bridge.md "Several servers as one".',
     )
     .argument(
       '[target...]',
@@ -90,6 +99,20 @@ export function bridgeCommand(): Command {
       'with a URL: an HTTP header sent with every request to the remote (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--config <file>',
+      'serve the servers of this host config file (Claude Desktop, Cursor, VS Code, Claude Code), or those named as operands, as one server on stdio; see docs/bridge.md "Several servers as one"',
+    )
+    .option(
+      '--allow <pattern>',
+      'with --config: serve only the tools, prompts and templates whose <server>__<name> matches (* any run, ? one character; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--deny <pattern>',
+      'with --config: never serve those whose <server>__<name> matches (wins over --allow; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--transport <kind>', 'with a URL: the remote transport')
         .choices(['streamable-http', 'sse'])
@@ -98,6 +121,13 @@ export function bridgeCommand(): Command {
   // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
   addAuthOptions(command, false);
   command.action(async (words: string[], options: BridgeOptions) => {
+    if (options.config !== undefined) {
+      const { runAggregateCommand } = await import('./aggregate/aggregate-command.ts');
+      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config });
+      // Leave even if a stray handle remains: every upstream has been stopped.
+      setTimeout(() => process.exit(), 500).unref();
+      return;
+    }
     if (options.http === undefined) {
       const url = checkUrl(words, options);
       const headers = parseHeaders(options.header ?? []);
@@ -141,6 +171,14 @@ export function bridgeCommand(): Command {
     [
       'mcpwire bridge --http 8080 --host 0.0.0.0 --allow-host myhost.lan -- ./my-server',
       'reachable from the network under the name myhost.lan',
+    ],
+    [
+      'mcpwire bridge --config ~/.cursor/mcp.json',
+      'every server of a host config as one stdio server: tools named <server>__<tool>',
+    ],
+    [
+      'mcpwire bridge --config mcp.json github everything --deny "*__delete_*"',
+      'two of its servers, without their delete tools',
     ],
     [
       'mcpwire bridge --http 3000 --auth dev -- node server.js',
