@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { test } from 'node:test';
 import { runCli } from './support/cli-process.ts';
 import { freePort } from '../../../test/support/free-port.ts';
-import { postRaw, RawHttpSession } from '../../../test/support/raw-mcp-http.ts';
+import { postRaw, RawHttpSession, statelessRequest } from '../../../test/support/raw-mcp-http.ts';
 import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 import { startServeNode } from '../../../test/support/redis-nodes.ts';
 
@@ -44,6 +44,31 @@ test('two `serve --redis` processes: a session made through one is served by the
     const [code] = (await once(node.child, 'exit')) as [number | null];
     assert.equal(code, 0);
   }
+});
+
+test('two `serve --redis` nodes: a 2026-07-28 input round sealed by one is opened by the other (one requestState key)', async (t) => {
+  const skip = await redisSkipReason();
+  if (skip !== undefined) return t.skip(skip);
+  await using redis = await startRedisServer();
+  await using a = await startServeNode(redis.url);
+  await using b = await startServeNode(redis.url);
+  const capabilities = { elicitation: { form: {} } };
+  const params = { name: 'test_input_required_result_request_state', arguments: {} };
+  const first = await statelessRequest(a.url, 'tools/call', params, { capabilities });
+  assert.equal(first.message?.result?.resultType, 'input_required', JSON.stringify(first.message));
+  const { requestState } = first.message.result;
+  const retry = await statelessRequest(
+    b.url,
+    'tools/call',
+    { ...params, requestState, inputResponses: { confirm: { action: 'accept', content: { ok: true } } } },
+    { capabilities },
+  );
+  assert.equal(retry.status, 200);
+  assert.match(
+    JSON.stringify(retry.message),
+    /state-ok: the confirmation came back through the sealed requestState/,
+    'the retry on the other node opens the state sealed by the first',
+  );
 });
 
 test('a Redis that cannot be reached at start: exit 3, the URL shown without its password', async () => {
