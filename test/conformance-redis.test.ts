@@ -39,18 +39,11 @@ function runToEnd(
 const MULTI_NODE_LIMITS: ReadonlyArray<{ scenarios: RegExp; message: RegExp; reason: string }> = [
   {
     scenarios:
-      /^tasks-(lifecycle|wire-fields|request-state-removal|mrtr-input|request-headers|dispatch-and-envelope)$/,
+      /^tasks-(lifecycle|wire-fields|request-state-removal|mrtr-input|mrtr-composition|request-headers|dispatch-and-envelope)$/,
     message:
       /^Invalid params for "tasks\/(get|cancel)": no task "[\w-]+" \(unknown, expired, or not yours\)$/,
     reason:
       'the task store is per process (tasks are not on Redis yet): tasks/get or tasks/cancel landing on a node that did not create the task finds none',
-  },
-  {
-    scenarios: /^(input-required-result-.+|tasks-mrtr-composition|tasks-mrtr-input)$/,
-    message:
-      /requestState rejected because its integrity check failed|^Expected new InputRequiredResult with different requestState$/,
-    reason:
-      "requestState is sealed with each process's own random HMAC key (the key ring is not on Redis yet): a retry landing on another node fails the integrity check",
   },
 ];
 

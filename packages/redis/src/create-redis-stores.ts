@@ -6,6 +6,7 @@ import type { RedisPublisher } from './redis-connection.ts';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
 import { RedisMessageBus } from './redis-message-bus.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
+import { loadRequestStateKeys } from './request-state-keys.ts';
 
 /** Where the stores connect: a URL (the stores own the connection) or a connected node-redis client (the caller's). */
 export type RedisStoresOptions = (
@@ -23,6 +24,12 @@ export interface RedisStores extends AsyncDisposable {
   readonly sessions: RedisSessionStore;
   readonly bus: RedisMessageBus;
   readonly eventStore: RedisEventStore;
+  /**
+   * The nodes' shared keys for 2026-07-28 `requestState` (made by the first node that asks): give
+   * them to the server (`server.setRequestStateKeys({ keys })`) so that a round sealed by one node
+   * is opened by any.
+   */
+  requestStateKeys(): Promise<string[]>;
   /** Ends the bus's subscriber connection, and the main connection when the stores opened it. */
   close(): Promise<void>;
 }
@@ -57,5 +64,6 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
     await bus.close();
     if (owned?.isOpen) owned.destroy();
   };
-  return { sessions, bus, eventStore, close, [Symbol.asyncDispose]: close };
+  const requestStateKeys = (): Promise<string[]> => loadRequestStateKeys(client, keys);
+  return { sessions, bus, eventStore, requestStateKeys, close, [Symbol.asyncDispose]: close };
 }

@@ -34,6 +34,11 @@ export class RedisKeys {
     return `${this.prefix}:{${streamId}}:events`;
   }
 
+  /** The requestState key ring: a list, the first key signs, all verify (request-state-keys.ts). */
+  get requestStateKeys(): string {
+    return `${this.prefix}:request-state-keys`;
+  }
+
   /** A bus topic's pub/sub channel. */
   topic(topic: string): string {
     return `${this.prefix}:bus:${topic}`;

@@ -62,3 +62,23 @@ export async function connectRedisStores(url: string, onError: (error: Error) =>
     });
   }
 }
+
+/** What a library Server has for keys shared by several nodes (`ServerCore.setRequestStateKeys`). */
+interface KeyedServer {
+  setRequestStateKeys(keys: { keys: string[] }): void;
+}
+
+/**
+ * Gives `server` the nodes' shared requestState keys from Redis, so that a 2026-07-28 input round
+ * sealed by one node is opened by any other. A server that cannot take keys (not a library Server)
+ * is left with its own, and stderr says what that costs.
+ */
+export async function shareRequestStateKeys(server: object, stores: RedisStores): Promise<void> {
+  if (typeof (server as Partial<KeyedServer>).setRequestStateKeys !== 'function') {
+    process.stderr.write(
+      'mcpwire: this server takes no shared requestState keys: a 2026-07-28 input round must come back to the node that started it\n',
+    );
+    return;
+  }
+  (server as KeyedServer).setRequestStateKeys({ keys: await stores.requestStateKeys() });
+}

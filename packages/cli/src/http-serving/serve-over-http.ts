@@ -77,6 +77,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   const redisStores = options.redis === undefined ? undefined : await import('./redis-stores.ts');
   const redis =
     options.redis === undefined ? undefined : await redisStores?.connectRedisStores(options.redis, onError);
+  if (redis !== undefined) await redisStores?.shareRequestStateKeys(server, redis);
   const shared =
     redis === undefined ? {} : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore };
   const caps = {

@@ -87,7 +87,8 @@ export class ServerCore implements RequestServer {
   /** The prompts registry; undefined on a ServerCore (`Server` has one). */
   readonly prompts: Prompts | undefined;
   readonly pageSize: number;
-  readonly sealer: RequestStateSealer;
+  /** Seals and opens 2026-07-28 `requestState`; replaced by `setRequestStateKeys`. */
+  sealer: RequestStateSealer;
   /** The methods this server knows: the core table plus its extensions' rows. */
   readonly methods: MethodTable;
   /** The notification kinds extensions add to listen streams. */
@@ -145,6 +146,16 @@ export class ServerCore implements RequestServer {
   /** The wire `inputSchema` of a registered tool, or undefined (the HTTP handlers' `ToolSchemaSource`). */
   toolInputSchema(name: string): object | undefined {
     return this.tools.inputSchemaOf(name);
+  }
+
+  /**
+   * Replaces the keys that seal 2026-07-28 `requestState` (S26-MRTR-4), as the `requestState` option
+   * sets them: every node behind one balancer needs the same keys (e.g. `@mcpwire/redis`'s
+   * `requestStateKeys()`), or a round sealed by one node is refused by another. States sealed with
+   * the keys before are refused after, unless those keys are among the new ones.
+   */
+  setRequestStateKeys(keys: RequestStateKeys): void {
+    this.sealer = new RequestStateSealer(keys);
   }
 
   /** Adds middleware around every inbound request, on every connection. */
