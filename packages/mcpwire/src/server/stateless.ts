@@ -7,6 +7,7 @@ import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
+import type { ServedEras } from '../protocol/revisions.ts';
 import type { MethodSpec } from '../protocol/methods.ts';
 import type { Principal } from '../protocol/principal.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
@@ -26,6 +27,8 @@ export interface StatelessHost extends HandlerHost {
   readonly sealer: RequestStateSealer;
   /** The core's and the extensions' method rows. */
   readonly methods: MethodTable;
+  /** The eras it speaks; both when absent. */
+  readonly eras?: ServedEras;
   dispatch(
     method: string,
     params: JsonObject,
