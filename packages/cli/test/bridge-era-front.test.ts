@@ -22,7 +22,11 @@ function textOf(result: object): string {
 }
 
 async function connect(url: string, options: ClientOptions): Promise<Client> {
-  const client = new Client({ name: 'era-front-test', version: '1.0.0' }, { eraCache: false, ...options });
+  // The first request starts the shared child: longer than the default timeouts on a loaded machine.
+  const client = new Client(
+    { name: 'era-front-test', version: '1.0.0' },
+    { eraCache: false, probeTimeoutMs: 60_000, initializeTimeoutMs: 60_000, ...options },
+  );
   await client.connect(new StreamableHttpClientTransport(url));
   return client;
 }
@@ -77,8 +81,7 @@ describe('bridge --http: the 2026-07-28 front over a handshake-era child', { con
   test('a list change of the child reaches a listen stream; log levels are per request', async () => {
     const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
     await using _bridge = bridge;
-    // The first request starts the shared child: more than the probe's default 4 s on a loaded machine.
-    const client = await connect(url, { era: 'auto', probeTimeoutMs: 60_000 });
+    const client = await connect(url, { era: 'auto' });
     try {
       assert.equal(client.era, 'stateless', 'auto finds the 2026-07-28 front');
       const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));

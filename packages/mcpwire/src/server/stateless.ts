@@ -145,7 +145,12 @@ async function runRounds(
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.
   const outcome = await new Promise<JsonObject | undefined>((resolve, reject) => {
-    round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
+    round = new InputRound(
+      answers,
+      envelope.capabilities as JsonObject,
+      () => resolve(undefined),
+      opened?.asked ?? [],
+    );
     const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
       .dispatch(method, handlerParams, statelessContext(request, envelope, stream, origin), origin)

@@ -47,7 +47,10 @@ export function bridgeCommand(): Command {
         'unchanged both ways. DELETE, --idle-timeout and the bridge stopping (SIGINT, SIGTERM) end ' +
         'sessions and their processes (stdin closed, then SIGTERM, then SIGKILL); a session whose ' +
         'process exits is over (its requests get an error, its id then 404, and the client ' +
-        'initializes again). Host and Origin are checked as "mcpwire serve --http" does.',
+        'initializes again). 2026-07-28 clients are served by one shared server process behind a ' +
+        "2026-07-28 front: server/discover from its initialize result, the process's elicitation, " +
+        'sampling and roots requests as input_required rounds, list changes on subscriptions/listen. ' +
+        'Host and Origin are checked as "mcpwire serve --http" does.',
     )
     .argument(
       '[target...]',
