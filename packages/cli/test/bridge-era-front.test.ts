@@ -112,6 +112,30 @@ describe('bridge --http: the 2026-07-28 front over a handshake-era child', { con
     }
   });
 
+  test("a call the client cancels is cancelled on the child: the next call's elicitation is not refused", async () => {
+    const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
+    await using _bridge = bridge;
+    const client = await connect(url, {
+      era: 'stateless',
+      handlers: {
+        elicitation: () => ({ action: 'accept', content: { username: 'cy', email: 'cy@example.com' } }),
+      },
+    });
+    try {
+      const controller = new AbortController();
+      const slow = client.callTool(
+        { name: 'test_tool_slow', arguments: { durationMs: 600_000 } },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      );
+      await assert.rejects(slow);
+      // Still running on the child, the slow call would make this elicitation ambiguous (refused).
+      const elicited = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } });
+      assert.match(textOf(elicited), /cy@example\.com/);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a round replayed after its call is over gets a clear error, and the tool does not run again', async () => {
     const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
     await using _bridge = bridge;
