@@ -127,6 +127,17 @@ export class PendingCalls {
     const call = this.#callOf(client, method, params, ctx);
     call.disarm();
     call.ctx = ctx;
+    // The client gave up on a live round (cancelled, or its connection closed): so does the call.
+    // A parked call's round is over by then (ctx cleared), and waits for the next one instead.
+    ctx.signal.addEventListener(
+      'abort',
+      () => {
+        if (call.ctx !== ctx) return;
+        this.#calls.delete(call.id);
+        call.end('the client cancelled the request');
+      },
+      { once: true },
+    );
     for (;;) {
       if (call.outcome !== undefined) {
         this.#calls.delete(call.id);
