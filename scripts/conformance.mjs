@@ -3,9 +3,11 @@
 // included) through test/conformance/client.ts, each at both revisions; then judges the results against
 // test/conformance/expected-failures.json.
 //
-//   node scripts/conformance.mjs [--only server|client] [--scenario <name>] [--url <url>] [--keep]
+//   node scripts/conformance.mjs [--only server|client] [--scenario <name>] [--url <url>] [--bridge] [--keep]
 //
 // --url runs the server suite against a server already listening there instead of starting one.
+// --bridge runs it against `mcpwire bridge --http` in front of `mcpwire serve everything --era
+// handshake` over stdio (issue 25): the 2026-07-28 leg then tests the bridge's translation.
 //
 // Exit codes: 0 all as expected; 1 an unexpected failure or a stale expected-failures entry;
 // 2 the suite cannot run (not installed, not built).
@@ -45,6 +47,7 @@ const { values: options } = parseArgs({
     scenario: { type: 'string' },
     url: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    bridge: { type: 'boolean', default: false },
   },
 });
 if (options.only !== undefined && options.only !== 'server' && options.only !== 'client') {
@@ -270,7 +273,21 @@ function mergeRepeats(judged) {
 /** Starts `mcpwire serve everything --http <port>` and resolves once `url` answers HTTP. */
 async function startServer(port, url) {
   // The server keeps this process's environment: under the test runner that carries the wire check.
-  const child = spawn(process.execPath, [SERVER_CLI, 'serve', 'everything', '--http', String(port)], {
+  const args = options.bridge
+    ? [
+        'bridge',
+        '--http',
+        String(port),
+        '--',
+        process.execPath,
+        SERVER_CLI,
+        'serve',
+        'everything',
+        '--era',
+        'handshake',
+      ]
+    : ['serve', 'everything', '--http', String(port)];
+  const child = spawn(process.execPath, [SERVER_CLI, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

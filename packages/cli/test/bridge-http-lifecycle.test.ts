@@ -114,7 +114,7 @@ describe('mcpwire bridge --http: sessions and children', { concurrency: 3 }, () 
     assert.deepEqual(bridge.childPids, []);
   });
 
-  test('--max-sessions 1 counts every child: at the cap a stateless-era request (which would get a child of its own) gets 503 too', async () => {
+  test("--max-sessions 1 counts session children: at the cap an initialize gets 503, a stateless-era request goes to the front's shared child", async () => {
     const { bridge, url } = await BridgeProcess.start(['--max-sessions', '1']);
     await using _bridge = bridge;
     await openSession(url);
@@ -139,8 +139,11 @@ describe('mcpwire bridge --http: sessions and children', { concurrency: 3 }, () 
       }),
     });
     const text = await discover.text();
-    assert.equal(discover.status, 503, text);
-    assert.equal(bridge.childPids.length, 1, 'no second child was started');
+    assert.equal(discover.status, 200, text);
+    assert.equal(bridge.childPids.length, 2, "the session's child and the front's shared child");
+    const second = await post(url, initializeBody(2));
+    assert.equal(second.status, 503, second.text);
+    assert.equal(bridge.childPids.length, 2, 'no third child was started');
   });
 
   test("serve --http's checks: a foreign Origin gets 403; with --auth dev, initialize without a token gets the 401 challenge; neither starts a child", async () => {

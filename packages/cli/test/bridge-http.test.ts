@@ -14,7 +14,7 @@ import {
   ElicitRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BridgeProcess, isAlive, waitGone } from './support/bridge-process.ts';
+import { BridgeProcess, isAlive } from './support/bridge-process.ts';
 import {
   callBody,
   initializeBody,
@@ -177,19 +177,23 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
     await bridge.waitForStderr(/^mcpwire bridge: Cannot start server process/m);
   });
 
-  test("our Client in auto era: its server/discover probe meets the child's method-not-found and it falls back to initialize", async () => {
+  test('our Client in auto era: its server/discover probe reaches the 2026-07-28 front, served by one shared child', async () => {
     const { bridge, url } = await BridgeProcess.start();
     await using _bridge = bridge;
-    const client = new Client({ name: 'bridge-auto', version: '1.0.0' }, { eraCache: false });
+    // The probe starts the shared child: longer than the default 4 s on a loaded machine.
+    const client = new Client(
+      { name: 'bridge-auto', version: '1.0.0' },
+      { eraCache: false, probeTimeoutMs: 60_000 },
+    );
     await client.connect(new StreamableHttpClientTransport(url));
     try {
-      assert.equal(client.era, 'handshake');
+      assert.equal(client.era, 'stateless');
+      assert.equal(client.serverInfo?.name, 'bridge-child');
       assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'auto' } })), 'auto');
-      // The probe's child served one request and is stopped; the session's child runs on.
-      await bridge.waitUntil('two children', () => bridge.childPids.length === 2);
-      const [probe, session] = bridge.childPids;
-      await waitGone(probe!);
-      assert.equal(isAlive(session!), true);
+      assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { text: 'again' } })), 'again');
+      // Every 2026-07-28 request went to the one child the front started.
+      assert.equal(bridge.childPids.length, 1);
+      assert.equal(isAlive(bridge.childPids[0]!), true);
     } finally {
       await client.close();
     }

@@ -15,6 +15,7 @@ export {
   type FeatureSpan,
   type ProtocolVersion,
   type RevisionFeature,
+  type ServedEras,
 } from './protocol/revisions.ts';
 export { CapabilityNotNegotiatedError, ProtocolStateError } from './protocol/capabilities.ts';
 export { defineExtension, extensionGate, type Extension } from './protocol/extension.ts';

@@ -65,3 +65,16 @@ export function readEnvelope(params: JsonObject | undefined): Envelope {
     ? { version, capabilities: caps, meta: record }
     : { version, capabilities: caps, clientInfo, meta: record };
 }
+
+/**
+ * The error a 2026-07-28-only server answers `initialize` with, on any transport: -32022 naming the
+ * versions it serves (S26-VER-2; S26-VER-5: a legacy client's user may see only this message).
+ */
+export function initializeRefusal(requested: unknown): RpcError {
+  const version = typeof requested === 'string' ? requested : '';
+  return new RpcError(
+    StatelessErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version "${version}": this server speaks only ${STATELESS_VERSIONS.join(', ')}, without initialize`,
+    { supported: [...STATELESS_VERSIONS], requested: version },
+  );
+}

@@ -12,6 +12,14 @@ export const STATELESS_VERSIONS = ['2026-07-28'] as const;
 /** A revision this SDK knows. */
 export type ProtocolVersion = (typeof HANDSHAKE_VERSIONS)[number] | (typeof STATELESS_VERSIONS)[number];
 
+/**
+ * The protocol eras a server speaks: `both` (the default: `initialize` and the stateless era on one
+ * endpoint), `handshake` (answers as a 2025 server would: `server/discover` is an unknown method, a
+ * request's 2026-07-28 `_meta` envelope is ignored), or `stateless` (2026-07-28 only: `initialize`
+ * is refused with -32022 naming the versions served, S26-VER-5).
+ */
+export type ServedEras = 'both' | 'handshake' | 'stateless';
+
 /** The first stateless-era revision: this and every later date is stateless. */
 const FIRST_STATELESS_VERSION = '2026-07-28';
 

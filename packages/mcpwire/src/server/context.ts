@@ -67,6 +67,13 @@ export interface RequestContext {
    * client that accepts JSON only, and the stateless era. (Named `closeSseStream` before issue 23.)
    */
   readonly disconnectForPolling: () => boolean;
+  /**
+   * Stateless era: the keys of the input requests the previous round asked for, as the verified
+   * `requestState` names them (a forged or stale state is refused before the handler runs); empty
+   * on a first round, in the handshake era and for methods without input rounds. A handler that
+   * keeps work alive across rounds (a proxy's call upstream) finds it by a key it chose.
+   */
+  readonly askedInputKeys: readonly string[];
 }
 
 /** Options for one input request. */
@@ -82,6 +89,8 @@ export interface InputOptions {
 
 /** How a context obtains input from the client; one implementation per era. */
 export interface InputBroker {
+  /** The keys the previous round asked for, from the verified requestState (`RequestContext.askedInputKeys`). */
+  readonly asked?: readonly string[];
   request(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject>;
 }
 

@@ -24,7 +24,16 @@ export class InputRound implements InputBroker {
   #onNeeded: () => void;
   #isNeeded = false;
 
-  constructor(answers: JsonObject, clientCapabilities: JsonObject, onNeeded: () => void) {
+  /** The keys the previous round asked for, from the verified requestState. */
+  readonly asked: readonly string[];
+
+  constructor(
+    answers: JsonObject,
+    clientCapabilities: JsonObject,
+    onNeeded: () => void,
+    asked: readonly string[] = [],
+  ) {
+    this.asked = asked;
     this.#answers = answers;
     this.#capabilities = clientCapabilities;
     this.#onNeeded = onNeeded;

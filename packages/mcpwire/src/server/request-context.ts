@@ -37,6 +37,8 @@ export function createRequestContext(facts: ContextFacts, output: ContextOutput)
   return new Context(facts, output);
 }
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /**
  * One request's context. Its methods are closures made on first access and kept (so
  * `const { log } = ctx` works), not per request: most handlers use one or two of them, and a
@@ -72,6 +74,10 @@ class Context implements RequestContext {
     this.auth = facts.auth;
     this.#request = facts.request;
     this.#output = output;
+  }
+
+  get askedInputKeys(): readonly string[] {
+    return this.#output.broker.asked ?? NO_KEYS;
   }
 
   /** Made only for handlers that use it. */

@@ -8,7 +8,7 @@
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/message.ts';
 import { ErrorCode, failureResponse, RpcError } from '../jsonrpc/rpc-error.ts';
 import { adaptResultForRevision } from '../protocol/downgrade.ts';
-import { isStatelessClaim } from '../protocol/envelope.ts';
+import { initializeRefusal, isStatelessClaim } from '../protocol/envelope.ts';
 import { hasFeature } from '../protocol/revisions.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
 import type { Principal } from '../protocol/principal.ts';
@@ -71,6 +71,7 @@ export function serve(
   try {
     if (scope.era === 'stateless') return serveStateless(host, request, scope.stream);
     const { method, params } = request;
+    if (host.eras !== undefined && host.eras !== 'both') checkEra(host, method, params);
     checkInbound(host.methods.lookup(method), request, scope.inbound);
     const output = scope.outputFor(request);
     const version = scope.protocolVersion;
@@ -92,6 +93,18 @@ export function serve(
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * Throws the error a server restricted to one era answers a handshake-era request with: on a
+ * handshake-only server, a 2026-07-28 method is unknown (-32601, as a 2025 server answers
+ * `server/discover`); on a 2026-07-28-only server, `initialize` is refused with -32022 naming the
+ * versions it serves (S26-VER-2, S26-VER-5).
+ */
+function checkEra(host: StatelessHost, method: string, params: JsonObject): void {
+  if (host.eras === 'handshake' && host.methods.isStatelessOnly(method))
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: "${method}"`);
+  if (host.eras === 'stateless' && method === 'initialize') throw initializeRefusal(params.protocolVersion);
 }
 
 /**
@@ -122,7 +135,9 @@ async function serveAndAnswer(
   const params = request.params ?? {};
   const inbound = new ViaRequest(request, params, via);
   // A stateless-only method without a claim is a broken stateless request (-32602).
-  const isStateless = isStatelessClaim(params) || host.methods.isStatelessOnly(method);
+  // A handshake-only server ignores the claim, as a 2025 server would (`serve` refuses a 2026 method).
+  const isStateless =
+    host.eras !== 'handshake' && (isStatelessClaim(params) || host.methods.isStatelessOnly(method));
   try {
     const scope: RequestScope = isStateless
       ? { era: 'stateless', stream: via }

@@ -11,6 +11,7 @@ import type {
   ServerCapabilities,
   SubscriptionsListenResult,
 } from '../protocol/types/index.ts';
+import type { ServedEras } from '../protocol/revisions.ts';
 import type { JsonSchemaValidator, SchemaInput } from '../validation/index.ts';
 import type { RequestServer, RequestVia } from '../transports/channel.ts';
 import { runMiddleware, type Middleware, type RequestContext } from './context.ts';
@@ -62,6 +63,12 @@ export interface ServerCoreOptions {
    * `mcpwire/extensions/skills`: their methods join the method table, their handlers the server's.
    */
   extensions?: readonly ServerExtension[];
+  /**
+   * The eras it speaks: `both` (default), `handshake` (as a 2025 server: `server/discover` is an
+   * unknown method, a 2026-07-28 envelope is ignored) or `stateless` (`initialize` refused with
+   * -32022). Also settable afterwards through `eras`.
+   */
+  eras?: ServedEras;
 }
 
 /** What `Server` gives its core: the resources and prompts registries and their methods' handlers. */
@@ -93,6 +100,11 @@ export class ServerCore implements RequestServer {
   readonly methods: MethodTable;
   /** The notification kinds extensions add to listen streams. */
   readonly listenFeeds: readonly ListenFeed[];
+  /**
+   * The eras it speaks on every transport (see `ServerCoreOptions.eras`); may be set before the
+   * server is connected or mounted (e.g. by a command line flag on a server built elsewhere).
+   */
+  eras: ServedEras;
   /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
   readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
   // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
@@ -111,6 +123,7 @@ export class ServerCore implements RequestServer {
     this.resources = features?.resources;
     this.prompts = features?.prompts;
     this.pageSize = options.pageSize ?? 100;
+    this.eras = options.eras ?? 'both';
     this.onListChanged(() => (this.#capabilities = undefined));
     this.sealer = options.requestState
       ? new RequestStateSealer(options.requestState)

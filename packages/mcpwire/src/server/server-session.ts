@@ -254,6 +254,8 @@ class SessionScope implements SessionOptions, HandshakeScope {
 
   /** The scope a request is served in, or the error refusing it: one era per connection. */
   #route(request: InboundRequest): RequestScope | RpcError {
+    // A handshake-only server ignores the claim, as a 2025 server would (`serve` refuses a 2026 method).
+    if (this.#server.eras === 'handshake') return this;
     const isClaim = isStatelessClaim(request.params);
     const session = this.#owner.session;
     if (this.connectionEra === undefined && isClaim) {

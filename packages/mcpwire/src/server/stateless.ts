@@ -7,6 +7,7 @@ import type { JsonObject, RequestId, SendOptions } from '../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../jsonrpc/rpc-error.ts';
 import { checkInbound, type InboundScope } from '../protocol/inbound-check.ts';
 import type { MethodTable } from '../protocol/method-table.ts';
+import type { ServedEras } from '../protocol/revisions.ts';
 import type { MethodSpec } from '../protocol/methods.ts';
 import type { Principal } from '../protocol/principal.ts';
 import { readEnvelope } from '../protocol/envelope.ts';
@@ -26,6 +27,8 @@ export interface StatelessHost extends HandlerHost {
   readonly sealer: RequestStateSealer;
   /** The core's and the extensions' method rows. */
   readonly methods: MethodTable;
+  /** The eras it speaks; both when absent. */
+  readonly eras?: ServedEras;
   dispatch(
     method: string,
     params: JsonObject,
@@ -149,7 +152,17 @@ async function runLaterRound(
   const solicited = solicitedAnswers(responses, opened?.asked);
   const answers = earlier || solicited ? { ...earlier, ...solicited } : {};
   // The handler sees its params without the round's bookkeeping.
-  return await runRound(host, spec, request, envelope, stream, withoutRoundKeys(params), answers, earlier);
+  return await runRound(
+    host,
+    spec,
+    request,
+    envelope,
+    stream,
+    withoutRoundKeys(params),
+    answers,
+    earlier,
+    opened?.asked ?? [],
+  );
 }
 
 /**
@@ -165,11 +178,12 @@ function runRound(
   handlerParams: JsonObject,
   answers: JsonObject,
   earlier: JsonObject | undefined,
+  asked: readonly string[] = [],
 ): Promise<JsonObject> {
   let round!: InputRound;
   // Settles with the handler's result, or undefined when the round ends needing input first.
   const outcome = new Promise<JsonObject | undefined>((resolve, reject) => {
-    round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined));
+    round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined), asked);
     const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
       .dispatch(request.method, handlerParams, statelessContext(request, envelope, stream, origin), origin)

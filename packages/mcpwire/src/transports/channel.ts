@@ -10,6 +10,7 @@ import type {
   SendOptions,
 } from '../jsonrpc/message.ts';
 import type { Principal } from '../protocol/principal.ts';
+import type { ServedEras } from '../protocol/revisions.ts';
 import type { SessionState } from '../protocol/session-record.ts';
 
 /** What a channel delivers to the side that opened it. */
@@ -73,6 +74,8 @@ export interface Transport {
 export interface ChannelServer {
   connect(channel: Channel): unknown;
   close?(): Promise<void>;
+  /** The eras it speaks (`ServerCore.eras`); both when absent. The HTTP endpoint routes by it. */
+  readonly eras?: ServedEras;
 }
 
 /**
@@ -84,6 +87,8 @@ export interface ChannelServer {
 export interface RequestServer {
   serveRequest(request: JsonRpcRequest, via: RequestVia): Promise<JsonRpcResponse>;
   close?(): Promise<void>;
+  /** The eras it speaks (`ServerCore.eras`); both when absent. */
+  readonly eras?: ServedEras;
 }
 
 /**

@@ -25,6 +25,7 @@ export function fakeContext(method: string, era: Era = 'handshake'): RequestCont
     sample: refuse,
     listRoots: refuse,
     disconnectForPolling: () => false,
+    askedInputKeys: [],
   };
 }
 

@@ -55,7 +55,10 @@ export function bridgeCommand(): Command {
         'unchanged both ways. DELETE, --idle-timeout and the bridge stopping (SIGINT, SIGTERM) end ' +
         'sessions and their processes (stdin closed, then SIGTERM, then SIGKILL); a session whose ' +
         'process exits is over (its requests get an error, its id then 404, and the client ' +
-        'initializes again). Host and Origin are checked as "mcpwire serve --http" does.\n\n' +
+        'initializes again). 2026-07-28 clients are served by one shared server process behind a ' +
+        "2026-07-28 front: server/discover from its initialize result, the process's elicitation, " +
+        'sampling and roots requests as input_required rounds, list changes on subscriptions/listen. ' +
+        'Host and Origin are checked as "mcpwire serve --http" does.\n\n' +
         'With --config <file>: the servers of a host config file (or those named) as one server, on stdio or ' +
         'with --http: tools, prompts and templates named <server>__<name> (a hash suffix where names ' +
         'collide or pass 64 characters), resource URIs unchanged; a dead server is withdrawn and ' +

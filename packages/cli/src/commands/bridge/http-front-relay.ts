@@ -284,7 +284,7 @@ function requestIdsOf(frame: Frame): RequestId[] {
 }
 
 /** Our environment with its unset values left out, for the child. */
-function inheritedEnvironment(): Record<string, string> {
+export function inheritedEnvironment(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   return env;

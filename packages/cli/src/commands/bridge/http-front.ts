@@ -2,10 +2,12 @@
 // a child process per handshake-era session (http-front-relay.ts), served by `serve --http`'s code
 // (Host and Origin checks, --auth dev) with a cap on sessions that refuses rather than evicts.
 
+import { isStatelessVersion } from 'mcpwire';
 import type { ChainableHandler, HttpReply, HttpRequestView } from 'mcpwire/http';
 import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import { toTerminalText } from '../../terminal/terminal-text.ts';
-import { ChildRelayServer, type ChildCommand } from './http-front-relay.ts';
+import { ChildRelayServer, inheritedEnvironment, type ChildCommand } from './http-front-relay.ts';
+import { EraFront, withEraFront } from './era-front.ts';
 
 /** Sessions (so children) at most by default: each costs a process. */
 export const DEFAULT_MAX_SESSIONS = 32;
@@ -27,12 +29,17 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
   const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
   const { InMemorySessionStore } = await import('mcpwire/http');
   const sessionStore = new InMemorySessionStore();
-  const server = new ChildRelayServer({
+  const onStderr = createStderrRelay();
+  const onNote = (text: string): void =>
+    void process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`);
+  const relay = new ChildRelayServer({
     forgetSession: (sessionId) => sessionStore.delete(sessionId),
     child,
-    onStderr: createStderrRelay(),
-    onNote: (text) => process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`),
+    onStderr,
+    onNote,
   });
+  // 2026-07-28 requests: one shared child behind a 2026-07-28 front (era-front.ts).
+  const server = withEraFront(relay, new EraFront({ child, onStderr, onNote, env: inheritedEnvironment() }));
   const shown = toTerminalText([child.command, ...child.args].join(' '));
   await serveOverHttp(server, {
     port: options.port,
@@ -46,21 +53,27 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
     sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
     sessionStore,
     hasLegacySse: false,
-    gate: createSessionCap(server, options.maxSessions),
+    gate: createSessionCap(relay, options.maxSessions),
     banner: (url) => `bridging ${url} to ${shown} (a process per session)`,
   });
   return ExitCode.ok;
 }
 
 /**
- * At `max` live children, a POST without `Mcp-Session-Id` gets 503: an `initialize` would start a
- * child, and so would a stateless-era request (served by a one-request child of its own); a new
- * client must not stop another's child either, whose state would be lost. Requests in a session
- * pass on.
+ * At `max` live session children, a POST without `Mcp-Session-Id` gets 503: an `initialize` would
+ * start a child; a new client must not stop another's child either, whose state would be lost.
+ * Requests in a session, and 2026-07-28 requests (served by the front's one shared child), pass on.
  */
 export function createSessionCap(server: { readonly size: number }, max: number): ChainableHandler {
   const exchange = (view: HttpRequestView): Promise<HttpReply | undefined> => {
-    if (view.method !== 'POST' || server.size < max || view.headers.get('mcp-session-id') !== null)
+    const version = view.headers.get('mcp-protocol-version');
+    // A 2026-07-28 request is served by the one shared child of the 2026-07-28 front: no new child.
+    if (
+      view.method !== 'POST' ||
+      server.size < max ||
+      view.headers.get('mcp-session-id') !== null ||
+      (version !== null && isStatelessVersion(version))
+    )
       return Promise.resolve(undefined);
     const message = `Too many sessions: the bridge runs at most ${max} server processes (--max-sessions); retry once a session ends`;
     return Promise.resolve({

@@ -1,7 +1,8 @@
 // `mcpwire serve <server>`: a built-in server or a user's module over stdio (nothing but JSON-RPC on
 // stdout; the process ends when stdin closes, STDIO-2) or over Streamable HTTP with --http.
 
-import { type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { ServedEras } from 'mcpwire';
 import { addExamples, defineCommand } from '../../define-command.ts';
 import { ExitCode, UsageError, type ExitCodeValue } from '../../exit-code.ts';
 import {
@@ -28,6 +29,7 @@ interface ServeOptions {
   /** `--redis <url>`: share sessions with the other nodes on this Redis. */
   redis?: string;
   db?: string;
+  era: ServedEras;
 }
 
 /** The `serve` command. */
@@ -73,6 +75,14 @@ export function serveCommand(): Command {
       "with --http: sessions of one client (its token's principal, else its address) at most; past it the client's own longest-idle session is evicted (default 100)",
       parseCount,
     )
+    .addOption(
+      new Option(
+        '--era <era>',
+        'the protocol eras to speak: both; handshake (initialize only, as a 2025 server: server/discover is an unknown method); stateless (2026-07-28 only: initialize is refused with -32022)',
+      )
+        .choices(['both', 'handshake', 'stateless'])
+        .default('both'),
+    )
     .option(
       '--redis <url>',
       'with --http: run as one node of many, keeping handshake-era sessions, the messages between nodes (answers to ' +
@@ -90,6 +100,10 @@ export function serveCommand(): Command {
     });
   return addExamples(command, [
     ['mcpwire serve everything', 'every MCP feature over stdio, for a host or an inspector to start'],
+    [
+      'mcpwire serve everything --era handshake',
+      'a 2025-only server (no server/discover), e.g. to test a bridge or a client fallback',
+    ],
     ['mcpwire serve github --db ./tracker.db', 'the GitHub-like server, keeping its data in tracker.db'],
     ['mcpwire serve everything --http 3000', 'Streamable HTTP at http://127.0.0.1:3000/mcp'],
     [
@@ -159,6 +173,7 @@ async function serveUntilStopped(name: string, options: ServeOptions): Promise<E
   // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
   const { loadServer } = await import('./server-source.ts');
   const server = await loadServer(name, { db: options.db });
+  restrictEras(server, options.era, name);
   // Both close the server when they finish, which releases what it holds (github's database).
   if (options.http !== undefined) {
     const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
@@ -179,4 +194,14 @@ async function serveUntilStopped(name: string, options: ServeOptions): Promise<E
     await serveStdio(server);
   }
   return ExitCode.ok;
+}
+
+/** Applies `--era` to a server built with the library's Server (or ServerCore), which has `eras`. */
+function restrictEras(server: object, era: ServedEras, name: string): void {
+  if (era === 'both') return;
+  if (!('eras' in server))
+    throw new UsageError(
+      `--era ${era} needs a server built with mcpwire's Server or ServerCore; "${name}" exports another kind of server (leave --era out)`,
+    );
+  (server as { eras: ServedEras }).eras = era;
 }

@@ -29,6 +29,8 @@ export class TaskRequestContext implements RequestContext {
   readonly auth: Principal | undefined;
   readonly sendProgress: RequestContext['sendProgress'];
   readonly log: RequestContext['log'];
+  /** A task has no input rounds of its own request: its input goes through `tasks/update`. */
+  readonly askedInputKeys: readonly string[] = [];
   readonly #control: TaskControl;
   readonly #connection: HandshakeConnection | undefined;
   #count = 0;

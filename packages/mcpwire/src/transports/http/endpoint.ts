@@ -6,6 +6,7 @@
 import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
 import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { isStatelessVersion } from '../../protocol/revisions.ts';
+import { initializeRefusal } from '../../protocol/envelope.ts';
 import { classifyPost } from './classify.ts';
 import {
   emptyReply,
@@ -158,6 +159,19 @@ async function handlePost(
   });
   const denied = await authorize(routed, principal, context.config);
   if (denied) return denied;
+  const eras = context.server.eras ?? 'both';
+  // A handshake-only server answers a 2026-07-28 POST as a 2025 server would: as handshake-era
+  // traffic, which without a session is refused with a 4xx that is no 2026-07-28 error.
+  if (
+    eras === 'handshake' &&
+    (routed.kind === 'stateless-request' || routed.kind === 'stateless-notification')
+  )
+    return await context.handshake.post(request, frame, false, accepts, principal);
+  if (eras === 'stateless' && routed.kind === 'handshake' && routed.isInitialize) {
+    const { message } = routed.frame as { message: JsonRpcRequest };
+    const { code, message: text, data } = initializeRefusal(message.params?.protocolVersion);
+    return errorReply({ status: 400, code, message: text, data, id: message.id });
+  }
   switch (routed.kind) {
     case 'reject':
       return errorReply(routed.error);
