@@ -56,8 +56,8 @@ test('fails: a transport, the client or the server importing auth/', () => {
   }
 });
 
-test('auth/node.ts, file-token-store.ts and address-checked-fetch.ts are the auth files allowed node:*; only node.ts imports them', async () => {
-  for (const file of ['file-token-store.ts', 'address-checked-fetch.ts', 'node.ts'])
+test('auth/node.ts, file-token-store.ts (with its file-lock.ts) and address-checked-fetch.ts are the auth files allowed node:*; only node.ts imports them', async () => {
+  for (const file of ['file-token-store.ts', 'file-lock.ts', 'address-checked-fetch.ts', 'node.ts'])
     assert.deepEqual(
       violationsOf({
         [`${SRC}/auth/${file}`]: "import { readFile } from 'node:fs/promises';\nvoid readFile;\n",
@@ -71,6 +71,8 @@ test('auth/node.ts, file-token-store.ts and address-checked-fetch.ts are the aut
     if (!name.endsWith('.ts') || name === 'node.ts' || name.endsWith('.test.ts')) continue;
     const text = await readFile(join(dir, name), 'utf8');
     if (/from '\.\/(file-token-store|address-checked-fetch|node)\.ts'/.test(text)) importers.push(name);
+    // The lock is the file token store's own.
+    if (name !== 'file-token-store.ts' && /from '\.\/file-lock\.ts'/.test(text)) importers.push(name);
   }
   assert.deepEqual(importers, []);
 });

@@ -27,13 +27,15 @@ const LEFT_AS_WRITTEN = [
  * Where "legacy" keeps its meaning: the HTTP+SSE transport (`legacy HTTP+SSE`, `legacy SSE`,
  * `legacy-sse-client.ts`, `LegacySseChannel`), the 2025-11-25 schema's `LegacyTitledEnumSchema`, the
  * official everything server's `legacyEnum` argument, and the official SDK v2's own API
- * (`versionNegotiation: { mode: 'legacy' }`, `getProtocolEra()` returning 'legacy' or 'modern').
+ * (`versionNegotiation: { mode: 'legacy' }`, `getProtocolEra()` returning 'legacy' or 'modern',
+ * `createMcpHandler(..., { legacy: 'reject' })`).
  */
 const ALLOWED = [
   /legacy[-_ ]?(?:http ?\+ ?)?sse|\bsse[-_ ]legacy/gi,
   /legacy_?titled_?enum\w*/gi,
   /\blegacyEnum\b/g,
   /\bmode: ?'legacy'/g,
+  /\blegacy: ?'reject'/g,
   /getProtocolEra\(\),\s*'(?:legacy|modern)'/g,
 ];
 

@@ -67,6 +67,7 @@ export const NODE_ALLOWED = [
   'transports/stdio/',
   'transports/http/node',
   'auth/file-token-store',
+  'auth/file-lock',
   'auth/address-checked-fetch',
   'auth/node.ts',
   'extensions/skills/skills-directory.ts',

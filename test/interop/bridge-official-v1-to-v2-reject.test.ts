@@ -23,7 +23,7 @@ import * as z from 'zod';
 
 import { ourCliCommand } from '../support/node-options.ts';
 
-const V2_SERVER = 'official-v2-reject-legacy';
+const V2_SERVER = 'official-v2-stateless-only';
 
 /** The v2 server: a tool, a tool that asks the user (input_required), a resource, a prompt. */
 function createV2Server(): McpServer {
@@ -73,7 +73,7 @@ async function listen(fetch: (request: Request) => Promise<Response>) {
   };
 }
 
-describe('official v1 client -> mcpwire bridge <url> -> official v2 server (legacy: reject)', () => {
+describe('official v1 client -> mcpwire bridge <url> -> official v2 server (2026-07-28 only)', () => {
   let handler: McpHttpHandler;
   let remote: { url: string; close(): Promise<void> };
 

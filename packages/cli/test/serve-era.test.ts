@@ -77,7 +77,7 @@ describe('serve --era', { concurrency: 4 }, () => {
   });
 
   test('--era with another value is a usage error naming the choices', async () => {
-    const result = await runCli(['serve', 'everything', '--era', 'legacy']);
+    const result = await runCli(['serve', 'everything', '--era', '2025']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /both, handshake, stateless/);
   });

@@ -68,7 +68,7 @@ export function readEnvelope(params: JsonObject | undefined): Envelope {
 
 /**
  * The error a 2026-07-28-only server answers `initialize` with, on any transport: -32022 naming the
- * versions it serves (S26-VER-2; S26-VER-5: a legacy client's user may see only this message).
+ * versions it serves (S26-VER-2; S26-VER-5: a handshake-era client's user may see only this message).
  */
 export function initializeRefusal(requested: unknown): RpcError {
   const version = typeof requested === 'string' ? requested : '';

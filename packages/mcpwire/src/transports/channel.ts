@@ -74,7 +74,7 @@ export interface Transport {
 export interface ChannelServer {
   connect(channel: Channel): unknown;
   close?(): Promise<void>;
-  /** The eras it speaks (`ServerCore.eras`); both when absent. The HTTP endpoint routes by it. */
+  /** The eras it speaks (`ServerCore.eras`); both when absent. A transport that serves both routes by it. */
   readonly eras?: ServedEras;
 }
 
