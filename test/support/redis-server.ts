@@ -1,7 +1,7 @@
 // A real redis-server for tests of any package (the CLI's `serve --redis`, the conformance run through
 // a proxy): Debian's package, installed with apt when it is missing and the tests run as root (as CI
 // does), otherwise a reason to skip; each instance listens on a free 127.0.0.1 port with a temp dir and
-// no persistence, and stops with `await using`. (packages/redis/test/support has the same for its tests.)
+// no persistence, and stops with `await using`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

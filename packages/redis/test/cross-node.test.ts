@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { HttpServerHandle } from 'mcpwire/node';
 import { twoRedisNodes } from './support/nodes.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
 import { SseFrames } from './support/sse.ts';
 
 function postTo(

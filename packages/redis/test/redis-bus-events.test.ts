@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { RedisEventStore } from '../src/redis-event-store.ts';
 import { RedisMessageBus } from '../src/redis-message-bus.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
 
 describe('on a real redis-server', () => {
   let skip: string | undefined;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createClient } from 'redis';
-import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
+import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 
 test('startRedisServer: a real redis-server answers PING on 127.0.0.1 and refuses connections once stopped', async (t) => {
   const skip = await redisSkipReason();

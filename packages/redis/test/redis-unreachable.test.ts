@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { createHttpHandler } from 'mcpwire/http';
 import { Server } from 'mcpwire/server';
 import { createRedisStores } from '../src/create-redis-stores.ts';
-import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
+import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 
 function initialize(): Request {
   return new Request('http://127.0.0.1/mcp', {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { InMemorySessionStore } from 'mcpwire/http';
 import { createClient } from 'redis';
 import { RedisSessionStore } from '../src/redis-session-store.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
 import { SESSION_STORE_CASES } from './support/session-store-contract.ts';
 
 describe('SessionStore contract: InMemorySessionStore', () => {
