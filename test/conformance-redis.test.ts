@@ -6,30 +6,15 @@
 // Redis": what is not on Redis yet).
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { postRaw } from './support/raw-mcp-http.ts';
 import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
 import { haproxySkipReason, NODE_HEADER, startProxiedNodes } from './support/redis-nodes.ts';
+import { runToEnd } from './support/run-to-end.ts';
 
 const NODE22 = 'test/conformance/node_modules/.bin/node';
 const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/run)';
-
-/** Runs a command to its end; resolves with its exit code and its stdout and stderr together. */
-function runToEnd(
-  command: string,
-  args: readonly string[],
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
 
 /**
  * What is not shared through Redis yet (issue 24's later slices), by scenario (all at 2026-07-28):

@@ -3,28 +3,13 @@
 // scripts/conformance.mjs against test/conformance/expected-failures.json.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
+import { runToEnd } from './support/run-to-end.ts';
 
 const NODE22 = 'test/conformance/node_modules/.bin/node';
 const SUITE = 'test/conformance/node_modules/@modelcontextprotocol/conformance/package.json';
 const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/run)';
-
-/** Runs a command to its end; resolves with its exit code and its stdout and stderr together. */
-function runToEnd(
-  command: string,
-  args: readonly string[],
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
 
 test('the official conformance suite passes, but for its listed expected failures', async (t) => {
   assert.ok(existsSync(NODE22), `Node 22 for the conformance suite is not installed: ${INSTALL_HINT}`);

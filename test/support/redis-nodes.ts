@@ -4,13 +4,13 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { cliChildEnv, MCPWIRE_ARGV, ROOT_DIR } from './cli-child.ts';
+import { debianPackageSkipReason } from './debian-package.ts';
 import { freePort } from './free-port.ts';
 
 /** The response header HAProxy adds: the name (`node1`...) of the node that answered. */
@@ -57,29 +57,13 @@ export async function startServeNode(
 
 /** Where Debian's haproxy package puts it. */
 const HAPROXY_PATH = '/usr/sbin/haproxy';
-const INSTALL =
-  'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 haproxy';
-let installing: Promise<string | undefined> | undefined;
 
 /**
  * Resolves with undefined when haproxy is there (installing it with apt first when missing and root),
  * or with the reason a test should skip. Rejects when the install was tried and failed. Runs apt once.
  */
 export function haproxySkipReason(): Promise<string | undefined> {
-  installing ??= (async () => {
-    if (existsSync(HAPROXY_PATH)) return undefined;
-    if (process.getuid?.() !== 0)
-      return `${HAPROXY_PATH} is missing and installing it needs root: run "sudo ${INSTALL}"`;
-    const child = spawn('sh', ['-c', INSTALL], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    if (code !== 0 || !existsSync(HAPROXY_PATH))
-      throw new Error(`"${INSTALL}" failed (exit ${String(code)}):\n${output.slice(-4000)}`);
-    return undefined;
-  })();
-  return installing;
+  return debianPackageSkipReason(HAPROXY_PATH, 'haproxy');
 }
 
 /**

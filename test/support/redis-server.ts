@@ -4,42 +4,23 @@
 // no persistence, and stops with `await using`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { debianPackageSkipReason } from './debian-package.ts';
 import { freePort } from './free-port.ts';
 
 /** Where Debian's redis-server package puts the server. */
 export const REDIS_SERVER_PATH = '/usr/bin/redis-server';
-
-/** The apt command that installs it (`.ci/run` runs the same). */
-const INSTALL =
-  'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 redis-server';
-
-let installing: Promise<string | undefined> | undefined;
 
 /**
  * Resolves with undefined when redis-server is there (installing it first when missing and root),
  * or with the reason a test should skip. Rejects when the install was tried and failed. Runs apt once.
  */
 export function redisSkipReason(): Promise<string | undefined> {
-  installing ??= (async () => {
-    if (existsSync(REDIS_SERVER_PATH)) return undefined;
-    if (process.getuid?.() !== 0)
-      return `${REDIS_SERVER_PATH} is missing and installing it needs root: run "sudo ${INSTALL}"`;
-    const child = spawn('sh', ['-c', INSTALL], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    if (code !== 0 || !existsSync(REDIS_SERVER_PATH))
-      throw new Error(`"${INSTALL}" failed (exit ${String(code)}):\n${output.slice(-4000)}`);
-    return undefined;
-  })();
-  return installing;
+  return debianPackageSkipReason(REDIS_SERVER_PATH, 'redis-server');
 }
 
 /** A running redis-server; disposing stops it and removes its directory. */
