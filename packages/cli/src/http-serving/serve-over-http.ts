@@ -17,6 +17,7 @@ import {
 import { serveHttp } from 'mcpwire/node';
 import { coloursFor } from '../terminal/colours.ts';
 import { UsageError } from '../exit-code.ts';
+import { collapseRepeats } from './repeated-lines.ts';
 
 /** Where and how to listen. */
 export interface HttpServeOptions {
@@ -63,9 +64,9 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     ...(WILDCARDS.has(host) ? [] : [asHostname(host)]),
     ...(options.allowedHosts ?? []),
   ];
-  const onError = (error: Error): void => {
-    process.stderr.write(`mcpwire: ${error.message}${describeCause(error.cause)}\n`);
-  };
+  // An outage repeats one line per request or reconnect attempt: said once, then counted.
+  const say = collapseRepeats((line) => process.stderr.write(`${line}\n`));
+  const onError = (error: Error): void => say(`mcpwire: ${error.message}${describeCause(error.cause)}`);
   // Loaded only with --auth dev: the development authorization server and the resource server.
   const devAuth =
     options.auth === 'dev'
