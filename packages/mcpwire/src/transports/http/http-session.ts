@@ -21,6 +21,7 @@ import { updateFenced, type SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 import { holderOf, newStreamId } from './stream-relay.ts';
+import { WireIds } from './wire-ids.ts';
 
 /** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
 export interface SessionOwner {
@@ -86,11 +87,8 @@ export class HttpSession implements Channel, SessionState {
   #streamIds: Set<string> | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
-  /**
-   * Requests sent to the client here and not yet answered (made on first use): the id on the wire
-   * (this handler's tag, a dash, the server session's id) and the server session's own id.
-   */
-  #awaiting: Map<string, RequestId> | undefined;
+  /** Requests sent to the client here and not yet answered, by their wire ids (made on first use). */
+  #wireIds: WireIds | undefined;
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
@@ -261,34 +259,11 @@ export class HttpSession implements Channel, SessionState {
     return exchange?.response;
   }
 
-  /**
-   * What goes on the wire for a message to the client: a request gets an id unique across the
-   * handlers serving the session (this handler's tag before the server session's id), remembered
-   * so that its answer is taken here and only here (a bounded map); a cancellation of such a request
-   * names that id. Anything else is sent as it is.
-   */
+  /** What goes on the wire for a message to the client (a request gets an id unique across handlers). */
   #toWire(message: Message): Message {
-    if (isRequest(message)) {
-      const wireId = `${this.#owner.node}-${message.id}`;
-      const awaiting = (this.#awaiting ??= new Map());
-      if (awaiting.size >= MAX_AWAITED) awaiting.delete(awaiting.keys().next().value!);
-      awaiting.set(wireId, message.id);
-      return { ...message, id: wireId };
-    }
-    if ((message as { method?: unknown }).method !== 'notifications/cancelled') return message;
-    const params = (message as { params?: { requestId?: unknown } }).params;
-    const wireId = `${this.#owner.node}-${String(params?.requestId)}`;
-    if (!this.#awaiting?.has(wireId)) return message;
-    return { ...message, params: { ...params, requestId: wireId } } as Message;
-  }
-
-  /** A client's message as the server session knows it: an answer to a request sent here gets its own id back. */
-  #fromWire(message: Message): Message {
-    if (!isResponse(message) || typeof message.id !== 'string') return message;
-    const id = this.#awaiting?.get(message.id);
-    if (id === undefined) return message;
-    this.#awaiting!.delete(message.id);
-    return { ...message, id } as Message;
+    return isRequest(message) || this.#wireIds !== undefined
+      ? (this.#wireIds ??= new WireIds(this.#owner.node)).toWire(message)
+      : message;
   }
 
   /** A message from the client that reached another handler serving this session (the bus). */
@@ -298,13 +273,14 @@ export class HttpSession implements Channel, SessionState {
   }
 
   #deliver(frame: Frame): void {
-    if (this.#awaiting !== undefined) {
-      if (frame.type === 'message') frame = { type: 'message', message: this.#fromWire(frame.message) };
+    const wireIds = this.#wireIds;
+    if (wireIds !== undefined) {
+      if (frame.type === 'message') frame = { type: 'message', message: wireIds.fromWire(frame.message) };
       else if (frame.type === 'batch')
         frame = {
           type: 'batch',
           items: frame.items.map((item) =>
-            item.type === 'message' ? { type: 'message', message: this.#fromWire(item.message) } : item,
+            item.type === 'message' ? { type: 'message', message: wireIds.fromWire(item.message) } : item,
           ),
         };
     }
@@ -318,7 +294,7 @@ export class HttpSession implements Channel, SessionState {
    */
   #isForElsewhere(message: Message): boolean {
     if (isResponse(message)) {
-      return message.id !== undefined && !(typeof message.id === 'string' && this.#awaiting?.has(message.id));
+      return message.id !== undefined && this.#wireIds?.has(message.id) !== true;
     }
     if ((message as { method?: unknown }).method !== 'notifications/cancelled') return false;
     const requestId = (message as { params?: { requestId?: unknown } }).params?.requestId;
@@ -463,9 +439,6 @@ export class HttpSession implements Channel, SessionState {
     if (typeof result?.protocolVersion === 'string') this.#negotiated = result.protocolVersion;
   }
 }
-
-/** Requests to the client remembered at most (the oldest is forgotten: one never answered). */
-const MAX_AWAITED = 1024;
 
 /** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
 function hasPolling(version: string | undefined): boolean {
