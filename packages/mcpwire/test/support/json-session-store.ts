@@ -18,6 +18,14 @@ export class JsonRoundTripStore implements SessionStore {
   readonly inner = new InMemorySessionStore();
   /** Every record written (create and update), as JSON text. */
   readonly written: string[] = [];
+  /** Touches received. */
+  touches = 0;
+  readonly touchPeriodMs?: number;
+
+  /** `touchPeriodMs`: the store says its touches may be coalesced to that period (a remote store). */
+  constructor(options: { touchPeriodMs?: number } = {}) {
+    if (options.touchPeriodMs !== undefined) this.touchPeriodMs = options.touchPeriodMs;
+  }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {
     this.written.push(JSON.stringify(record));
@@ -38,6 +46,7 @@ export class JsonRoundTripStore implements SessionStore {
   }
 
   async touch(id: string, at: number): Promise<void> {
+    this.touches++;
     await Promise.resolve();
     this.inner.touch(id, at);
   }

@@ -138,4 +138,34 @@ describe('sessions as state: any handler serves any session', () => {
     assert.equal((await b(post({ jsonrpc: '2.0', id: 3, method: 'ping' }, asBob))).status, 404);
     assert.equal((await a(post({ jsonrpc: '2.0', id: 4, method: 'ping' }, asBob))).status, 404);
   });
+
+  test('a store with touchPeriodMs hears of a session at most once per period; without one, of every request', async () => {
+    const calls = async (handler: HttpHandler, headers: Record<string, string>, count: number) => {
+      for (let id = 1; id <= count; id++)
+        assert.equal((await handler(post({ jsonrpc: '2.0', id, method: 'ping' }, headers))).status, 200);
+    };
+    const remote = new JsonRoundTripStore({ touchPeriodMs: 60_000 });
+    const { a, b } = pair(remote, { sessionIdleTimeoutMs: 3_600_000 });
+    const headers = await initialize(a);
+    const before = remote.touches;
+    await calls(a, headers, 10);
+    await calls(b, headers, 10);
+    // A's handler created the record just now; B brings the session to life from it, stamped as recent.
+    assert.equal(remote.touches - before, 0, 'no touch within the period');
+    // Once the period has passed (a short one here), the next request's touch reaches the store.
+    const quick = new JsonRoundTripStore({ touchPeriodMs: 1 });
+    const pairQuick = pair(quick);
+    const quickHeaders = await initialize(pairQuick.a);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const quickBefore = quick.touches;
+    await calls(pairQuick.a, quickHeaders, 1);
+    assert.ok(quick.touches - quickBefore >= 1, `touched ${quick.touches - quickBefore} times`);
+    // Without a period (an in-process store), every request touches on arrival and on its answer.
+    const local = new JsonRoundTripStore();
+    const pairLocal = pair(local);
+    const localHeaders = await initialize(pairLocal.a);
+    const localBefore = local.touches;
+    await calls(pairLocal.a, localHeaders, 10);
+    assert.equal(local.touches - localBefore, 20);
+  });
 });
