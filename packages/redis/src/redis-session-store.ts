@@ -35,12 +35,19 @@ const MAX_CREATE_ROUNDS = 64;
  * StoreUnavailableError (the handler answers 503).
  */
 export class RedisSessionStore implements SessionStore {
+  /**
+   * A session's activity is written at most once a second (the handler coalesces touches): one
+   * round trip per established session's POST instead of three. Records may expire up to that much
+   * early, and the caps rank sessions touched within one second as equals.
+   */
+  readonly touchPeriodMs: number;
   #redis: RedisConnection;
   #keys: RedisKeys;
 
-  constructor(redis: RedisConnection, options: KeyOptions = {}) {
+  constructor(redis: RedisConnection, options: KeyOptions & { touchPeriodMs?: number } = {}) {
     this.#redis = redis;
     this.#keys = new RedisKeys(options);
+    this.touchPeriodMs = options.touchPeriodMs ?? 1_000;
   }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {

@@ -69,6 +69,8 @@ export interface HttpSessionSettings {
 export class HttpSession implements Channel, SessionState {
   /** When traffic last touched the session here (`Date.now()`), for the idle sweep. */
   lastActiveAt = Date.now();
+  /** The last activity time this handler wrote to the store (touches are coalesced: sessions.ts). */
+  storedActiveAt: number;
   #record: SessionRecord;
   /** The revision read from the initialize response, for a server that keeps no facts in the record. */
   #negotiated: string | undefined;
@@ -92,6 +94,7 @@ export class HttpSession implements Channel, SessionState {
 
   constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
     this.#record = record;
+    this.storedActiveAt = record.lastActiveAt;
     this.#settings = settings;
     this.#owner = owner;
   }

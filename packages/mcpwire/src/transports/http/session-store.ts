@@ -59,8 +59,14 @@ export type SessionUpdate =
  * - `count` counts live records, all or those of one client key.
  *
  * Records expire `idleTimeoutMs` after their last touch (`create`'s limits).
+ *
+ * `touchPeriodMs`, for a store whose touch is a round trip (one on another machine): the handler then
+ * tells it of a session's activity at most once per that period (and never less often than 1/60 of
+ * the idle timeout), so records expire up to that much early and eviction ranks sessions touched
+ * within one period as equals. Absent: every touch reaches the store.
  */
 export interface SessionStore {
+  readonly touchPeriodMs?: number;
   create(record: SessionRecord, limits: SessionCreateLimits): Awaitable<SessionCreation>;
   get(id: string): Awaitable<SessionRecord | undefined>;
   update(id: string, expectedRevision: number, change: SessionChange): Awaitable<SessionUpdate>;

@@ -46,6 +46,8 @@ export class SessionRegistry implements SessionOwner {
   #sessions = new Map<string, HttpSession>();
   #store: SessionStore;
   #limits: SessionCreateLimits;
+  /** How often a session's activity is written to the store, at most (SessionStore.touchPeriodMs). */
+  #touchPeriodMs: number;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
@@ -71,6 +73,7 @@ export class SessionRegistry implements SessionOwner {
   constructor(limits: SessionLimits, settings: HttpSessionSettings, bus: MessageBus) {
     this.#store = settings.sessions;
     this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
+    this.#touchPeriodMs = Math.min(this.#store.touchPeriodMs ?? 0, limits.idleTimeoutMs / 60);
     this.#settings = settings;
     this.#bus = bus;
     this.#unsubscribe = [
@@ -219,10 +222,16 @@ export class SessionRegistry implements SessionOwner {
     return this.#serve(server, record);
   }
 
-  /** Restarts the session's idle time (any traffic counts). */
+  /**
+   * Restarts the session's idle time (any traffic counts). A store with a `touchPeriodMs` is told at
+   * most once per that period per session: on a shared store each touch is a round trip, and a POST
+   * touches twice (when it arrives and when it is answered).
+   */
   touch(session: HttpSession): void {
     const now = Date.now();
     session.lastActiveAt = now;
+    if (now - session.storedActiveAt < this.#touchPeriodMs) return;
+    session.storedActiveAt = now;
     const pending = this.#store.touch(session.id, now);
     if (pending instanceof Promise) pending.catch((error: unknown) => this.#settings.onError(asError(error)));
   }
