@@ -8,6 +8,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { RequestTimeoutError, RpcError, type JsonObject } from 'mcpwire';
 import { HttpResponseParser, HttpWireError } from './http-response-parser.ts';
+import { PendingRequests } from './pending-requests.ts';
 import { SseReader } from './sse-reader.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
@@ -55,7 +56,7 @@ export class HttpEngine {
   readonly #options: HttpEngineOptions;
   readonly #idle: WireSocket[] = [];
   readonly #all = new Set<WireSocket>();
-  readonly #pending = new Map<number, EngineRequest>();
+  readonly #pending = new PendingRequests<EngineRequest>();
   readonly #sweep: TimeoutSweep;
   readonly #requestLine: string;
   #isClosed = false;

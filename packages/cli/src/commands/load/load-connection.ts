@@ -12,7 +12,7 @@ import type { Target } from '../../target/target.ts';
 import { HttpEngine, HttpStatusError, SessionExpiredError } from './http-engine.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { LoadStep } from './load-steps.ts';
-import type { SendSettled } from './load-run.ts';
+import type { SendSettled } from './run-connection.ts';
 import { bodyOf, type LoadWire, type WireTemplate } from './load-wire.ts';
 import { StdioEngine } from './stdio-engine.ts';
 import { SettledRequests, WorkerRequest } from './worker-request.ts';

@@ -3,39 +3,20 @@
 // server cannot slow the arrivals and hide its queue: no coordinated omission), a warm-up first.
 
 import { performance } from 'node:perf_hooks';
+import { LoadRecorder, type Outcome } from './load-recorder.ts';
 import type { LoadStep } from './load-steps.ts';
-import { LoadTally } from './load-tally.ts';
+import type { LoadTally } from './load-tally.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { LoadRandom } from './random.ts';
+import type { RunConnection } from './run-connection.ts';
+import { DONE, MEASURED, runSettledWorker, WARMUP, type ClosedLoop, type Phase } from './settled-worker.ts';
+
+export type { RunConnection, SendSettled } from './run-connection.ts';
 
 /** When the measured part ends: after this many requests, or this long after the warm-up. */
 export type LoadStop = { requests: number } | { durationMs: number };
 /** The warm-up: this many requests, or this long; never measured. */
 export type LoadWarmup = { requests: number } | { ms: number };
-
-/** A connection the run sends on (load-connection.ts). */
-export interface RunConnection {
-  /** False once the connection is gone for good. */
-  readonly isConnected: boolean;
-  /**
-   * Sends request `i` of worker `worker` of `step`; resolves with a tool error's message, else
-   * undefined. Fills `timing` (given NaN) when it knows when the request was written and answered.
-   */
-  send(step: LoadStep, i: number, worker: number, timing?: SendTiming): Promise<string | undefined>;
-  /**
-   * If present, the closed loop sends with it instead: as `send`, its outcome handed to `settled`
-   * (never before it returns), with one request of `worker` in flight at a time.
-   */
-  sendThen?(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void;
-}
-
-/** Where `RunConnection.sendThen` hands a request's outcome: exactly one of the two, once. */
-export interface SendSettled {
-  /** Answered: a tool error's message, else undefined (what `send` resolves with). */
-  handleAnswer(failure: string | undefined): void;
-  /** Failed (what `send` rejects with). */
-  handleError(error: unknown): void;
-}
 
 /** What a run does. */
 export interface LoadPlan {
@@ -66,28 +47,29 @@ export interface LoadSchedule {
  * early: nothing more is sent. The counters may be read while it runs (the progress line).
  */
 export class LoadRun {
-  readonly tally: LoadTally;
-  /** Warm-up requests that settled. */
-  warmupRequests = 0;
   readonly #plan: LoadPlan;
+  readonly #recorder: LoadRecorder;
   readonly #cumulative: Float64Array;
   readonly #totalWeight: number;
   #isStopped = false;
   #isMeasuring = false;
   #measureStart = NaN;
-  #lastEnd = NaN;
   #started = 0;
   #warmupStarted = 0;
   #measuredStarted = 0;
   #warmupEnd = Infinity;
-  readonly #closed = new Set<RunConnection>();
   readonly #open: OpenState | undefined;
   /** One per closed-loop worker, reused: the hot path allocates none. */
   readonly #timings: SendTiming[] = [];
 
   constructor(plan: LoadPlan) {
     this.#plan = plan;
-    this.tally = new LoadTally(plan.steps.length);
+    this.#recorder = new LoadRecorder({
+      stepCount: plan.steps.length,
+      connectionCount: plan.connections.length,
+      isOpenModel: plan.rate !== undefined,
+      handleAllClosed: () => this.stop(),
+    });
     this.#cumulative = new Float64Array(plan.steps.length);
     let sum = 0;
     plan.steps.forEach((step, index) => (this.#cumulative[index] = sum += step.weight));
@@ -95,9 +77,20 @@ export class LoadRun {
     this.#open = plan.rate === undefined ? undefined : new OpenState(plan.rate);
   }
 
+  /** The measured requests' outcomes. */
+  get tally(): LoadTally {
+    return this.#recorder.tally;
+  }
+
+  /** Warm-up requests that settled. */
+  get warmupRequests(): number {
+    return this.#recorder.warmupRequests;
+  }
+
   /** Milliseconds from the first measured send to the last measured answer (0 before). */
   get elapsedMs(): number {
-    return Number.isNaN(this.#lastEnd) ? 0 : this.#lastEnd - this.#measureStart;
+    const { lastEnd } = this.#recorder;
+    return Number.isNaN(lastEnd) ? 0 : lastEnd - this.#measureStart;
   }
 
   /** Milliseconds since measuring started, for the progress line. */
@@ -112,7 +105,7 @@ export class LoadRun {
 
   /** The connections that closed during the run. */
   get closedConnections(): number {
-    return this.#closed.size;
+    return this.#recorder.closedConnections;
   }
 
   /** The open model's timetable; undefined for the closed loop. */
@@ -132,53 +125,24 @@ export class LoadRun {
   async run(): Promise<void> {
     if ('ms' in this.#plan.warmup) this.#warmupEnd = performance.now() + this.#plan.warmup.ms;
     if (this.#open !== undefined) return this.#open.run(this);
+    const loop: ClosedLoop = {
+      steps: this.#plan.steps,
+      claim: (now) => this.#claim(now),
+      pick: () => this.#pick(),
+      nextRequest: () => this.#started++,
+      record: (client, sent, outcome) => this.#recorder.record(client, sent, outcome),
+    };
     const workers: Array<Promise<void>> = [];
     for (let worker = 0; worker < this.#plan.concurrency; worker++) {
       const client = this.#plan.connections[worker % this.#plan.connections.length]!;
+      const timing = (this.#timings[worker] ??= { sentAt: NaN, answeredAt: NaN });
       workers.push(
-        client.sendThen === undefined ? this.#worker(worker) : this.#settledWorker(worker, client),
+        client.sendThen === undefined
+          ? this.#worker(worker)
+          : runSettledWorker(loop, { index: worker, client, timing }),
       );
     }
     await Promise.all(workers);
-  }
-
-  /**
-   * A closed-loop worker on a connection with `sendThen`: the next request is sent from the previous
-   * one's outcome, as a hand-written driver does (no promise, no microtask hop per request). Resolves
-   * when the run is over for it; rejects if counting throws.
-   */
-  #settledWorker(worker: number, client: RunConnection): Promise<void> {
-    const timing = (this.#timings[worker] ??= { sentAt: NaN, answeredAt: NaN });
-    const sent: SentRequest = { index: 0, isMeasured: false, from: 0, timing };
-    return new Promise((resolve, reject) => {
-      const next = (): void => {
-        const start = performance.now();
-        const phase = this.#claim(start);
-        if (phase === DONE) return resolve();
-        sent.index = this.#pick();
-        sent.isMeasured = phase === MEASURED;
-        sent.from = start;
-        timing.sentAt = timing.answeredAt = NaN;
-        client.sendThen!(this.#plan.steps[sent.index]!, this.#started++, worker, timing, settled);
-      };
-      const settle = (failure: string | undefined, error: unknown, hasFailed: boolean): void => {
-        try {
-          if (this.#record(client, sent, { failure, error, hasFailed })) next();
-          else resolve();
-        } catch (caught) {
-          reject(caught);
-        }
-      };
-      const settled: SendSettled = {
-        handleAnswer: (failure) => settle(failure, undefined, false),
-        handleError: (error) => settle(undefined, error, true),
-      };
-      try {
-        next();
-      } catch (caught) {
-        reject(caught);
-      }
-    });
   }
 
   /** One closed-loop worker: one request in flight, the next sent as soon as it settles. */
@@ -252,32 +216,8 @@ export class LoadRun {
       hasFailed = true;
       error = caught;
     }
-    return this.#record(client, { index, isMeasured, from, timing }, { failure, error, hasFailed });
-  }
-
-  /**
-   * Counts the outcome of a request of step `index` on `client`; false when it failed because the
-   * connection is gone (its worker stops: every request on it would fail at once).
-   */
-  #record(client: RunConnection, sent: SentRequest, outcome: Outcome): boolean {
-    const { index, timing } = sent;
-    // As a hand-written driver measures: from the write that carried the request to the read of
-    // its answer, when the connection knows them; the open model keeps its due time as the start.
-    const isTimed = !Number.isNaN(timing.answeredAt);
-    const end = isTimed ? timing.answeredAt : performance.now();
-    const start =
-      isTimed && this.#open === undefined && !Number.isNaN(timing.sentAt) ? timing.sentAt : sent.from;
-    if (!sent.isMeasured) this.warmupRequests++;
-    else {
-      this.#lastEnd = end;
-      if (outcome.hasFailed) this.tally.recordFailure(index, end - start, outcome.error);
-      else if (outcome.failure !== undefined) this.tally.recordToolError(index, end - start, outcome.failure);
-      else this.tally.recordOk(index, end - start);
-    }
-    if (!outcome.hasFailed || client.isConnected) return true;
-    this.#closed.add(client);
-    if (this.#closed.size === this.#plan.connections.length) this.stop();
-    return false;
+    const outcome: Outcome = { failure, error, hasFailed };
+    return this.#recorder.record(client, { index, isMeasured, from, timing }, outcome);
   }
 
   /** The step of the next request: weighted at random, or the only one. */
@@ -303,26 +243,6 @@ export class LoadRun {
     if (!this.#isMeasuring) this.#startMeasuring(now);
   }
 }
-
-/** A request as sent: its step, whether it is measured, when it started (latency's start without timing). */
-interface SentRequest {
-  index: number;
-  isMeasured: boolean;
-  from: number;
-  timing: SendTiming;
-}
-
-/** How a request ended: a tool error's message, or a failure (hasFailed, then error). */
-interface Outcome {
-  failure: string | undefined;
-  error: unknown;
-  hasFailed: boolean;
-}
-
-type Phase = 0 | 1 | 2;
-const DONE: Phase = 0;
-const WARMUP: Phase = 1;
-const MEASURED: Phase = 2;
 
 /**
  * The open model's timetable: send `k` is due at start + k/rate; sends due while `concurrency`

@@ -7,6 +7,7 @@ import type { Channel, JsonObject, Message } from 'mcpwire';
 import { encodeHeaderValue, type HttpAuthorization } from 'mcpwire/http';
 import type { ConnectionTap } from '../../target/open-client.ts';
 import type { StepWire } from './load-steps.ts';
+import { decimalOf } from './request-id.ts';
 
 /** One step's request as the Client sent it. */
 export interface WireTemplate {
@@ -167,7 +168,8 @@ function toTemplate(message: JsonObject, headers: Headers | undefined, step: Ste
 
 /** The body of request `id` from `template`, with `params` (those of a step with templates) merged in. */
 export function bodyOf(template: WireTemplate, id: number, params: JsonObject | undefined): string {
-  if (params === undefined) return template.head + id + template.tail;
+  // Not `head + id`: its digits would go through V8's number-to-string cache (request-id.ts).
+  if (params === undefined) return template.head + decimalOf(id) + template.tail;
   return JSON.stringify(messageOf(template, id, params));
 }
 

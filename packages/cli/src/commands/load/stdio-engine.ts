@@ -21,6 +21,7 @@ import {
 } from 'mcpwire';
 import type { StdioClientChannel } from 'mcpwire/stdio';
 import { bodyOf, messageOf, type WireTemplate } from './load-wire.ts';
+import { PendingRequests } from './pending-requests.ts';
 import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
@@ -33,7 +34,7 @@ export class StdioEngine {
   /** The channel, when it is the library's process channel (not one wrapped by --trace or --record). */
   #raw: RawChannel | undefined;
   #isClosed = false;
-  readonly #pending = new Map<number, EngineRequest>();
+  readonly #pending = new PendingRequests<EngineRequest>();
   readonly #sweep: TimeoutSweep;
   /** The requests sent in this tick: the channel's writer joins them into one write when it ends. */
   #unstamped: EngineRequest[] = [];
@@ -171,7 +172,8 @@ export class StdioEngine {
     if (discarded.kind === 'request') return false;
     const { id, bytes, limit } = discarded;
     const isIdRead = id !== undefined;
-    const ids = typeof id === 'number' ? [id] : isIdRead ? [] : [...this.#pending.keys()];
+    const ids: number[] = typeof id === 'number' ? [id] : [];
+    if (!isIdRead) this.#pending.forEach((_, each) => ids.push(each));
     let isTaken = false;
     for (const each of ids) {
       const request = this.#pending.get(each);
@@ -203,8 +205,10 @@ export class StdioEngine {
     this.#raw?.takeLines(undefined);
     this.#sweep.stop();
     const failure = error ?? new ConnectionClosedError('The stdio channel is closed');
-    for (const request of this.#pending.values()) request.reject(failure);
+    const requests: EngineRequest[] = [];
+    this.#pending.forEach((request) => requests.push(request));
     this.#pending.clear();
+    for (const request of requests) request.reject(failure);
   }
 
   /** Stops the timeout sweep (the channel is closed by the Client). */

@@ -2,6 +2,7 @@
 // of a timer per request (the timed loop's hot path sets and clears none).
 
 import type { JsonObject } from 'mcpwire';
+import type { PendingRequests } from './pending-requests.ts';
 import type { SendTiming } from './send-timing.ts';
 
 /** A request of the engine in flight (an object a closed-loop worker reuses for each of its requests). */
@@ -21,13 +22,13 @@ export interface EngineRequest {
  * `timeoutMs` and `1.25 * timeoutMs` after it was sent.
  */
 export class TimeoutSweep {
-  readonly #pending: Map<number, EngineRequest>;
+  readonly #pending: PendingRequests<EngineRequest>;
   readonly #timeoutMs: number;
   readonly #expire: (request: EngineRequest, id: number) => void;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
-    pending: Map<number, EngineRequest>,
+    pending: PendingRequests<EngineRequest>,
     timeoutMs: number,
     expire: (request: EngineRequest, id: number) => void,
   ) {
@@ -51,11 +52,16 @@ export class TimeoutSweep {
 
   #sweep(): void {
     const due = performance.now() - this.#timeoutMs;
-    for (const [id, request] of this.#pending)
-      if (request.sentAt <= due) {
-        this.#pending.delete(id);
-        this.#expire(request, id);
-      }
+    // Collected first: the table must not change while it is walked.
+    let expired: number[] | undefined;
+    this.#pending.forEach((request, id) => {
+      if (request.sentAt <= due) (expired ??= []).push(id);
+    });
+    for (const id of expired ?? []) {
+      const request = this.#pending.get(id)!;
+      this.#pending.delete(id);
+      this.#expire(request, id);
+    }
     if (this.#pending.size === 0) this.stop();
   }
 }

@@ -2,7 +2,7 @@
 // that hands the answers of one read to their workers together once the read is done.
 
 import type { JsonObject } from 'mcpwire';
-import type { SendSettled } from './load-run.ts';
+import type { SendSettled } from './run-connection.ts';
 import type { StepWire } from './load-steps.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { EngineRequest } from './timeout-sweep.ts';
