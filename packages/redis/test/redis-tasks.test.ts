@@ -65,7 +65,7 @@ async function twoTaskNodes(url: string) {
       });
       return `done on ${name}`;
     });
-    server.resource({ name: 'watched', uri: RESOURCE }, () => ({ text: 'x' }));
+    server.resource({ name: 'watched', uri: RESOURCE }, () => 'x');
     const handler = createHttpHandler(server, { keepAliveMs: 0, ...stores });
     const handle = await serveHttp(handler, { port: 0 });
     closers.unshift(() => handle.close());
