@@ -127,6 +127,8 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
       const read = await this.#read(taskId);
       if (read === undefined) return undefined;
+      // TASK-7: a terminal task never changes again, whatever the change would make of it.
+      if (isTerminal(read.status)) return read.record;
       const next = change(structuredClone(read.record));
       if (next === undefined) return read.record;
       const outcome = await this.#write(taskId, read, next, false);
