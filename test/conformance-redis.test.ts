@@ -22,14 +22,7 @@ const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/
  * that lands every round on one node passes, so passing is not stale here.
  */
 const MULTI_NODE_LIMITS: ReadonlyArray<{ scenarios: RegExp; message: RegExp; reason: string }> = [
-  {
-    scenarios:
-      /^tasks-(lifecycle|wire-fields|request-state-removal|mrtr-input|mrtr-composition|request-headers|dispatch-and-envelope)$/,
-    message:
-      /^Invalid params for "tasks\/(get|cancel)": no task "[\w-]+" \(unknown, expired, or not yours\)$/,
-    reason:
-      'the task store is per process (tasks are not on Redis yet): tasks/get or tasks/cancel landing on a node that did not create the task finds none',
-  },
+  // Empty since tasks are on Redis (RedisTaskStore): the 2026-07-28 leg's task scenarios pass across nodes.
 ];
 
 /** One failed scenario run of the report's UNEXPECTED FAILURES: `server <scenario> @ <version>` and its check messages. */

@@ -1,4 +1,5 @@
-// One call that gives createHttpHandler its three Redis seams over one connection (issue 24).
+// One call that gives createHttpHandler its three Redis seams over one connection (issue 24), and
+// the tasks extension its store.
 
 import { createClient } from 'redis';
 import type { KeyOptions } from './keys.ts';
@@ -7,6 +8,7 @@ import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-stor
 import { RedisMessageBus } from './redis-message-bus.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
 import { loadRequestStateKeys } from './request-state-keys.ts';
+import { RedisTaskStore } from './redis-task-store.ts';
 
 /** Where the stores connect: a URL (the stores own the connection) or a connected node-redis client (the caller's). */
 export type RedisStoresOptions = (
@@ -17,6 +19,8 @@ export type RedisStoresOptions = (
   Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> & {
     /** Connection errors and unreadable bus messages (default: ignored; requests that need Redis fail). */
     readonly onError?: (error: Error) => void;
+    /** The task store's worker lease (ms): a task whose node died fails this long after. Default 10 s. */
+    readonly taskLeaseMs?: number;
   };
 
 /** The seams to give `createHttpHandler(server, { sessions, bus, eventStore })`, and how to let go of them. */
@@ -24,6 +28,11 @@ export interface RedisStores extends AsyncDisposable {
   readonly sessions: RedisSessionStore;
   readonly bus: RedisMessageBus;
   readonly eventStore: RedisEventStore;
+  /**
+   * The tasks extension's store (`tasks({ store })`, or `runner.useStore(store)` on a server built
+   * elsewhere): a task created through one node is read, cancelled and awaited through any.
+   */
+  readonly tasks: RedisTaskStore;
   /**
    * The nodes' shared keys for 2026-07-28 `requestState` (made by the first node that asks): give
    * them to the server (`server.setRequestStateKeys({ keys })`) so that a round sealed by one node
@@ -60,10 +69,17 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
     ...(options.maxEventsPerStream === undefined ? {} : { maxEventsPerStream: options.maxEventsPerStream }),
     ...(options.streamTtlMs === undefined ? {} : { streamTtlMs: options.streamTtlMs }),
   });
+  const tasks = new RedisTaskStore(client, bus, {
+    ...keys,
+    onError,
+    ...(options.taskLeaseMs === undefined ? {} : { leaseMs: options.taskLeaseMs }),
+  });
+  await tasks.start();
   const close = async (): Promise<void> => {
+    await tasks.close();
     await bus.close();
     if (owned?.isOpen) owned.destroy();
   };
   const requestStateKeys = (): Promise<string[]> => loadRequestStateKeys(client, keys);
-  return { sessions, bus, eventStore, requestStateKeys, close, [Symbol.asyncDispose]: close };
+  return { sessions, bus, eventStore, tasks, requestStateKeys, close, [Symbol.asyncDispose]: close };
 }

@@ -5,6 +5,13 @@ export { createRedisStores, type RedisStores, type RedisStoresOptions } from './
 export { RedisSessionStore } from './redis-session-store.ts';
 export { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bus.ts';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
+export {
+  DEFAULT_TASK_LEASE_MS,
+  RedisTaskStore,
+  TASK_CHANGED_TOPIC,
+  WORKER_LOST_MESSAGE,
+  type RedisTaskStoreOptions,
+} from './redis-task-store.ts';
 export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
 export { loadRequestStateKeys } from './request-state-keys.ts';
 export type { KeyOptions } from './keys.ts';

@@ -39,6 +39,21 @@ export class RedisKeys {
     return `${this.prefix}:request-state-keys`;
   }
 
+  /** A task's record: a hash (`record` JSON, `rev`, `status`) under the `{task:<id>}` hash tag. */
+  task(id: string): string {
+    return `${this.prefix}:{task:${id}}:task`;
+  }
+
+  /** The lease of a task's worker (its holder's id, with PX): in the task's slot. */
+  taskLease(id: string): string {
+    return `${this.prefix}:{task:${id}}:lease`;
+  }
+
+  /** One requestor's task ids (a sorted set scored by creation time), for `tasks/list`. */
+  requestorTasks(requestor: string): string {
+    return `${this.prefix}:tasks:${encodeURIComponent(requestor)}`;
+  }
+
   /** A bus topic's pub/sub channel. */
   topic(topic: string): string {
     return `${this.prefix}:bus:${topic}`;

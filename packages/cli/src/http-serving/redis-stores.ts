@@ -82,3 +82,25 @@ export async function shareRequestStateKeys(server: object, stores: RedisStores)
   }
   (server as KeyedServer).setRequestStateKeys({ keys: await stores.requestStateKeys() });
 }
+
+/** What the tasks extension value (`tasks()` of mcpwire/extensions/tasks) has for another store. */
+interface TaskRunnerLike {
+  useStore(store: RedisStores['tasks']): void;
+}
+
+/**
+ * Moves the runner of every tasks extension of `server` (a library Server's `options.extensions`) to
+ * the Redis task store, so a task created through one node is read, cancelled and awaited through
+ * any. Returns how many runners it moved.
+ */
+export function shareTaskStore(server: object, stores: RedisStores): number {
+  const extensions = (server as { options?: { extensions?: readonly unknown[] } }).options?.extensions ?? [];
+  let moved = 0;
+  for (const extension of extensions) {
+    const runner = (extension as { runner?: Partial<TaskRunnerLike> }).runner;
+    if (typeof runner?.useStore !== 'function') continue;
+    runner.useStore(stores.tasks);
+    moved++;
+  }
+  return moved;
+}

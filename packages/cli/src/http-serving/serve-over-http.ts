@@ -78,7 +78,10 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   const redisStores = options.redis === undefined ? undefined : await import('./redis-stores.ts');
   const redis =
     options.redis === undefined ? undefined : await redisStores?.connectRedisStores(options.redis, onError);
-  if (redis !== undefined) await redisStores?.shareRequestStateKeys(server, redis);
+  if (redis !== undefined) {
+    await redisStores?.shareRequestStateKeys(server, redis);
+    redisStores?.shareTaskStore(server, redis);
+  }
   const shared =
     redis === undefined ? {} : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore };
   const caps = {
@@ -120,7 +123,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
   process.stderr.write(`mcpwire: ${banner}; Ctrl-C stops\n`);
   if (options.redis !== undefined)
     process.stderr.write(
-      `mcpwire: sessions, their messages and resumable streams shared through Redis at ${redisStores?.redactRedisUrl(options.redis)}\n`,
+      `mcpwire: sessions, their messages, resumable streams and tasks shared through Redis at ${redisStores?.redactRedisUrl(options.redis)}\n`,
     );
   if (WILDCARDS.has(host) && options.allowedHosts === undefined)
     process.stderr.write(

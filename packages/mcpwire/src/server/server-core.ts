@@ -27,7 +27,7 @@ import type { Registration } from './registry.ts';
 import type { Resources } from './resources.ts';
 import { serveRequest } from './serve.ts';
 import type { CacheDefaults } from './cache-hints.ts';
-import { serveListen } from './listen.ts';
+import { serveListen, type ListenSource } from './listen.ts';
 import type { ListenFeed } from './listen-feed.ts';
 import type { StatelessRequest, StatelessStream } from './stateless.ts';
 import { RequestStateSealer, type RequestStateKeys } from './request-state.ts';
@@ -113,6 +113,10 @@ export class ServerCore implements RequestServer {
   #capabilities: ServerCapabilities | undefined;
   #capabilitiesAt: Map<string, { base: ServerCapabilities; value: ServerCapabilities }> | undefined;
   #updateListeners = new Set<(uri: string) => void>();
+  /** Listen streams' listeners of what other nodes raised (`relay*`: from an HTTP handler's bus). */
+  #relayedUpdates = new Set<(uri: string) => void>();
+  #relayedLists = new Set<(kind: 'tools' | 'prompts' | 'resources') => void>();
+  #listenSource: ListenSource | undefined;
   #middleware: Middleware[] = [];
 
   /** `features` is for `Server`, which passes its resources, prompts and completions. */
@@ -256,7 +260,46 @@ export class ServerCore implements RequestServer {
 
   /** Serves a stateless-era `subscriptions/listen` on its request's stream. */
   listen(request: StatelessRequest, stream: StatelessStream): Promise<SubscriptionsListenResult> {
-    return serveListen(this, request, stream);
+    return serveListen((this.#listenSource ??= this.#makeListenSource()), request, stream);
+  }
+
+  /**
+   * Tells this server's listen streams that a list changed on another node of the same definition
+   * (an HTTP handler relays it from its message bus); no `onListChanged` listener hears it, so it is
+   * not published again. `Server` tells its handshake-era sessions too.
+   */
+  relayListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    for (const listener of this.#relayedLists) listener(kind);
+  }
+
+  /** Tells this server's listen streams that a resource changed on another node (see `relayListChanged`). */
+  relayResourceUpdated(uri: string): void {
+    for (const listener of this.#relayedUpdates) listener(uri);
+  }
+
+  /** What listen streams draw on: this server's own changes and those relayed from other nodes. */
+  #makeListenSource(): ListenSource {
+    const both = <T>(own: (listener: T) => () => void, relayed: Set<T>) => {
+      return (listener: T): (() => void) => {
+        const off = own(listener);
+        relayed.add(listener);
+        return () => {
+          off();
+          relayed.delete(listener);
+        };
+      };
+    };
+    const closing = (): AbortSignal => this.closing;
+    return {
+      info: this.info,
+      capabilities: () => this.capabilities(),
+      onListChanged: both((listener) => this.onListChanged(listener), this.#relayedLists),
+      onResourceUpdated: both((listener) => this.onResourceUpdated(listener), this.#relayedUpdates),
+      get closing() {
+        return closing();
+      },
+      listenFeeds: this.listenFeeds,
+    };
   }
 
   /** Ends listen streams gracefully (`Server` then closes its sessions). */

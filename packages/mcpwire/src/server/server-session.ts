@@ -190,9 +190,13 @@ export class ServerSession {
     }, 0);
   }
 
-  /** See `HandshakeConnection.sessionId`: drawn on first use (most sessions never need it). */
+  /**
+   * See `HandshakeConnection.sessionId`: the transport's session id when it has one (the HTTP
+   * `Mcp-Session-Id`, the same on every node serving the session, so a task of the session is found
+   * through any of them), else drawn on first use (most sessions never need it).
+   */
   get sessionId(): string {
-    return (this.#sessionId ??= crypto.randomUUID());
+    return (this.#sessionId ??= this.#channel.info?.sessionId ?? crypto.randomUUID());
   }
 
   /** The client's chosen logging level (`logging/setLevel`), if any. */

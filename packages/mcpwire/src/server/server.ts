@@ -54,20 +54,22 @@ export class Server extends ServerCore implements ChannelServer {
 
   /** Tells every subscribed client (either era) that a resource changed (`notifications/resources/updated`). */
   override notifyResourceUpdated(uri: string): void {
-    this.relayResourceUpdated(uri);
+    for (const session of this.#sessions) session.resourceUpdated(uri);
     super.notifyResourceUpdated(uri);
   }
 
   /**
-   * Tells this server's handshake-era sessions that a list changed on another server of the same
-   * definition (an HTTP handler relays it from its message bus); no listener hears it.
+   * Tells this server's handshake-era sessions and listen streams that a list changed on another
+   * server of the same definition (an HTTP handler relays it from its message bus); no listener hears it.
    */
-  relayListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+  override relayListChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    super.relayListChanged(kind);
     for (const session of this.#sessions) session.listChanged(kind);
   }
 
-  /** Tells this server's subscribed handshake-era sessions that a resource changed elsewhere (see `relayListChanged`). */
-  relayResourceUpdated(uri: string): void {
+  /** Tells this server's subscribed sessions and listen streams that a resource changed elsewhere (see `relayListChanged`). */
+  override relayResourceUpdated(uri: string): void {
+    super.relayResourceUpdated(uri);
     for (const session of this.#sessions) session.resourceUpdated(uri);
   }
 

@@ -90,7 +90,7 @@ export const TOO_MANY_TASKS = -32010;
  * (its abort controllers, input waiters and expiry timers), released by `close`.
  */
 export class TaskRunner {
-  readonly store: TaskStore;
+  #store: TaskStore;
   readonly clock: TaskClock;
   readonly pollIntervalMs: number;
   readonly #options: TaskRunnerOptions;
@@ -101,12 +101,38 @@ export class TaskRunner {
   readonly #timers = new Map<string, unknown>();
   readonly #listeners = new Set<(taskId: string, record: TaskRecord | undefined) => void>();
   readonly #local = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
+  /** With a shared store: the watch of each task this process runs, until it is terminal. */
+  readonly #following = new Map<string, () => void>();
 
   constructor(options: TaskRunnerOptions = {}) {
     this.#options = options;
-    this.store = options.store ?? new MemoryTaskStore();
+    this.#store = options.store ?? new MemoryTaskStore();
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+  }
+
+  /** Where the records live (the `store` option, or one given later to `useStore`). */
+  get store(): TaskStore {
+    return this.#store;
+  }
+
+  /**
+   * Moves the runner to another store before it runs anything (e.g. `@mcpwire/redis`'s task store,
+   * given by `serve --redis` to a server built elsewhere). Throws while tasks of this process run.
+   */
+  useStore(store: TaskStore): void {
+    if (this.#running.size > 0)
+      throw new TypeError('TaskRunner.useStore: tasks are running on the current store');
+    this.#store = store;
+  }
+
+  /**
+   * Calls `listener` on every later change of the task (undefined: deleted): through the store's
+   * watch, which sees changes made by other processes on a shared store, else this runner's own.
+   * Returns the unsubscribe function.
+   */
+  watch(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void {
+    return this.#watch(taskId, listener);
   }
 
   /**
@@ -156,6 +182,7 @@ export class TaskRunner {
       );
     }
     this.#emit(record.taskId, record);
+    if (this.store.shared === true) this.#follow(record.taskId);
     void this.#run(record.taskId, work, controller);
     return record;
   }
@@ -287,6 +314,8 @@ export class TaskRunner {
       controller.abort(new TaskEndedError(taskId, 'closed'));
     this.#running.clear();
     this.#activeByOwner.clear();
+    for (const unwatch of this.#following.values()) unwatch();
+    this.#following.clear();
     return Promise.resolve();
   }
 
@@ -350,6 +379,21 @@ export class TaskRunner {
   #stop(taskId: string, reason: Error): void {
     this.#running.get(taskId)?.controller.abort(reason);
     this.#release(taskId);
+  }
+
+  /**
+   * Watches a task this process runs on a shared store: once it is terminal or gone, whoever ended
+   * it (a cancel through another node, a lost lease), the work's signal aborts.
+   */
+  #follow(taskId: string): void {
+    const unwatch = this.store.watch?.(taskId, (record) => {
+      if (record && !isTerminal(record.status)) return;
+      this.#following.get(taskId)?.();
+      this.#following.delete(taskId);
+      const why = record === undefined ? 'expired' : record.status === 'cancelled' ? 'cancelled' : 'ended';
+      this.#stop(taskId, new TaskEndedError(taskId, why));
+    });
+    if (unwatch) this.#following.set(taskId, unwatch);
   }
 
   /** The task no longer counts against its requestor: its work ended, or it was cancelled or expired. */

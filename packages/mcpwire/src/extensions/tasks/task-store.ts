@@ -47,6 +47,12 @@ export interface TaskStore {
    * Without it, a runner sees only the changes made through itself.
    */
   watch?(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void;
+  /**
+   * True for a store other processes change too (Redis): a runner then watches each task it runs,
+   * and aborts the work when the task ends elsewhere (cancelled through another node, or failed
+   * because this process lost its lease). Requires `watch`.
+   */
+  readonly shared?: boolean;
 }
 
 /** The default store: a Map in this process. Records are copied in and out, as a durable store would. */

@@ -14,7 +14,8 @@ import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
 /**
  * The `taskIds` feed of a runner. It accepts the ids of stateless-era tasks the caller may read
  * (the ack echoes them; unknown, expired, foreign and handshake-era ids are left out) and sends the
- * task as `tasks/get` would show it (without `resultType`) on each change this runner makes, until
+ * task as `tasks/get` would show it (without `resultType`) on each change of it (made through any
+ * node when the runner's store is shared), until
  * the task is terminal or deleted. Right after the ack it sends each accepted task's current
  * state once, so a change between CreateTaskResult and the listen is not missed.
  */
@@ -45,11 +46,15 @@ export function taskListenFeed(runner: TaskRunner): ListenFeed {
             send('notifications/tasks', toTaskNotification(record));
             if (isTerminal(record.status)) watched.delete(record.taskId);
           };
-          const off = runner.onChange((taskId, record) => {
-            if (!watched.has(taskId)) return;
-            if (record) notify(record);
-            else watched.delete(taskId);
-          });
+          // Each task's changes as the runner's store sees them: made anywhere, on a shared store.
+          const offs = [...watched].map((taskId) =>
+            runner.watch(taskId, (record) => {
+              if (!watched.has(taskId)) return;
+              if (record) notify(record);
+              else watched.delete(taskId);
+            }),
+          );
+          const off = (): void => offs.forEach((unwatch) => unwatch());
           // Read again once watching: a change since `open` read it is then either seen here or sent above.
           for (const taskId of watched)
             runner.get(taskId, owner).then(

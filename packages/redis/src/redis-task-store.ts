@@ -1,0 +1,351 @@
+// Task records in Redis (issue 24): mcpwire's TaskStore seam, so a task created through one node is
+// read, listed, cancelled and awaited through any. A hash per task, fenced writes (Lua), expiry at
+// the task's ttl, a lease its worker renews, and every change published on the bus.
+
+import type { TaskPage, TaskRecord, TaskStore } from 'mcpwire/extensions/tasks';
+import type { MessageBus } from 'mcpwire/http';
+import { RedisKeys, type KeyOptions } from './keys.ts';
+import type { RedisConnection } from './redis-connection.ts';
+import { CREATE_TASK, DELETE_TASK, INDEX_TASK, READ_TASK, RENEW_LEASE, UPDATE_TASK } from './task-scripts.ts';
+import { orUnavailable } from './unavailable.ts';
+
+/** The bus topic of task changes: `{ taskId, record }` (record null once deleted). */
+export const TASK_CHANGED_TOPIC = 'mcpwire/task-changed';
+
+/** The default lease of a task's worker (ms): a task whose worker stopped is failed this long after. */
+export const DEFAULT_TASK_LEASE_MS = 10_000;
+
+/** Rounds of a fenced write that lost to another writer before `update` gives up. */
+const MAX_UPDATE_ROUNDS = 32;
+
+/** The message of a task failed because its worker stopped renewing its lease. */
+export const WORKER_LOST_MESSAGE =
+  'The task failed: the node running it stopped (its lease was not renewed); its work is lost';
+
+/** Options of a RedisTaskStore. */
+export interface RedisTaskStoreOptions extends KeyOptions {
+  /** How long a worker's lease lasts without renewal (ms); renewed every third of it. Default 10 s. */
+  readonly leaseMs?: number;
+  /** Renewals and bus messages that failed (never thrown). */
+  readonly onError?: (error: Error) => void;
+}
+
+type Listener = (record: TaskRecord | undefined) => void;
+
+function isTerminal(status: string | undefined): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/**
+ * A TaskStore on Redis. `mcp:{task:<id>}:task` is a hash (`record` JSON, `rev`, `status`) expiring
+ * at the task's ttl; `mcp:{task:<id>}:lease` is its worker's lease. `create` takes the lease for
+ * this store: it renews the lease of every task it created until the task is terminal, so the
+ * process holding the store is the task's worker (mcpwire's TaskRunner runs a task where it creates
+ * it). `update` reads, applies the change and writes only if the task is still at the revision and
+ * status it read (UPDATE_TASK), reading again when another node wrote first; a terminal task is
+ * never written again. A task that is not terminal and whose lease is gone (its worker's process
+ * died) is failed with {@link WORKER_LOST_MESSAGE} by the first read that finds it so, on any node;
+ * watched tasks are read every half lease, so waiters see it too. Every write publishes the record
+ * on the bus topic {@link TASK_CHANGED_TOPIC}, which `watch` listens to. `list` keeps one sorted set
+ * per requestor (principal or session); tasks created by nobody in particular are listed to no one.
+ * Call `start()` before use (it subscribes to the bus) and `close()` to stop renewing.
+ */
+export class RedisTaskStore implements TaskStore, AsyncDisposable {
+  readonly shared = true;
+  readonly leaseMs: number;
+  readonly #redis: RedisConnection;
+  readonly #bus: MessageBus;
+  readonly #keys: RedisKeys;
+  readonly #channel: string;
+  readonly #onError: (error: Error) => void;
+  /** This store's lease holder id. */
+  readonly #holder = crypto.randomUUID();
+  /** Tasks this store leases (it created them and they are not terminal). */
+  readonly #held = new Set<string>();
+  readonly #watchers = new Map<string, Set<Listener>>();
+  #renewTimer: ReturnType<typeof setInterval> | undefined;
+  #checkTimer: ReturnType<typeof setInterval> | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(redis: RedisConnection, bus: MessageBus, options: RedisTaskStoreOptions = {}) {
+    this.#redis = redis;
+    this.#bus = bus;
+    this.#keys = new RedisKeys(options);
+    this.#channel = this.#keys.topic(TASK_CHANGED_TOPIC);
+    this.leaseMs = Math.max(30, options.leaseMs ?? DEFAULT_TASK_LEASE_MS);
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /** Subscribes to the task changes of every node; resolves once Redis confirmed it. Idempotent. */
+  async start(): Promise<void> {
+    if (this.#unsubscribe) return;
+    this.#unsubscribe = await this.#bus.subscribe(TASK_CHANGED_TOPIC, (message) => {
+      const taskId = message.taskId;
+      if (typeof taskId !== 'string') return;
+      const record = (message.record ?? undefined) as TaskRecord | undefined;
+      if (record === undefined || isTerminal(record.status)) this.#held.delete(taskId);
+      this.#deliver(taskId, record);
+    });
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const keys = [this.#keys.task(record.taskId), this.#keys.taskLease(record.taskId)];
+    const expireAt = record.ttlMs === null ? '' : String(record.createdAt + record.ttlMs + 1);
+    const args = [
+      JSON.stringify(record),
+      record.status,
+      expireAt,
+      String(this.leaseMs),
+      this.#holder,
+      this.#channel,
+      this.#message(record.taskId, record),
+    ];
+    if ((await this.#eval(CREATE_TASK, keys, args)) !== 1)
+      throw new Error(`Task "${record.taskId}" already exists`);
+    if (!isTerminal(record.status)) this.#hold(record.taskId);
+    const requestor = requestorOf(record);
+    if (requestor !== undefined)
+      await this.#eval(
+        INDEX_TASK,
+        [this.#keys.requestorTasks(requestor)],
+        [String(record.createdAt), record.taskId, expireAt],
+      );
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const read = await this.#read(taskId);
+    if (read === undefined) return undefined;
+    if (read.hasLease || isTerminal(read.status)) return read.record;
+    // Not terminal and nobody renews it: its worker is gone. Fail it (fenced: only if still so).
+    return this.#failLost(taskId);
+  }
+
+  async update(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
+      const read = await this.#read(taskId);
+      if (read === undefined) return undefined;
+      // TASK-7: a terminal task never changes again, whatever the change would make of it.
+      if (isTerminal(read.status)) return read.record;
+      const next = change(structuredClone(read.record));
+      if (next === undefined) return read.record;
+      const outcome = await this.#write(taskId, read, next, false);
+      if (outcome === 1) return next;
+      if (outcome === -1) return undefined;
+      // 0: another node wrote first; -2: it is terminal now. Read again: `change` judges the new state.
+    }
+    throw new Error(`Task "${taskId}": other nodes kept changing it over ${MAX_UPDATE_ROUNDS} rounds`);
+  }
+
+  async delete(taskId: string): Promise<void> {
+    this.#release(taskId);
+    await this.#eval(
+      DELETE_TASK,
+      [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
+      [this.#channel, this.#message(taskId, undefined)],
+    );
+  }
+
+  async list(options: {
+    owner: string | undefined;
+    session?: string | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  }): Promise<TaskPage | undefined> {
+    const requestor = requestorOf(options);
+    if (requestor === undefined) return options.cursor === undefined ? { records: [] } : undefined;
+    const index = this.#keys.requestorTasks(requestor);
+    const ids = (await orUnavailable('task store', () =>
+      this.#redis.sendCommand(['ZRANGE', index, '0', '-1']),
+    )) as string[];
+    let start = 0;
+    if (options.cursor !== undefined) {
+      start = ids.indexOf(options.cursor) + 1;
+      if (start === 0) return undefined;
+    }
+    const records: TaskRecord[] = [];
+    let at = start;
+    for (; at < ids.length && records.length < options.limit; at++) {
+      const record = await this.get(ids[at]!);
+      if (record === undefined) {
+        await this.#redis.sendCommand(['ZREM', index, ids[at]!]).catch(() => {});
+        continue;
+      }
+      if (record.owner === options.owner && record.session === options.session) records.push(record);
+    }
+    const last = records.at(-1);
+    return at < ids.length && last ? { records, nextCursor: last.taskId } : { records };
+  }
+
+  watch(taskId: string, listener: Listener): () => void {
+    let set = this.#watchers.get(taskId);
+    if (!set) this.#watchers.set(taskId, (set = new Set()));
+    set.add(listener);
+    this.#checkTimer ??= unref(setInterval(() => void this.#checkWatched(), this.leaseMs / 2));
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
+      if (this.#watchers.size === 0 && this.#checkTimer !== undefined) {
+        clearInterval(this.#checkTimer);
+        this.#checkTimer = undefined;
+      }
+    };
+  }
+
+  /** Stops renewing leases (the tasks still held fail a lease later) and leaves the bus topic. */
+  close(): Promise<void> {
+    clearInterval(this.#renewTimer);
+    clearInterval(this.#checkTimer);
+    this.#renewTimer = this.#checkTimer = undefined;
+    this.#held.clear();
+    this.#watchers.clear();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    return Promise.resolve();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #read(
+    taskId: string,
+  ): Promise<{ record: TaskRecord; rev: string; status: string; hasLease: boolean } | undefined> {
+    const [json, rev, status, lease] = (await this.#eval(
+      READ_TASK,
+      [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
+      [],
+    )) as [string | null, string | null, string | null, number];
+    if (json === null || rev === null || status === null) return undefined;
+    return { record: JSON.parse(json) as TaskRecord, rev, status, hasLease: lease === 1 };
+  }
+
+  /** One fenced write (UPDATE_TASK's reply); a terminal one stops this store renewing the lease. */
+  async #write(
+    taskId: string,
+    read: { rev: string; status: string },
+    next: TaskRecord,
+    needsLeaseGone: boolean,
+  ): Promise<number> {
+    const outcome = (await this.#eval(
+      UPDATE_TASK,
+      [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
+      [
+        read.rev,
+        read.status,
+        JSON.stringify(next),
+        next.status,
+        this.#channel,
+        this.#message(taskId, next),
+        needsLeaseGone ? '1' : '0',
+      ],
+    )) as number;
+    if (outcome === 1 && isTerminal(next.status)) this.#release(taskId);
+    return outcome;
+  }
+
+  /** Fails a task whose lease is gone, unless it changed meanwhile; resolves with the record as it is. */
+  async #failLost(taskId: string): Promise<TaskRecord | undefined> {
+    for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
+      const read = await this.#read(taskId);
+      if (read === undefined) return undefined;
+      if (read.hasLease || isTerminal(read.status)) return read.record;
+      const failed: TaskRecord = {
+        ...read.record,
+        status: 'failed',
+        statusMessage: WORKER_LOST_MESSAGE,
+        lastUpdatedAt: Date.now(),
+        error: { code: -32603, message: WORKER_LOST_MESSAGE },
+      };
+      delete failed.inputRequests;
+      delete failed.inputResponses;
+      const outcome = await this.#write(taskId, read, failed, true);
+      if (outcome === 1) return failed;
+      if (outcome === -1) return undefined;
+    }
+    throw new Error(`Task "${taskId}": other nodes kept changing it over ${MAX_UPDATE_ROUNDS} rounds`);
+  }
+
+  #hold(taskId: string): void {
+    this.#held.add(taskId);
+    this.#renewTimer ??= unref(setInterval(() => void this.#renew(), this.leaseMs / 3));
+  }
+
+  #release(taskId: string): void {
+    this.#held.delete(taskId);
+    if (this.#held.size === 0 && this.#renewTimer !== undefined) {
+      clearInterval(this.#renewTimer);
+      this.#renewTimer = undefined;
+    }
+  }
+
+  async #renew(): Promise<void> {
+    await Promise.all(
+      [...this.#held].map(async (taskId) => {
+        try {
+          const kept = await this.#redis.eval(RENEW_LEASE, {
+            keys: [this.#keys.taskLease(taskId)],
+            arguments: [this.#holder, String(this.leaseMs)],
+          });
+          // Lost (the task ended elsewhere, or Redis let the lease lapse): nothing left to renew.
+          if (kept !== 1) this.#release(taskId);
+        } catch (error) {
+          this.#onError(asError(error));
+        }
+      }),
+    );
+  }
+
+  /** Reads each watched task: a lost worker's task is failed (and published), a vanished one told. */
+  async #checkWatched(): Promise<void> {
+    await Promise.all(
+      [...this.#watchers.keys()].map(async (taskId) => {
+        try {
+          if ((await this.get(taskId)) === undefined) this.#deliver(taskId, undefined);
+        } catch (error) {
+          this.#onError(asError(error));
+        }
+      }),
+    );
+  }
+
+  #deliver(taskId: string, record: TaskRecord | undefined): void {
+    const set = this.#watchers.get(taskId);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(record && structuredClone(record));
+      } catch (error) {
+        this.#onError(asError(error));
+      }
+    }
+  }
+
+  #message(taskId: string, record: TaskRecord | undefined): string {
+    return JSON.stringify({ taskId, record: record ?? null });
+  }
+
+  #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return orUnavailable('task store', () => this.#redis.eval(script, { keys, arguments: args }));
+  }
+}
+
+/** The index a record is listed under: its principal, else its session; none for neither. */
+function requestorOf(record: {
+  owner?: string | undefined;
+  session?: string | undefined;
+}): string | undefined {
+  if (record.owner !== undefined) return `principal:${record.owner}`;
+  return record.session === undefined ? undefined : `session:${record.session}`;
+}
+
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,81 @@
+// The Lua scripts of RedisTaskStore: each write is one script over the keys of one task (its hash
+// and its lease share the `{task:<id>}` hash tag), so Redis runs the check and the write atomically,
+// and the change is published on the bus from inside the same script (in write order).
+
+/**
+ * KEYS: task hash, lease. ARGV: record JSON, status, expire-at ms ('' for none), lease ms, holder,
+ * channel, message. Creates the task (rev 1) unless it exists, takes the lease for a task that is
+ * not terminal, publishes. Replies 1, or 0 when the id is taken.
+ */
+export const CREATE_TASK = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'record', ARGV[1], 'rev', 1, 'status', ARGV[2])
+if ARGV[3] ~= '' then redis.call('PEXPIREAT', KEYS[1], ARGV[3]) end
+local status = ARGV[2]
+if status ~= 'completed' and status ~= 'failed' and status ~= 'cancelled' then
+  redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[4])
+end
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return 1
+`;
+
+/**
+ * KEYS: task hash, lease. ARGV: expected rev, expected status, record JSON, new status, channel,
+ * message, '1' when the lease must be gone (a dead worker's task failed by another node).
+ * The fence: the write happens only if the task is still at the revision and status it was read at
+ * and that status is not terminal, so of two nodes finishing one task only the first writes.
+ * Replies 1 (written), 0 (changed since: read again), -1 (gone), -2 (terminal, or the lease is held).
+ * A terminal write drops the lease.
+ */
+export const UPDATE_TASK = `
+local fields = redis.call('HMGET', KEYS[1], 'rev', 'status')
+if not fields[1] then return -1 end
+if fields[1] ~= ARGV[1] or fields[2] ~= ARGV[2] then return 0 end
+local from = fields[2]
+if from == 'completed' or from == 'failed' or from == 'cancelled' then return -2 end
+if ARGV[7] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
+redis.call('HSET', KEYS[1], 'record', ARGV[3], 'rev', tonumber(fields[1]) + 1, 'status', ARGV[4])
+local to = ARGV[4]
+if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2]) end
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+`;
+
+/** KEYS: task hash, lease. Replies { record JSON | false, rev, status, 1 when the lease is held }. */
+export const READ_TASK = `
+local fields = redis.call('HMGET', KEYS[1], 'record', 'rev', 'status')
+return { fields[1], fields[2], fields[3], redis.call('EXISTS', KEYS[2]) }
+`;
+
+/** KEYS: lease. ARGV: holder, lease ms. Extends the lease if this holder still has it; replies 1 or 0. */
+export const RENEW_LEASE = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+/** KEYS: task hash, lease. ARGV: channel, message. Deletes the task and publishes; replies 1 if it existed. */
+export const DELETE_TASK = `
+local existed = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2])
+if existed == 1 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+return existed
+`;
+
+/**
+ * KEYS: a requestor's index. ARGV: created-at score, task id, expire-at ms ('' for none). Adds the id
+ * and keeps the index alive as long as its longest-lived task (none: no expiry).
+ */
+export const INDEX_TASK = `
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] == '' then
+  redis.call('PERSIST', KEYS[1])
+elseif existed == 0 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+else
+  -- GT leaves a key without expiry (a task without ttl is in it) as it is.
+  redis.call('PEXPIREAT', KEYS[1], ARGV[3], 'GT')
+end
+return 1
+`;

@@ -1,0 +1,88 @@
+// RedisTaskStore's own rules on a real redis-server (issue 24), two stores standing for two nodes:
+// fenced transitions (of two nodes finishing one task, one writes; a terminal task never changes),
+// and the lease (a task whose worker stops renewing is failed, seen by another node's watcher, and
+// the worker's late result is refused).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { TaskRecord } from 'mcpwire/extensions/tasks';
+import { createRedisStores } from '../src/create-redis-stores.ts';
+import { WORKER_LOST_MESSAGE } from '../src/redis-task-store.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+
+function working(taskId: string): TaskRecord {
+  const now = Date.now();
+  return {
+    taskId,
+    status: 'working',
+    era: 'stateless',
+    requestMethod: 'tools/call',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+  };
+}
+
+/** A change as the runner makes them: nothing once the task is terminal. */
+const finish =
+  (status: 'completed' | 'cancelled') =>
+  (record: TaskRecord): TaskRecord | undefined =>
+    record.status === 'working' ? { ...record, status, lastUpdatedAt: Date.now() } : undefined;
+
+describe('RedisTaskStore on one redis-server, two stores', () => {
+  let skip: string | undefined;
+  let redis: RedisServer | undefined;
+  before(async () => {
+    skip = await redisSkipReason();
+    if (skip === undefined) redis = await startRedisServer();
+  });
+  after(() => redis?.stop());
+
+  test('two nodes finishing one task at once: one write wins, both see it, one terminal change is published', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using a = await createRedisStores({ url: redis!.url });
+    await using b = await createRedisStores({ url: redis!.url });
+    const seen: string[] = [];
+    await a.tasks.create(working('race'));
+    let terminal!: () => void;
+    const isTerminal = new Promise<void>((resolve) => (terminal = resolve));
+    const unwatch = b.tasks.watch('race', (record) => {
+      seen.push(record?.status ?? 'deleted');
+      if (record?.status !== 'working') terminal();
+    });
+    const [onA, onB] = await Promise.all([
+      a.tasks.update('race', finish('completed')),
+      b.tasks.update('race', finish('cancelled')),
+    ]);
+    await isTerminal;
+    unwatch();
+    assert.ok(onA && onB);
+    assert.equal(onA.status, onB.status, 'both nodes resolve with the one status stored');
+    assert.equal((await a.tasks.get('race'))?.status, onA.status);
+    assert.deepEqual(seen, [onA.status], 'one terminal write was published');
+    // A change that ignores the status cannot move a terminal task (TASK-7).
+    const after = await b.tasks.update('race', (record) => ({ ...record, status: 'working' }));
+    assert.equal(after?.status, onA.status);
+    assert.equal((await b.tasks.get('race'))?.status, onA.status);
+  });
+
+  test('a worker that stops renewing: another node watching sees the task failed; its late result is refused', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    await using worker = await createRedisStores({ url: redis!.url, taskLeaseMs: 200 });
+    await using other = await createRedisStores({ url: redis!.url, taskLeaseMs: 200 });
+    await worker.tasks.create(working('orphan'));
+    assert.equal((await other.tasks.get('orphan'))?.status, 'working', 'the lease is held');
+    const failed = new Promise<TaskRecord | undefined>((resolve) => {
+      other.tasks.watch('orphan', (record) => record?.status !== 'working' && resolve(record));
+    });
+    // The worker's process stops renewing (as a SIGKILLed node would); its connection stays.
+    await worker.tasks.close();
+    const record = await failed;
+    assert.equal(record?.status, 'failed');
+    assert.equal(record?.statusMessage, WORKER_LOST_MESSAGE);
+    assert.deepEqual(record?.error, { code: -32603, message: WORKER_LOST_MESSAGE });
+    const late = await worker.tasks.update('orphan', finish('completed'));
+    assert.equal(late?.status, 'failed', 'the fence refuses the late result');
+    assert.equal((await other.tasks.get('orphan'))?.status, 'failed');
+  });
+});
