@@ -1,7 +1,7 @@
 // The `mcpwire bridge` benchmark of `npm run bench` (issue 25, point 5): what the bridge adds per call,
 // against calling the same server directly, in interleaved rounds with fresh processes per measurement:
-//   http-front   `bridge --http 0 -- serve everything` (a stdio child per session) against
-//                `serve everything --http` itself; the same raw-socket HTTP client, handshake-era sessions
+//   http-front   `bridge --http 0 [--shared] -- serve everything` (a stdio child per session, or one
+//                for all) against `serve everything --http` itself; one raw-socket HTTP client, 2025 sessions
 //   stdio-front  `bridge <url>` (the host on its stdio) against the host talking HTTP to the same
 //                `serve everything --http` itself
 // Each runs sequential (one client, one call at a time: p50/p99) and pipelined (16 calls in flight:
@@ -105,6 +105,19 @@ const httpFront: readonly Setup[] = [
           bridge: readCpuUs(bridge.pid) ?? Number.NaN,
           server: childrenCpuUs(bridge.pid),
         })),
+      ),
+  },
+  {
+    name: 'bridge --http --shared',
+    note: 'bridge --http 0 --shared -- serve everything: one stdio child for every session, ids remapped',
+    measure: (inFlight) =>
+      withHttpServer(
+        bridgeArgs('--http', '0', '--shared', '--', node, cli, 'serve', 'everything'),
+        (bridge) =>
+          runHttpLoad(bridge.url, inFlight, window(), openSession, callEcho, () => ({
+            bridge: readCpuUs(bridge.pid) ?? Number.NaN,
+            server: childrenCpuUs(bridge.pid),
+          })),
       ),
   },
 ];
