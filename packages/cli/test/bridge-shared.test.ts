@@ -11,6 +11,7 @@ import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { BridgeProcess, isAlive, waitGone } from './support/bridge-process.ts';
 import {
   callBody,
+  deleteSession,
   initializeBody,
   openSession,
   post,
@@ -164,6 +165,24 @@ describe('mcpwire bridge --http --shared', { concurrency: 2 }, () => {
     });
     assert.deepEqual(second.response, { ...first.response!, id: 'two' });
     assert.equal(bridge.childPids.length, 1);
+  });
+
+  test("a session's DELETE cancels its call on the child; the other session and the child go on", async () => {
+    const { bridge, url } = await BridgeProcess.start(['--shared']);
+    await using _bridge = bridge;
+    const [a, b] = await Promise.all([openSession(url), openSession(url)]);
+    const pid = resultText(await post(url, callBody(1, 'pid'), b));
+    const waiting = await slowCall(url, a);
+    // The stream ends without an answer: the session is gone.
+    const ended = waiting.rest.catch(() => 'ended');
+    assert.equal(await deleteSession(url, a), 204);
+    assert.equal(await ended, 'ended');
+    assert.equal(
+      (JSON.parse(resultText(await post(url, callBody(2, 'cancelled'), b))) as unknown[]).length,
+      1,
+    );
+    assert.equal(resultText(await post(url, callBody(3, 'pid'), b)), pid);
+    assert.equal((await post(url, callBody(4, 'pid'), a)).status, 404);
   });
 
   test("the child's crash ends every session with an error naming the exit; the ids are then 404; a new session gets a new child", async () => {

@@ -245,10 +245,11 @@ class SharedChild {
   /** A session ended (DELETE, idle, closed): its calls are cancelled on the child; the last one stops it. */
   async #endSession(front: Channel): Promise<void> {
     if (!this.#sessions.has(front)) return;
-    await this.#forget(front);
+    // At once, before anything another session sends next reaches the child.
     const { cancelOnChild, childRequestsToFail } = this.#ids.endSession(front, 'the client session ended');
     for (const cancel of cancelOnChild) this.#child?.send(cancel).catch(() => {});
     for (const id of childRequestsToFail) this.#refuse(id, 'the client session that was asked ended');
+    await this.#forget(front);
     if (this.#sessions.size === 0) await this.close();
   }
 
