@@ -27,6 +27,7 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  shared?: boolean;
   config?: string;
   allow?: string[];
   deny?: string[];
@@ -98,6 +99,10 @@ export function bridgeCommand(): Command {
       DEFAULT_IDLE_TIMEOUT_SECONDS,
     )
     .option(
+      '--shared',
+      'with --http: one server process for every session, request ids remapped (for servers that keep nothing per connection)',
+    )
+    .option(
       '-H, --header <name:value>',
       'with a URL: an HTTP header sent with every request to the remote (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
@@ -152,6 +157,7 @@ export function bridgeCommand(): Command {
         ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
         maxSessions: options.maxSessions,
         idleTimeoutSeconds: options.idleTimeout,
+        ...(options.shared === true ? { shared: true } : {}),
       },
     );
     // Leave even if a stray handle remains: every server process has been stopped.
@@ -176,6 +182,10 @@ export function bridgeCommand(): Command {
       'reachable from the network under the name myhost.lan',
     ],
     [
+      'mcpwire bridge --http 3000 --shared -- node stateless-server.js',
+      'one process for every client (the server keeps nothing per connection)',
+    ],
+    [
       'mcpwire bridge --config ~/.cursor/mcp.json',
       'every server of a host config as one stdio server: tools named <server>__<tool>',
     ],
@@ -192,6 +202,8 @@ export function bridgeCommand(): Command {
 
 /** The remote's URL (no --http); throws UsageError for anything else. */
 function checkUrl(words: readonly string[], options: BridgeOptions): string {
+  if (options.shared === true)
+    throw new UsageError('--shared applies with --http <port> -- <command> (see "mcpwire bridge --help")');
   if (options.auth === 'dev')
     throw new UsageError('--auth dev applies with --http <port> (see "mcpwire bridge --help")');
   const [url] = words;

@@ -159,7 +159,7 @@ export class EraFront {
  * requests by `front` (the library's HTTP endpoint calls `serveRequest` for them).
  */
 export function withEraFront(
-  relay: ChildRelayServer,
+  relay: Pick<ChildRelayServer, 'connect' | 'close'>,
   front: EraFront,
 ): ChannelServer & {
   serveRequest: EraFront['serveRequest'];

@@ -8,6 +8,7 @@ import { ExitCode, type ExitCodeValue } from '../../exit-code.ts';
 import { toTerminalText } from '../../terminal/terminal-text.ts';
 import { ChildRelayServer, inheritedEnvironment, type ChildCommand } from './http-front-relay.ts';
 import { EraFront, withEraFront } from './era-front.ts';
+import { SharedChildServer } from './shared-child.ts';
 
 /** Sessions (so children) at most by default: each costs a process. */
 export const DEFAULT_MAX_SESSIONS = 32;
@@ -22,6 +23,8 @@ export interface HttpFrontOptions {
   auth?: 'dev';
   maxSessions: number;
   idleTimeoutSeconds: number;
+  /** One child for every handshake-era session, ids remapped (shared-child.ts); else a child per session. */
+  shared?: boolean;
 }
 
 /** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
@@ -32,12 +35,14 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
   const onStderr = createStderrRelay();
   const onNote = (text: string): void =>
     void process.stderr.write(`mcpwire bridge: ${toTerminalText(text)}\n`);
-  const relay = new ChildRelayServer({
-    forgetSession: (sessionId) => sessionStore.delete(sessionId),
+  const relayOptions = {
+    forgetSession: (sessionId: string) => sessionStore.delete(sessionId),
     child,
     onStderr,
     onNote,
-  });
+  };
+  const relay =
+    options.shared === true ? new SharedChildServer(relayOptions) : new ChildRelayServer(relayOptions);
   // 2026-07-28 requests: one shared child behind a 2026-07-28 front (era-front.ts).
   const server = withEraFront(relay, new EraFront({ child, onStderr, onNote, env: inheritedEnvironment() }));
   const shown = toTerminalText([child.command, ...child.args].join(' '));
@@ -54,7 +59,8 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
     sessionStore,
     hasLegacySse: false,
     gate: createSessionCap(relay, options.maxSessions),
-    banner: (url) => `bridging ${url} to ${shown} (a process per session)`,
+    banner: (url) =>
+      `bridging ${url} to ${shown} (${options.shared === true ? 'one process for every session' : 'a process per session'})`,
   });
   return ExitCode.ok;
 }
