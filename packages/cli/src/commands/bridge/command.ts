@@ -13,7 +13,7 @@ import {
 import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
 import { parseHeaders } from '../../target/target.ts';
 import { addAuthOptions } from '../../target/target-options.ts';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS } from './http-front.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS, type HttpFrontOptions } from './http-front.ts';
 import { parseAuthMode, parseCount, parsePort, parseSeconds } from '../../arguments/option-values.ts';
 
 interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
@@ -36,7 +36,7 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
 export function bridgeCommand(): Command {
   const command = defineCommand('bridge')
     .usage(
-      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
+      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge --http <port> [options] <url>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
     )
     .summary('offer a remote MCP server on stdio, or a stdio server over Streamable HTTP')
     .description(
@@ -59,6 +59,10 @@ export function bridgeCommand(): Command {
         "2026-07-28 front: server/discover from its initialize result, the process's elicitation, " +
         'sampling and roots requests as input_required rounds, list changes on subscriptions/listen. ' +
         'Host and Origin are checked as "mcpwire serve --http" does.\n\n' +
+        'With --http and a URL: the remote server served again over Streamable HTTP, both eras on one ' +
+        'endpoint: a handshake-era client gets a remote session of its own (passed through, or translated ' +
+        'for a 2026-07-28-only remote), a 2026-07-28 client is passed through (or translated for a ' +
+        "handshake-only remote). OAuth, -H and --no-auth are the remote's; --auth dev guards this side.\n\n" +
         'With --config <file>: the servers of a host config file (or those named) as one server, on stdio or ' +
         'with --http: tools, prompts and templates named <server>__<name> (a hash suffix where names ' +
         'collide or pass 64 characters), resource URIs unchanged; a dead server is withdrawn and ' +
@@ -141,6 +145,19 @@ export function bridgeCommand(): Command {
       setTimeout(() => process.exit(), 500).unref();
       return;
     }
+    if (words.length === 1 && /^https?:\/\//i.test(words[0]!)) {
+      // HTTP to HTTP: --auth dev guards this side, OAuth (or --no-auth, -H) is the remote's.
+      const { auth: _inbound, ...remoteOptions } = options;
+      const url = checkUrl(words, remoteOptions);
+      const { auth } = authOf({ ...options, auth: options.auth !== false });
+      const { runHttpUrlFront } = await import('./http-url-front.ts');
+      process.exitCode = await runHttpUrlFront(
+        { url, headers: parseHeaders(options.header ?? []), auth },
+        httpFrontOptions(options),
+      );
+      setTimeout(() => process.exit(), 500).unref();
+      return;
+    }
     const [name, ...args] = checkOptions(words, options);
     const { runHttpFront } = await import('./http-front.ts');
     process.exitCode = await runHttpFront(
@@ -176,6 +193,10 @@ export function bridgeCommand(): Command {
       'reachable from the network under the name myhost.lan',
     ],
     [
+      'mcpwire bridge --http 3000 https://mcp.example.com/mcp',
+      'a remote server again at http://127.0.0.1:3000/mcp, for clients of either era',
+    ],
+    [
       'mcpwire bridge --config ~/.cursor/mcp.json',
       'every server of a host config as one stdio server: tools named <server>__<tool>',
     ],
@@ -188,6 +209,20 @@ export function bridgeCommand(): Command {
       'tokens required, from a development authorization server',
     ],
   ]);
+}
+
+/** The --http side's options. */
+function httpFrontOptions(options: BridgeOptions): HttpFrontOptions {
+  if (options.auth === 'dev')
+    checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire bridge --auth dev');
+  return {
+    port: options.http!,
+    host: options.host,
+    ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+    ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
+    maxSessions: options.maxSessions,
+    idleTimeoutSeconds: options.idleTimeout,
+  };
 }
 
 /** The remote's URL (no --http); throws UsageError for anything else. */

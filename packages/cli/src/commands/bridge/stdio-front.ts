@@ -67,9 +67,10 @@ function note(error: Error | string): void {
 /**
  * The two channels wired to each other; tracks the host's requests the remote has not answered.
  * The host's first `initialize` is watched: refused by a remote that speaks 2026-07-28, the relay
- * switches to translation (`#translator`) for the rest of the connection.
+ * switches to translation (`#translator`) for the rest of the connection. The host's channel may be
+ * any handshake-era connection: stdio here, an HTTP session for `bridge --http <port> <url>`.
  */
-class StdioRelay {
+export class StdioRelay {
   readonly #host: Channel;
   readonly #remote: Channel;
   readonly #openStateless: (() => Transport) | undefined;
@@ -89,11 +90,17 @@ class StdioRelay {
     this.#openStateless = openStateless;
   }
 
+  /** Opens both channels; resolves with the exit code once either side has ended (see runStdioFront). */
   run(): Promise<ExitCodeValue> {
     const done = new Promise<ExitCodeValue>((resolve) => (this.#finish = resolve));
     this.#remote.open(this.#receiver(false));
     this.#host.open(this.#receiver(true));
     return done;
+  }
+
+  /** Ends the relay as the host leaving would (the remote session is deleted); idempotent. */
+  stop(): Promise<void> {
+    return this.#end(ExitCode.ok);
   }
 
   #receiver(isHost: boolean): ChannelReceiver {
