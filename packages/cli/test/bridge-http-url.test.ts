@@ -65,9 +65,7 @@ async function driveEverything(client: Client, asked: string[]): Promise<void> {
   assert.match(textOf(elicited), /ada@example\.com/);
 }
 
-const elicitation = (
-  asked: string[],
-): NonNullable<NonNullable<ClientOptions['handlers']>['elicitation']> => {
+const elicitation = (asked: string[]): NonNullable<NonNullable<ClientOptions['handlers']>['elicitation']> => {
   return (params) => {
     asked.push(params.message);
     return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
@@ -83,24 +81,28 @@ describe('bridge --http <port> <url>: a handshake-era client in front of a 2026-
     await remote?.[Symbol.asyncDispose]();
   });
 
-  test('our Client (handshake era): tools, a resource, a prompt, an elicitation, a list change', LONG, async () => {
-    const { bridge, url } = await startUrlBridge(remote.url);
-    await using _bridge = bridge;
-    const asked: string[] = [];
-    const client = await connect(url, { era: 'handshake', handlers: { elicitation: elicitation(asked) } });
-    try {
-      assert.equal(client.era, 'handshake', bridge.stderr);
-      assert.equal(client.serverInfo?.name, 'mcpwire-everything');
-      await driveEverything(client, asked);
-      const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
-      await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
-      await changed;
-      assert.ok((await client.listAllTools()).some((tool) => tool.name === 'test_dynamic_tool'));
-    } finally {
-      await client.close();
-    }
-    assert.equal(bridge.stdout, '');
-  });
+  test(
+    'our Client (handshake era): tools, a resource, a prompt, an elicitation, a list change',
+    LONG,
+    async () => {
+      const { bridge, url } = await startUrlBridge(remote.url);
+      await using _bridge = bridge;
+      const asked: string[] = [];
+      const client = await connect(url, { era: 'handshake', handlers: { elicitation: elicitation(asked) } });
+      try {
+        assert.equal(client.era, 'handshake', bridge.stderr);
+        assert.equal(client.serverInfo?.name, 'mcpwire-everything');
+        await driveEverything(client, asked);
+        const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
+        await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+        await changed;
+        assert.ok((await client.listAllTools()).some((tool) => tool.name === 'test_dynamic_tool'));
+      } finally {
+        await client.close();
+      }
+      assert.equal(bridge.stdout, '');
+    },
+  );
 
   test('the official v1 client: a tool, an elicitation, a list change', LONG, async () => {
     const { bridge, url } = await startUrlBridge(remote.url);
@@ -151,26 +153,30 @@ describe('bridge --http <port> <url>: a 2026-07-28 client in front of a handshak
     await remote?.[Symbol.asyncDispose]();
   });
 
-  test('our Client (2026-07-28): tools, a resource, a prompt, an elicitation round, a list change on listen', LONG, async () => {
-    const { bridge, url } = await startUrlBridge(remote.url);
-    await using _bridge = bridge;
-    const asked: string[] = [];
-    const client = await connect(url, { era: 'stateless', handlers: { elicitation: elicitation(asked) } });
-    try {
-      assert.equal(client.era, 'stateless', bridge.stderr);
-      assert.equal(client.protocolVersion, '2026-07-28');
-      assert.equal(client.serverInfo?.name, 'mcpwire-everything');
-      await driveEverything(client, asked);
-      const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
-      const subscription = client.listen({ toolsListChanged: true });
-      assert.deepEqual(await subscription.acknowledged, { toolsListChanged: true });
-      await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
-      await changed;
-      subscription.close();
-    } finally {
-      await client.close();
-    }
-  });
+  test(
+    'our Client (2026-07-28): tools, a resource, a prompt, an elicitation round, a list change on listen',
+    LONG,
+    async () => {
+      const { bridge, url } = await startUrlBridge(remote.url);
+      await using _bridge = bridge;
+      const asked: string[] = [];
+      const client = await connect(url, { era: 'stateless', handlers: { elicitation: elicitation(asked) } });
+      try {
+        assert.equal(client.era, 'stateless', bridge.stderr);
+        assert.equal(client.protocolVersion, '2026-07-28');
+        assert.equal(client.serverInfo?.name, 'mcpwire-everything');
+        await driveEverything(client, asked);
+        const changed = new Promise<void>((resolve) => client.on('toolsListChanged', () => resolve()));
+        const subscription = client.listen({ toolsListChanged: true });
+        assert.deepEqual(await subscription.acknowledged, { toolsListChanged: true });
+        await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+        await changed;
+        subscription.close();
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   test('a handshake-era client passes through to the same-era server', LONG, async () => {
     const { bridge, url } = await startUrlBridge(remote.url);
