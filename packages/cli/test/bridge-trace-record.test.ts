@@ -80,11 +80,9 @@ describe('bridge --trace and --record', () => {
       assert.equal(entries[0]?.format, 'mcpwire-transcript');
       assert.equal(entries[0]?.recorder, 'mcpwire bridge');
       assert.equal(entries[0]?.transport, 'stdio');
-      assert.deepEqual(methodsFrom(entries, 'client').slice(0, 3), [
-        'initialize',
-        'notifications/initialized',
-        'tools/call',
-      ]);
+      const sent = methodsFrom(entries, 'client');
+      assert.deepEqual(sent.slice(0, 2), ['initialize', 'notifications/initialized']);
+      assert.ok(sent.includes('tools/call'), JSON.stringify(sent));
 
       const replayed = new Client(info, { era: 'handshake', eraCache: false, requestTimeoutMs: 60_000 });
       await replayed.connect(new StdioClientTransport(ourCliCommand('replay', file)));

@@ -30,6 +30,9 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   config?: string;
   allow?: string[];
   deny?: string[];
+  trace?: boolean;
+  record?: string;
+  redact?: string[];
 }
 
 /** The `bridge` command. */
@@ -120,6 +123,16 @@ export function bridgeCommand(): Command {
       'with --config: never serve those whose <server>__<name> matches (wins over --allow; repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--trace', 'show every message between the bridge and its clients on stderr as it passes')
+    .option(
+      '--record <file.jsonl>',
+      'write a transcript of the messages between the bridge and its clients (for lint, replay, report)',
+    )
+    .option(
+      '--redact <jsonpath>',
+      'also redact this value in --trace and --record, e.g. $.params.arguments.password (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--transport <kind>', 'with a URL: the remote transport')
         .choices(['streamable-http', 'sse'])
@@ -128,9 +141,13 @@ export function bridgeCommand(): Command {
   // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
   addAuthOptions(command, false);
   command.action(async (words: string[], options: BridgeOptions) => {
+    const { openBridgeRecording } = await import('./bridge-recording.ts');
+    const recording = await openBridgeRecording(recordingSubject(words, options), options);
     if (options.config !== undefined) {
       const { runAggregateCommand } = await import('./aggregate/aggregate-command.ts');
-      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config });
+      const wrapServer = recording.wrapServer.bind(recording);
+      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config, wrapServer });
+      await recording.close();
       // Leave even if a stray handle remains: every upstream has been stopped.
       setTimeout(() => process.exit(), 500).unref();
       return;
@@ -140,7 +157,9 @@ export function bridgeCommand(): Command {
       const headers = parseHeaders(options.header ?? []);
       const { auth } = authOf({ ...options, auth: options.auth !== false });
       const { runStdioFront } = await import('./stdio-front.ts');
-      process.exitCode = await runStdioFront({ url, transport: options.transport, headers, auth });
+      const wrapHost = recording.wrapChannel.bind(recording);
+      process.exitCode = await runStdioFront({ url, transport: options.transport, headers, auth, wrapHost });
+      await recording.close();
       // Leave even if a socket still holds the event loop: both sides are closed.
       setTimeout(() => process.exit(), 500).unref();
       return;
@@ -154,7 +173,9 @@ export function bridgeCommand(): Command {
       process.exitCode = await runHttpUrlFront(
         { url, headers: parseHeaders(options.header ?? []), auth },
         httpFrontOptions(options),
+        recording.wrapServer.bind(recording),
       );
+      await recording.close();
       setTimeout(() => process.exit(), 500).unref();
       return;
     }
@@ -170,7 +191,9 @@ export function bridgeCommand(): Command {
         maxSessions: options.maxSessions,
         idleTimeoutSeconds: options.idleTimeout,
       },
+      recording.wrapServer.bind(recording),
     );
+    await recording.close();
     // Leave even if a stray handle remains: every server process has been stopped.
     setTimeout(() => process.exit(), 500).unref();
   });
@@ -209,6 +232,15 @@ export function bridgeCommand(): Command {
       'tokens required, from a development authorization server',
     ],
   ]);
+}
+
+/** What a --trace or --record of the bridge is of: its client side, the upstream named. */
+function recordingSubject(
+  words: readonly string[],
+  options: BridgeOptions,
+): { transport: 'stdio' | 'http'; target: string } {
+  const transport = options.http === undefined ? 'stdio' : 'http';
+  return { transport, target: options.config === undefined ? words.join(' ') : `--config ${options.config}` };
 }
 
 /** The --http side's options. */

@@ -22,6 +22,8 @@ export interface StdioFrontOptions {
   transport: 'streamable-http' | 'sse';
   headers: Record<string, string>;
   auth: CliAuthOptions | undefined;
+  /** Wraps the host's channel (--trace, --record); the channel itself when absent. */
+  wrapHost?: (channel: Channel) => Channel;
 }
 
 /** The JSON-RPC code the bridge answers pending host requests with when the remote session ended. */
@@ -41,7 +43,7 @@ export async function runStdioFront(options: StdioFrontOptions): Promise<ExitCod
         ? new SseClientTransport(options.url, transportOptions)
         : new StreamableHttpClientTransport(options.url, transportOptions);
     const remote = await transport.connect();
-    const host = createStdioServerChannel();
+    const host = (options.wrapHost ?? ((channel: Channel) => channel))(createStdioServerChannel());
     // HTTP+SSE is handshake-era only: nothing to translate there.
     const stateless =
       options.transport === 'sse'
