@@ -14,6 +14,7 @@ import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
 import { parseHeaders } from '../../target/target.ts';
 import { addAuthOptions } from '../../target/target-options.ts';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS, type HttpFrontOptions } from './http-front.ts';
+import type { BridgeRecording } from './bridge-recording.ts';
 import { parseAuthMode, parseCount, parsePort, parseSeconds } from '../../arguments/option-values.ts';
 
 interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
@@ -141,8 +142,13 @@ export function bridgeCommand(): Command {
   // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
   addAuthOptions(command, false);
   command.action(async (words: string[], options: BridgeOptions) => {
-    const { openBridgeRecording } = await import('./bridge-recording.ts');
-    const recording = await openBridgeRecording(recordingSubject(words, options), options);
+    // Loaded only when asked for: a bridge starts as fast as before without them.
+    const isRecorded = options.trace === true || options.record !== undefined || options.redact !== undefined;
+    const recording = isRecorded
+      ? await (
+          await import('./bridge-recording.ts')
+        ).openBridgeRecording(recordingSubject(words, options), options)
+      : NOT_RECORDED;
     if (options.config !== undefined) {
       const { runAggregateCommand } = await import('./aggregate/aggregate-command.ts');
       const wrapServer = recording.wrapServer.bind(recording);
@@ -233,6 +239,13 @@ export function bridgeCommand(): Command {
     ],
   ]);
 }
+
+/** The recording of a bridge without --trace, --record or --redact: nothing wrapped. */
+const NOT_RECORDED: BridgeRecording = {
+  wrapServer: (server) => server,
+  wrapChannel: (channel) => channel,
+  close: () => Promise.resolve(),
+};
 
 /** What a --trace or --record of the bridge is of: its client side, the upstream named. */
 function recordingSubject(
