@@ -4,6 +4,8 @@
 // 2026-07-28 client in front of a handshake-only server, same-era pass-through, 404 and Origin checks.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { Client, type ClientOptions } from 'mcpwire/client';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
@@ -11,8 +13,10 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BridgeProcess } from './support/bridge-process.ts';
+import { childEnv, MCPWIRE, ROOT } from './support/cli-process.ts';
 import { startOurHttpServer, type HttpServer } from './support/http-servers.ts';
-import { initializeBody, post } from './support/raw-bridge-rpc.ts';
+import { callBody, initializeBody, openSession, post } from './support/raw-bridge-rpc.ts';
+import { freePort } from '../../../test/support/free-port.ts';
 
 const info = { name: 'bridge-http-url-test', version: '1.0.0' };
 const LONG = { timeout: 120_000 };
@@ -207,4 +211,63 @@ describe('bridge --http <port> <url>: a 2026-07-28 client in front of a handshak
     await reply.body?.cancel();
     assert.equal(reply.status, 403);
   });
+});
+
+/** `mcpwire serve everything --http <port>` on a port of our choosing; resolves once it listens. */
+async function serveOnPort(port: number): Promise<AsyncDisposable> {
+  const child = spawn(MCPWIRE[0]!, [...MCPWIRE.slice(1), 'serve', 'everything', '--http', String(port)], {
+    cwd: ROOT,
+    env: childEnv(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = once(child, 'exit');
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes(`127.0.0.1:${port}/mcp`)) resolve();
+    });
+    void exited.then(() => reject(new Error(`serve exited before listening: ${stderr}`)));
+  });
+  return {
+    [Symbol.asyncDispose]: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe('bridge --http <port> <url>: the remote session ends', () => {
+  test(
+    'the remote restarted (its session unknown, 404): the request gets an error naming it, the session id then 404, a new session works',
+    LONG,
+    async () => {
+      const port = await freePort();
+      let remote = await serveOnPort(port);
+      try {
+        const { bridge, url } = await startUrlBridge(`http://127.0.0.1:${port}/mcp`);
+        await using _bridge = bridge;
+        const sessionId = await openSession(url);
+        await remote[Symbol.asyncDispose]();
+        remote = await serveOnPort(port);
+        const failed = await post(url, callBody(3, 'echo', { message: 'x' }), sessionId);
+        assert.equal(failed.response?.id, 3, failed.text);
+        assert.equal(failed.response?.error?.code, -32001, failed.text);
+        // Over HTTP the client initializes again: no bridge to restart, unlike on stdio.
+        assert.match(String(failed.response?.error?.message), /remote session ended.*initialize again/);
+        assert.doesNotMatch(String(failed.response?.error?.message), /restart the bridge/);
+        await bridge.waitForStderr(/its client session is over/);
+        let after = await post(url, callBody(4, 'echo', { message: 'x' }), sessionId);
+        // The session is forgotten once its relay has ended, just after the error was sent.
+        while (after.status !== 404)
+          after = await post(url, callBody(4, 'echo', { message: 'x' }), sessionId);
+        assert.equal(after.status, 404);
+        const again = await openSession(url);
+        const echoed = await post(url, callBody(5, 'echo', { message: 'again' }), again);
+        assert.equal(echoed.response?.result?.content?.[0]?.text, 'again', echoed.text);
+      } finally {
+        await remote[Symbol.asyncDispose]();
+      }
+    },
+  );
 });
