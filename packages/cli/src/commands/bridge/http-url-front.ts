@@ -108,7 +108,7 @@ export class RemoteSessions {
     try {
       const transport = this.#connect();
       const remote = await transport.connect();
-      return new StdioRelay(new RelatedStreamChannel(front), remote, () => this.#connect());
+      return new StdioRelay(new RelatedStreamChannel(front), remote, () => this.#connect(), HTTP_SESSION_END);
     } catch (error) {
       note(error instanceof Error ? error.message : String(error));
       await front.close().catch(() => {});
@@ -116,6 +116,12 @@ export class RemoteSessions {
     }
   }
 }
+
+/** An HTTP client whose remote session ended initializes again: its session id then answers 404. */
+const HTTP_SESSION_END = {
+  note: 'its client session is over (404 from now on; the client initializes again)',
+  answer: 'initialize again',
+};
 
 async function createAuth(url: string, options: CliAuthOptions) {
   const { authBaseFetch, createCliAuth } = await import('../../oauth/cli-oauth.ts');

@@ -26,6 +26,21 @@ export interface StdioFrontOptions {
   wrapHost?: (channel: Channel) => Channel;
 }
 
+/**
+ * What the host is told when the remote session ends: `note` ends the line said on stderr, `answer`
+ * the error of each request still pending. On stdio the host must start the bridge again; an HTTP
+ * client initializes again (`bridge --http <port> <url>`).
+ */
+export interface SessionEndWords {
+  note: string;
+  answer: string;
+}
+
+const STDIO_SESSION_END: SessionEndWords = {
+  note: 'the host must start the bridge again (exit 3)',
+  answer: 'restart the bridge to initialize again',
+};
+
 /** The JSON-RPC code the bridge answers pending host requests with when the remote session ended. */
 export const REMOTE_SESSION_ENDED = -32_001;
 
@@ -86,7 +101,15 @@ export class StdioRelay {
   #finish!: (code: ExitCodeValue) => void;
   #isDone = false;
 
-  constructor(host: Channel, remote: Channel, openStateless?: () => Transport) {
+  readonly #endWords: SessionEndWords;
+
+  constructor(
+    host: Channel,
+    remote: Channel,
+    openStateless?: () => Transport,
+    endWords: SessionEndWords = STDIO_SESSION_END,
+  ) {
+    this.#endWords = endWords;
     this.#host = host;
     this.#remote = remote;
     this.#openStateless = openStateless;
@@ -192,7 +215,7 @@ export class StdioRelay {
       reason instanceof SessionExpiredError ||
       (reason instanceof HttpError && reason.status === 404 && this.#remote.info?.sessionId !== undefined);
     if (isSessionEnded) {
-      note(`${reason.message}; the host must start the bridge again (exit 3)`);
+      note(`${reason.message}; ${this.#endWords.note}`);
       void this.#end(ExitCode.connection, reason.message);
       return;
     }
@@ -204,7 +227,7 @@ export class StdioRelay {
   #remoteClosed(error?: Error): void {
     if (this.#isDone || this.#translator !== undefined) return;
     const why = error?.message ?? 'the remote server closed the connection';
-    note(`${why}; the host must start the bridge again (exit 3)`);
+    note(`${why}; ${this.#endWords.note}`);
     void this.#end(ExitCode.connection, why);
   }
 
@@ -220,14 +243,14 @@ export class StdioRelay {
     this.#isDone = true;
     if (remoteGone !== undefined)
       this.#translator?.failPending(
-        `mcpwire bridge: the remote server failed (${remoteGone}); restart the bridge to initialize again`,
+        `mcpwire bridge: the remote server failed (${remoteGone}); ${this.#endWords.answer}`,
       );
     await this.#translator?.close();
     if (remoteGone !== undefined)
       for (const id of [...this.#pending.keys()])
         this.#answer(
           id,
-          `mcpwire bridge: the remote session ended (${remoteGone}); restart the bridge to initialize again`,
+          `mcpwire bridge: the remote session ended (${remoteGone}); ${this.#endWords.answer}`,
         );
     await this.#remote.close().catch(note);
     await this.#host.close().catch(note);
