@@ -13,7 +13,8 @@ import {
 import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
 import { parseHeaders } from '../../target/target.ts';
 import { addAuthOptions } from '../../target/target-options.ts';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS } from './http-front.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS, type HttpFrontOptions } from './http-front.ts';
+import type { BridgeRecording } from './bridge-recording.ts';
 import { parseAuthMode, parseCount, parsePort, parseSeconds } from '../../arguments/option-values.ts';
 
 interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
@@ -31,13 +32,16 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   config?: string;
   allow?: string[];
   deny?: string[];
+  trace?: boolean;
+  record?: string;
+  redact?: string[];
 }
 
 /** The `bridge` command. */
 export function bridgeCommand(): Command {
   const command = defineCommand('bridge')
     .usage(
-      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
+      '[options] <url>\n       mcpwire bridge --http <port> [options] -- <server command...>\n       mcpwire bridge --http <port> [options] <url>\n       mcpwire bridge [--http <port>] --config <file> [options] [server names...]',
     )
     .summary('offer a remote MCP server on stdio, or a stdio server over Streamable HTTP')
     .description(
@@ -60,6 +64,10 @@ export function bridgeCommand(): Command {
         "2026-07-28 front: server/discover from its initialize result, the process's elicitation, " +
         'sampling and roots requests as input_required rounds, list changes on subscriptions/listen. ' +
         'Host and Origin are checked as "mcpwire serve --http" does.\n\n' +
+        'With --http and a URL: the remote server served again over Streamable HTTP, both eras on one ' +
+        'endpoint: a handshake-era client gets a remote session of its own (passed through, or translated ' +
+        'for a 2026-07-28-only remote), a 2026-07-28 client is passed through (or translated for a ' +
+        "handshake-only remote). OAuth, -H and --no-auth are the remote's; --auth dev guards this side.\n\n" +
         'With --config <file>: the servers of a host config file (or those named) as one server, on stdio or ' +
         'with --http: tools, prompts and templates named <server>__<name> (a hash suffix where names ' +
         'collide or pass 64 characters), resource URIs unchanged; a dead server is withdrawn and ' +
@@ -121,6 +129,16 @@ export function bridgeCommand(): Command {
       'with --config: never serve those whose <server>__<name> matches (wins over --allow; repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--trace', 'show every message between the bridge and its clients on stderr as it passes')
+    .option(
+      '--record <file.jsonl>',
+      'write a transcript of the messages between the bridge and its clients (for lint, replay, report)',
+    )
+    .option(
+      '--redact <jsonpath>',
+      'also redact this value in --trace and --record, e.g. $.params.arguments.password (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .addOption(
       new Option('--transport <kind>', 'with a URL: the remote transport')
         .choices(['streamable-http', 'sse'])
@@ -129,9 +147,18 @@ export function bridgeCommand(): Command {
   // A URL's OAuth options (--no-auth, --client-id, ...); --auth <mode> above is the --http side's.
   addAuthOptions(command, false);
   command.action(async (words: string[], options: BridgeOptions) => {
+    // Loaded only when asked for: a bridge starts as fast as before without them.
+    const isRecorded = options.trace === true || options.record !== undefined || options.redact !== undefined;
+    const recording = isRecorded
+      ? await (
+          await import('./bridge-recording.ts')
+        ).openBridgeRecording(recordingSubject(words, options), options)
+      : NOT_RECORDED;
     if (options.config !== undefined) {
       const { runAggregateCommand } = await import('./aggregate/aggregate-command.ts');
-      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config });
+      const wrapServer = recording.wrapServer.bind(recording);
+      process.exitCode = await runAggregateCommand(words, { ...options, config: options.config, wrapServer });
+      await recording.close();
       // Leave even if a stray handle remains: every upstream has been stopped.
       setTimeout(() => process.exit(), 500).unref();
       return;
@@ -141,8 +168,29 @@ export function bridgeCommand(): Command {
       const headers = parseHeaders(options.header ?? []);
       const { auth } = authOf({ ...options, auth: options.auth !== false });
       const { runStdioFront } = await import('./stdio-front.ts');
-      process.exitCode = await runStdioFront({ url, transport: options.transport, headers, auth });
+      const wrapHost = recording.wrapChannel.bind(recording);
+      process.exitCode = await runStdioFront({ url, transport: options.transport, headers, auth, wrapHost });
+      await recording.close();
       // Leave even if a socket still holds the event loop: both sides are closed.
+      setTimeout(() => process.exit(), 500).unref();
+      return;
+    }
+    if (words.length === 1 && /^https?:\/\//i.test(words[0]!)) {
+      // HTTP to HTTP: --auth dev guards this side, OAuth (or --no-auth, -H) is the remote's.
+      const { auth: _inbound, shared: _shared, ...remoteOptions } = options;
+      if (options.shared === true)
+        throw new UsageError(
+          '--shared applies with --http <port> -- <command> (see "mcpwire bridge --help")',
+        );
+      const url = checkUrl(words, remoteOptions);
+      const { auth } = authOf({ ...options, auth: options.auth !== false });
+      const { runHttpUrlFront } = await import('./http-url-front.ts');
+      process.exitCode = await runHttpUrlFront(
+        { url, headers: parseHeaders(options.header ?? []), auth },
+        httpFrontOptions(options),
+        recording.wrapServer.bind(recording),
+      );
+      await recording.close();
       setTimeout(() => process.exit(), 500).unref();
       return;
     }
@@ -150,16 +198,10 @@ export function bridgeCommand(): Command {
     const { runHttpFront } = await import('./http-front.ts');
     process.exitCode = await runHttpFront(
       { command: name!, args },
-      {
-        port: options.http!,
-        host: options.host,
-        ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
-        ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
-        maxSessions: options.maxSessions,
-        idleTimeoutSeconds: options.idleTimeout,
-        ...(options.shared === true ? { shared: true } : {}),
-      },
+      { ...httpFrontOptions(options), ...(options.shared === true ? { shared: true } : {}) },
+      recording.wrapServer.bind(recording),
     );
+    await recording.close();
     // Leave even if a stray handle remains: every server process has been stopped.
     setTimeout(() => process.exit(), 500).unref();
   });
@@ -186,6 +228,10 @@ export function bridgeCommand(): Command {
       'one process for every client (the server keeps nothing per connection)',
     ],
     [
+      'mcpwire bridge --http 3000 https://mcp.example.com/mcp',
+      'a remote server again at http://127.0.0.1:3000/mcp, for clients of either era',
+    ],
+    [
       'mcpwire bridge --config ~/.cursor/mcp.json',
       'every server of a host config as one stdio server: tools named <server>__<tool>',
     ],
@@ -198,6 +244,36 @@ export function bridgeCommand(): Command {
       'tokens required, from a development authorization server',
     ],
   ]);
+}
+
+/** The recording of a bridge without --trace, --record or --redact: nothing wrapped. */
+const NOT_RECORDED: BridgeRecording = {
+  wrapServer: (server) => server,
+  wrapChannel: (channel) => channel,
+  close: () => Promise.resolve(),
+};
+
+/** What a --trace or --record of the bridge is of: its client side, the upstream named. */
+function recordingSubject(
+  words: readonly string[],
+  options: BridgeOptions,
+): { transport: 'stdio' | 'http'; target: string } {
+  const transport = options.http === undefined ? 'stdio' : 'http';
+  return { transport, target: options.config === undefined ? words.join(' ') : `--config ${options.config}` };
+}
+
+/** The --http side's options. */
+function httpFrontOptions(options: BridgeOptions): HttpFrontOptions {
+  if (options.auth === 'dev')
+    checkDevAuthHost(options.host, options.insecureDevAuthOnNetwork === true, 'mcpwire bridge --auth dev');
+  return {
+    port: options.http!,
+    host: options.host,
+    ...(options.allowHost === undefined ? {} : { allowedHosts: options.allowHost }),
+    ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
+    maxSessions: options.maxSessions,
+    idleTimeoutSeconds: options.idleTimeout,
+  };
 }
 
 /** The remote's URL (no --http); throws UsageError for anything else. */

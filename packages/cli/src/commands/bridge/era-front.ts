@@ -7,7 +7,7 @@
 // sampling or roots request becomes an `input_required` round of the call that caused it
 // (era-rounds.ts); the call upstream runs once, kept alive across rounds in this process.
 
-import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from 'mcpwire';
+import type { JsonObject, JsonRpcRequest, JsonRpcResponse, Transport } from 'mcpwire';
 import type { ChannelServer, RequestVia } from 'mcpwire/http';
 import { Client } from 'mcpwire/client';
 import { StdioClientTransport } from 'mcpwire/stdio';
@@ -20,7 +20,10 @@ const ROUNDS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** What the 2026-07-28 front needs. */
 export interface EraFrontOptions {
-  readonly child: ChildCommand;
+  /** The stdio server to start, unless `transport` is given. */
+  readonly child?: ChildCommand;
+  /** Where the handshake-era upstream is instead of a child (`bridge --http <port> <url>`: the remote). */
+  readonly transport?: Transport;
   /** A chunk of the child's stderr; `pid` says whose. */
   readonly onStderr: (pid: number | undefined, text: string) => void;
   /** A note of the bridge's own (the child exited, a child's request no call could take). */
@@ -116,14 +119,17 @@ export class EraFront {
       },
     );
     const started: { pid: number | undefined } = { pid: undefined };
-    const transport = new StdioClientTransport({
-      command: this.#options.child.command,
-      args: this.#options.child.args,
-      env: this.#options.env,
-      stderr: (text) => this.#options.onStderr(started.pid, text),
-    });
+    const { child } = this.#options;
+    const transport =
+      this.#options.transport ??
+      new StdioClientTransport({
+        command: child?.command ?? '',
+        args: child?.args ?? [],
+        env: this.#options.env,
+        stderr: (text) => this.#options.onStderr(started.pid, text),
+      });
     const channel = await transport.connect();
-    started.pid = channel.info.pid;
+    started.pid = channel.info?.pid;
     await client.connect(channel);
     const server = new ForwardingServer(client, (method, params, ctx) =>
       ROUNDS.has(method)

@@ -28,7 +28,11 @@ export interface HttpFrontOptions {
 }
 
 /** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
-export async function runHttpFront(child: ChildCommand, options: HttpFrontOptions): Promise<ExitCodeValue> {
+export async function runHttpFront(
+  child: ChildCommand,
+  options: HttpFrontOptions,
+  wrap: <Server extends object>(server: Server) => Server = (server) => server,
+): Promise<ExitCodeValue> {
   const { serveOverHttp } = await import('../../http-serving/serve-over-http.ts');
   const { InMemorySessionStore } = await import('mcpwire/http');
   const sessionStore = new InMemorySessionStore();
@@ -46,7 +50,7 @@ export async function runHttpFront(child: ChildCommand, options: HttpFrontOption
   // 2026-07-28 requests: one shared child behind a 2026-07-28 front (era-front.ts).
   const server = withEraFront(relay, new EraFront({ child, onStderr, onNote, env: inheritedEnvironment() }));
   const shown = toTerminalText([child.command, ...child.args].join(' '));
-  await serveOverHttp(server, {
+  await serveOverHttp(wrap(server), {
     port: options.port,
     host: options.host,
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),

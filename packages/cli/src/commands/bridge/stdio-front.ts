@@ -22,7 +22,24 @@ export interface StdioFrontOptions {
   transport: 'streamable-http' | 'sse';
   headers: Record<string, string>;
   auth: CliAuthOptions | undefined;
+  /** Wraps the host's channel (--trace, --record); the channel itself when absent. */
+  wrapHost?: (channel: Channel) => Channel;
 }
+
+/**
+ * What the host is told when the remote session ends: `note` ends the line said on stderr, `answer`
+ * the error of each request still pending. On stdio the host must start the bridge again; an HTTP
+ * client initializes again (`bridge --http <port> <url>`).
+ */
+export interface SessionEndWords {
+  note: string;
+  answer: string;
+}
+
+const STDIO_SESSION_END: SessionEndWords = {
+  note: 'the host must start the bridge again (exit 3)',
+  answer: 'restart the bridge to initialize again',
+};
 
 /** The JSON-RPC code the bridge answers pending host requests with when the remote session ended. */
 export const REMOTE_SESSION_ENDED = -32_001;
@@ -41,7 +58,7 @@ export async function runStdioFront(options: StdioFrontOptions): Promise<ExitCod
         ? new SseClientTransport(options.url, transportOptions)
         : new StreamableHttpClientTransport(options.url, transportOptions);
     const remote = await transport.connect();
-    const host = createStdioServerChannel();
+    const host = (options.wrapHost ?? ((channel: Channel) => channel))(createStdioServerChannel());
     // HTTP+SSE is handshake-era only: nothing to translate there.
     const stateless =
       options.transport === 'sse'
@@ -67,9 +84,10 @@ function note(error: Error | string): void {
 /**
  * The two channels wired to each other; tracks the host's requests the remote has not answered.
  * The host's first `initialize` is watched: refused by a remote that speaks 2026-07-28, the relay
- * switches to translation (`#translator`) for the rest of the connection.
+ * switches to translation (`#translator`) for the rest of the connection. The host's channel may be
+ * any handshake-era connection: stdio here, an HTTP session for `bridge --http <port> <url>`.
  */
-class StdioRelay {
+export class StdioRelay {
   readonly #host: Channel;
   readonly #remote: Channel;
   readonly #openStateless: (() => Transport) | undefined;
@@ -83,17 +101,31 @@ class StdioRelay {
   #finish!: (code: ExitCodeValue) => void;
   #isDone = false;
 
-  constructor(host: Channel, remote: Channel, openStateless?: () => Transport) {
+  readonly #endWords: SessionEndWords;
+
+  constructor(
+    host: Channel,
+    remote: Channel,
+    openStateless?: () => Transport,
+    endWords: SessionEndWords = STDIO_SESSION_END,
+  ) {
+    this.#endWords = endWords;
     this.#host = host;
     this.#remote = remote;
     this.#openStateless = openStateless;
   }
 
+  /** Opens both channels; resolves with the exit code once either side has ended (see runStdioFront). */
   run(): Promise<ExitCodeValue> {
     const done = new Promise<ExitCodeValue>((resolve) => (this.#finish = resolve));
     this.#remote.open(this.#receiver(false));
     this.#host.open(this.#receiver(true));
     return done;
+  }
+
+  /** Ends the relay as the host leaving would (the remote session is deleted); idempotent. */
+  stop(): Promise<void> {
+    return this.#end(ExitCode.ok);
   }
 
   #receiver(isHost: boolean): ChannelReceiver {
@@ -183,7 +215,7 @@ class StdioRelay {
       reason instanceof SessionExpiredError ||
       (reason instanceof HttpError && reason.status === 404 && this.#remote.info?.sessionId !== undefined);
     if (isSessionEnded) {
-      note(`${reason.message}; the host must start the bridge again (exit 3)`);
+      note(`${reason.message}; ${this.#endWords.note}`);
       void this.#end(ExitCode.connection, reason.message);
       return;
     }
@@ -195,7 +227,7 @@ class StdioRelay {
   #remoteClosed(error?: Error): void {
     if (this.#isDone || this.#translator !== undefined) return;
     const why = error?.message ?? 'the remote server closed the connection';
-    note(`${why}; the host must start the bridge again (exit 3)`);
+    note(`${why}; ${this.#endWords.note}`);
     void this.#end(ExitCode.connection, why);
   }
 
@@ -211,14 +243,14 @@ class StdioRelay {
     this.#isDone = true;
     if (remoteGone !== undefined)
       this.#translator?.failPending(
-        `mcpwire bridge: the remote server failed (${remoteGone}); restart the bridge to initialize again`,
+        `mcpwire bridge: the remote server failed (${remoteGone}); ${this.#endWords.answer}`,
       );
     await this.#translator?.close();
     if (remoteGone !== undefined)
       for (const id of [...this.#pending.keys()])
         this.#answer(
           id,
-          `mcpwire bridge: the remote session ended (${remoteGone}); restart the bridge to initialize again`,
+          `mcpwire bridge: the remote session ended (${remoteGone}); ${this.#endWords.answer}`,
         );
     await this.#remote.close().catch(note);
     await this.#host.close().catch(note);

@@ -17,6 +17,8 @@ export interface AggregateCommandOptions {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  /** Wraps the aggregate's server (--trace, --record). */
+  wrapServer?: <Server extends object>(server: Server) => Server;
 }
 
 /**
@@ -55,5 +57,6 @@ export async function runAggregateCommand(
   return runAggregateFront(
     { config: options.config, names: words, allow: options.allow ?? [], deny: options.deny ?? [] },
     front,
+    options.wrapServer,
   );
 }

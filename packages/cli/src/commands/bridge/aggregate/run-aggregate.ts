@@ -48,14 +48,15 @@ export type AggregateFront = { kind: 'stdio' } | ({ kind: 'http' } & HttpServeOp
 export async function runAggregateFront(
   options: AggregateFrontOptions,
   front: AggregateFront = { kind: 'stdio' },
+  wrap: <Server extends object>(server: Server) => Server = (server) => server,
 ): Promise<ExitCodeValue> {
   const { aggregate, upstreams } = await createAggregate(options);
   try {
-    if (front.kind === 'stdio') await serveStdio(aggregate.server);
+    if (front.kind === 'stdio') await serveStdio(wrap(aggregate.server));
     else {
       const { serveOverHttp } = await import('../../../http-serving/serve-over-http.ts');
       const { kind: _kind, ...serving } = front;
-      await serveOverHttp(aggregate.server, {
+      await serveOverHttp(wrap(aggregate.server), {
         ...serving,
         banner: (url) => `serving ${upstreams.length} servers as one at ${url}`,
       });
