@@ -180,20 +180,41 @@ function runRound(
   earlier: JsonObject | undefined,
   asked: readonly string[] = [],
 ): Promise<JsonObject> {
-  let round!: InputRound;
-  // Settles with the handler's result, or undefined when the round ends needing input first.
-  const outcome = new Promise<JsonObject | undefined>((resolve, reject) => {
-    round = new InputRound(answers, envelope.capabilities as JsonObject, () => resolve(undefined), asked);
+  // One promise settles the round: with the handler's result or, once the round needs input (its
+  // `onNeeded`, a macrotask after the first missing input), with the input-required result;
+  // whichever comes first decides, as an undefined result means the round needs input.
+  return new Promise<JsonObject>((resolve, reject) => {
+    let isDecided = false;
+    const settle = (result: JsonObject): void => {
+      try {
+        resolve(decorate(host, spec, result));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const needInput = (): void => {
+      if (isDecided) return;
+      isDecided = true;
+      inputRequired(host, request, round, earlier).then(settle, reject);
+    };
+    const round = new InputRound(answers, envelope.capabilities as JsonObject, needInput, asked);
     const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
       .dispatch(request.method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
-      .then(resolve, reject);
+      .then(
+        (value: JsonObject | undefined) => {
+          if (value === undefined) return needInput();
+          if (isDecided) return;
+          isDecided = true;
+          settle(value);
+        },
+        (error: unknown) => {
+          if (isDecided) return;
+          isDecided = true;
+          reject(error);
+        },
+      );
   });
-  return outcome.then((value) =>
-    value !== undefined
-      ? decorate(host, spec, value)
-      : inputRequired(host, request, round, earlier).then((result) => decorate(host, spec, result)),
-  );
 }
 
 /** The result of a round that ended needing input: what it asks, and the state sealed for the retry. */
@@ -330,9 +351,22 @@ class StatelessOutput implements ContextOutput, RequestOrigin {
 
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */
 function decorate(host: StatelessHost, spec: MethodSpec, result: JsonObject): JsonObject {
-  const meta = { ...((result._meta as JsonObject | undefined) ?? {}), [MetaKey.serverInfo]: host.info };
+  const own = result._meta as JsonObject | undefined;
+  const meta = own === undefined ? serverInfoMeta(host) : { ...own, [MetaKey.serverInfo]: host.info };
   const out: JsonObject = { resultType: 'complete', ...result, _meta: meta };
   if (out.resultType === 'complete' && spec.cache)
     Object.assign(out, cacheHints(spec.cache, result, host.options.cache));
   return out;
 }
+
+/** `_meta` holding only the server info: one frozen object per server info, shared by every result. */
+function serverInfoMeta(host: StatelessHost): JsonObject {
+  let meta = infoMetas.get(host.info);
+  if (meta === undefined) {
+    meta = Object.freeze({ [MetaKey.serverInfo]: host.info });
+    infoMetas.set(host.info, meta);
+  }
+  return meta;
+}
+
+const infoMetas = new WeakMap<object, JsonObject>();
