@@ -42,7 +42,7 @@ describe('the mcpwire command', { concurrency: 4 }, () => {
     ['demo', '--era', 'future'],
     ['bridge', '--', 'node', 'server.js'],
     ['bridge', '--http', '0'],
-    ['bridge', '--http', '0', 'http://127.0.0.1:9/mcp'],
+    ['bridge', '--http', '0', '--shared', 'http://127.0.0.1:9/mcp'],
   ]) {
     test(`usage error: mcpwire ${args.join(' ')} exits 2 with one line on stderr naming the help`, async () => {
       const { code, stdout, stderr } = await runCli(args);
