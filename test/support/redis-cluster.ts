@@ -1,6 +1,7 @@
 // A real three-master Redis Cluster for tests (issue 24): three `redis-server --cluster-enabled yes` on
-// free 127.0.0.1 ports (each with its cluster bus port, +10000, free too), joined by
-// `redis-cli --cluster create`, ready once every node says `cluster_state:ok`; stops with `await using`.
+// free 127.0.0.1 ports (each with its cluster bus port, +10000, free too), and a replica of each when
+// asked, joined by `redis-cli --cluster create`, ready once every node says `cluster_state:ok` (and
+// every replica is in sync with its master); stops with `await using`.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -91,24 +92,38 @@ async function startNode(dir: string, port: number): Promise<ClusterNode> {
   return { port, url: `redis://127.0.0.1:${port}`, child };
 }
 
-/** Waits until `url`'s node says `cluster_state:ok`; polling, since Redis announces no such event. */
-async function waitForClusterOk(url: string): Promise<void> {
+/**
+ * Waits until `url`'s node answers `command` with a text that `isReady` accepts; polling, since
+ * Redis announces no such event.
+ */
+export async function waitForNode(
+  url: string,
+  command: readonly string[],
+  isReady: (reply: string) => boolean,
+): Promise<void> {
   const client = createClient({ url, socket: { reconnectStrategy: false } });
   client.on('error', () => {});
   await client.connect();
   try {
-    while (!(await client.sendCommand(['CLUSTER', 'INFO']))!.toString().includes('cluster_state:ok'))
-      await delay(50);
+    while (!isReady(String(await client.sendCommand([...command])))) await delay(50);
   } finally {
     client.destroy();
   }
 }
 
+/** `INFO replication`'s text says the node is a replica whose link to its master is up (or a master). */
+export function isInSync(info: string): boolean {
+  return info.includes('role:master') || info.includes('master_link_status:up');
+}
+
 /**
- * Starts a three-master cluster (no replicas) and resolves once every node reports
- * `cluster_state:ok`, so a client connected afterwards finds every slot served.
+ * Starts a three-master cluster, with `replicas` replicas of each master (default none), and
+ * resolves once every node reports `cluster_state:ok` and every replica is in sync, so a client
+ * connected afterwards finds every slot served.
  */
-export async function startRedisCluster(count = 3): Promise<RedisCluster> {
+export async function startRedisCluster(options: { replicas?: number } = {}): Promise<RedisCluster> {
+  const replicas = options.replicas ?? 0;
+  const count = 3 * (1 + replicas);
   const dirs: string[] = [];
   const nodes: ClusterNode[] = [];
   const stop = async (): Promise<void> => {
@@ -132,11 +147,14 @@ export async function startRedisCluster(count = 3): Promise<RedisCluster> {
       'create',
       ...addresses,
       '--cluster-replicas',
-      '0',
+      String(replicas),
       '--cluster-yes',
     ]);
     if (created.code !== 0) throw new Error(`redis-cli --cluster create failed:\n${created.output}`);
-    for (const node of nodes) await waitForClusterOk(node.url);
+    for (const node of nodes) {
+      await waitForNode(node.url, ['CLUSTER', 'INFO'], (info) => info.includes('cluster_state:ok'));
+      await waitForNode(node.url, ['INFO', 'replication'], isInSync);
+    }
   } catch (error) {
     await stop();
     throw error;
