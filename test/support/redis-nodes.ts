@@ -1,6 +1,7 @@
-// Many `mcpwire serve <server> --http 0 --redis <url>` nodes as real child processes, and a real
-// HAProxy in front of them in round-robin with no affinity (issue 24): every request of one client
-// may land on any node. The proxy names the node that answered in an `X-Mcpwire-Node` header.
+// Many `mcpwire serve <server> --http 0 --redis <url>` (or `--redis-cluster <urls>`) nodes as real
+// child processes, and a real HAProxy in front of them in round-robin with no affinity (issue 24):
+// every request of one client may land on any node. The proxy names the node that answered in an
+// `X-Mcpwire-Node` header.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +17,14 @@ import { freePort } from './free-port.ts';
 /** The response header HAProxy adds: the name (`node1`...) of the node that answered. */
 export const NODE_HEADER = 'x-mcpwire-node';
 
+/** Where the nodes keep their state: one Redis's URL (`--redis`), or a cluster's nodes (`--redis-cluster`). */
+export type RedisTarget = string | { readonly clusterUrls: readonly string[] };
+
+/** The `serve` options that name `target`. */
+export function redisFlags(target: RedisTarget): string[] {
+  return typeof target === 'string' ? ['--redis', target] : ['--redis-cluster', target.clusterUrls.join(',')];
+}
+
 /** One `serve --redis` process: its endpoint and what it wrote on stderr so far. */
 export interface ServeNode extends AsyncDisposable {
   readonly url: string;
@@ -24,16 +33,17 @@ export interface ServeNode extends AsyncDisposable {
 }
 
 /**
- * Starts `mcpwire serve <args...> --http 0 --redis <redisUrl>` from source and resolves once it said
- * where it listens (on stderr, as `serve --http` always does); rejects with its stderr if it exits first.
+ * Starts `mcpwire serve <args...> --http 0 --redis <url>` (or `--redis-cluster <urls>`) from source
+ * and resolves once it said where it listens (on stderr, as `serve --http` always does); rejects with
+ * its stderr if it exits first.
  */
 export async function startServeNode(
-  redisUrl: string,
+  target: RedisTarget,
   args: readonly string[] = ['everything'],
 ): Promise<ServeNode> {
   const child = spawn(
     MCPWIRE_ARGV[0]!,
-    [...MCPWIRE_ARGV.slice(1), 'serve', ...args, '--http', '0', '--redis', redisUrl],
+    [...MCPWIRE_ARGV.slice(1), 'serve', ...args, '--http', '0', ...redisFlags(target)],
     { cwd: ROOT_DIR, env: cliChildEnv({ NO_COLOR: '1' }), stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = once(child, 'exit');
@@ -152,9 +162,9 @@ export interface ProxiedNodes extends AsyncDisposable {
   readonly nodes: readonly ServeNode[];
 }
 
-/** Starts `count` `serve --redis` nodes on `redisUrl` and HAProxy in front of them. */
+/** Starts `count` `serve --redis` (or `--redis-cluster`) nodes on `target` and HAProxy in front of them. */
 export async function startProxiedNodes(
-  redisUrl: string,
+  target: RedisTarget,
   options: { count?: number; args?: readonly string[] } = {},
 ): Promise<ProxiedNodes> {
   const nodes: ServeNode[] = [];
@@ -163,7 +173,7 @@ export async function startProxiedNodes(
   };
   try {
     for (let index = 0; index < (options.count ?? 3); index++)
-      nodes.push(await startServeNode(redisUrl, options.args));
+      nodes.push(await startServeNode(target, options.args));
     const proxy = await startHaproxy(nodes.map((node) => node.url));
     return {
       url: proxy.url,

@@ -1,7 +1,9 @@
-// One call that gives createHttpHandler its three Redis seams over one connection (issue 24), and
-// the tasks extension its store.
+// One call that gives createHttpHandler its three Redis seams over one connection (issue 24), to one
+// Redis or to a Redis Cluster, and the tasks extension its store.
 
 import { createClient } from 'redis';
+import { clusterConnection, type RedisClusterClient } from './cluster-connection.ts';
+import { connectCluster } from './connect-cluster.ts';
 import type { KeyOptions } from './keys.ts';
 import type { RedisPublisher } from './redis-connection.ts';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
@@ -10,10 +12,31 @@ import { RedisSessionStore } from './redis-session-store.ts';
 import { loadRequestStateKeys } from './request-state-keys.ts';
 import { RedisTaskStore } from './redis-task-store.ts';
 
-/** Where the stores connect: a URL (the stores own the connection) or a connected node-redis client (the caller's). */
+/**
+ * Where the stores connect: a URL (the stores own the connection) or a connected node-redis client
+ * (the caller's); on a Redis Cluster, its nodes' URLs (the stores own the cluster client; the first
+ * URL's user, password and scheme apply to every node) or a connected `createCluster()` (the caller's).
+ */
 export type RedisStoresOptions = (
-  | { readonly url: string; readonly client?: never }
-  | { readonly client: RedisPublisher; readonly url?: never }
+  | { readonly url: string; readonly client?: never; readonly cluster?: never; readonly clusterUrls?: never }
+  | {
+      readonly client: RedisPublisher;
+      readonly url?: never;
+      readonly cluster?: never;
+      readonly clusterUrls?: never;
+    }
+  | {
+      readonly clusterUrls: readonly string[];
+      readonly url?: never;
+      readonly client?: never;
+      readonly cluster?: never;
+    }
+  | {
+      readonly cluster: RedisClusterClient;
+      readonly url?: never;
+      readonly client?: never;
+      readonly clusterUrls?: never;
+    }
 ) &
   KeyOptions &
   Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> & {
@@ -43,23 +66,35 @@ export interface RedisStores extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** What `close` ends of a connection the stores opened. */
+interface Owned {
+  readonly isOpen: boolean;
+  destroy(): void;
+}
+
 /**
  * Creates the session store, message bus and event store over one Redis connection (the bus adds a
- * subscriber connection of its own). With `url` it connects first and owns the connection; with
- * `client` it uses the caller's connected client and leaves it open on `close`. Every node of one
- * MCP server is given the same Redis and `prefix`.
+ * subscriber connection of its own). With `url` or `clusterUrls` it connects first and owns the
+ * connection; with `client` or `cluster` it uses the caller's connected one and leaves it open on
+ * `close`. Every node of one MCP server is given the same Redis (or cluster) and `prefix`.
  */
 export async function createRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
   const onError = options.onError ?? (() => {});
-  let owned: ReturnType<typeof createClient> | undefined;
+  let owned: Owned | undefined;
   let client: RedisPublisher;
   if (options.client !== undefined) client = options.client;
-  else {
+  else if (options.cluster !== undefined) client = clusterConnection(options.cluster);
+  else if (options.clusterUrls !== undefined) {
+    const cluster = await connectCluster(options.clusterUrls, onError);
+    owned = cluster;
+    client = clusterConnection(cluster);
+  } else {
     // No offline queue: while Redis is down a command fails at once (503) instead of waiting.
-    owned = createClient({ url: options.url, disableOfflineQueue: true });
-    owned.on('error', onError);
-    await owned.connect();
-    client = owned;
+    const single = createClient({ url: options.url, disableOfflineQueue: true });
+    single.on('error', onError);
+    await single.connect();
+    owned = single;
+    client = single;
   }
   const keys: KeyOptions = options.prefix === undefined ? {} : { prefix: options.prefix };
   const sessions = new RedisSessionStore(client, keys);

@@ -1,5 +1,6 @@
-// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis (issue 24), so one
-// MCP server runs on many nodes behind any balancer: `createHttpHandler(server, await createRedisStores({ url }))`.
+// @mcpwire/redis: mcpwire's session store, message bus and event store on Redis or a Redis Cluster
+// (issue 24), so one MCP server runs on many nodes behind any balancer:
+// `createHttpHandler(server, await createRedisStores({ url }))` (or `{ clusterUrls }`, `{ cluster }`).
 
 export { createRedisStores, type RedisStores, type RedisStoresOptions } from './create-redis-stores.ts';
 export { RedisSessionStore } from './redis-session-store.ts';
@@ -13,5 +14,6 @@ export {
   type RedisTaskStoreOptions,
 } from './redis-task-store.ts';
 export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
+export { clusterConnection, type ClusterPublisher, type RedisClusterClient } from './cluster-connection.ts';
 export { loadRequestStateKeys } from './request-state-keys.ts';
 export type { KeyOptions } from './keys.ts';

@@ -1,5 +1,6 @@
 // The Redis key layout (docs/design.md, "Many nodes on Redis"): every key of one session carries the
-// `{<sessionId>}` hash tag, so the keys of a session share a Redis Cluster slot.
+// `{<sessionId>}` hash tag, so the keys of a session share a Redis Cluster slot; the caps' index keys
+// share the `{sessions}` tag, so the index is one slot too.
 
 /** A prefix of every key; `mcp` unless the caller chose another (two servers on one Redis). */
 export interface KeyOptions {
@@ -19,14 +20,25 @@ export class RedisKeys {
     return `${this.prefix}:{${id}}:session`;
   }
 
-  /** Every session, scored by when it expires (lastActiveAt + idle timeout): the global cap. */
+  /**
+   * The caps' index: every session id, scored by when it expires (lastActiveAt + idle timeout): the
+   * global cap. In the `{sessions}` slot with the other index keys, never with a session's keys.
+   */
   get allSessions(): string {
-    return `${this.prefix}:sessions`;
+    return `${this.prefix}:{sessions}:all`;
   }
 
-  /** One client key's sessions, scored as `allSessions`: the per-client cap. */
+  /** The caps' index: one client key's sessions, scored as `allSessions`: the per-client cap. */
   clientSessions(clientKey: string): string {
-    return `${this.prefix}:client:${encodeURIComponent(clientKey)}:sessions`;
+    return `${this.prefix}:{sessions}:client:${encodeURIComponent(clientKey)}`;
+  }
+
+  /**
+   * The caps' index: a hash from session id to `<idle ms>|<its clientSessions key>` (either part
+   * may be empty), so the index renews a score and forgets a session without reading its hash.
+   */
+  get sessionIndexMeta(): string {
+    return `${this.prefix}:{sessions}:meta`;
   }
 
   /** One resumable SSE stream's events (a Redis Stream). */

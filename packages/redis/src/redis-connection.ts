@@ -8,13 +8,16 @@ export interface RedisConnection {
   sendCommand(args: string[]): Promise<unknown>;
 }
 
-/** A connection in subscriber mode (RedisMessageBus's own, made by `duplicate()`). */
+/** A connection in subscriber mode (RedisMessageBus's own, made by `duplicate()`): a client or a cluster. */
 export interface RedisSubscriber {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  /** Sharded pub/sub (Redis 7), what the bus uses on a Redis Cluster. */
+  sSubscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  sUnsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   destroy(): void;
 }
 

@@ -3,6 +3,7 @@
 
 import type { BusListener, MessageBus } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
+import { isCluster } from './cluster-connection.ts';
 import type { RedisPublisher, RedisSubscriber } from './redis-connection.ts';
 
 /** A bus message: a plain JSON object. */
@@ -17,7 +18,9 @@ export interface RedisMessageBusOptions extends KeyOptions {
  * A MessageBus over Redis pub/sub: `publish` sends the message as JSON on `mcp:bus:<topic>` over the
  * given connection; `subscribe` listens on a dedicated connection (`duplicate()` of it, opened on
  * first use) and resolves once Redis confirmed the subscription, so every message published after
- * that reaches the listener, in order per publisher (one connection each way), at most once.
+ * that reaches the listener, in order per publisher (one connection each way), at most once. On a
+ * Redis Cluster (clusterConnection) it is sharded pub/sub (`SPUBLISH`, `SSUBSCRIBE`): a topic's
+ * messages go through its channel's slot's master only, instead of being broadcast to every node.
  * Listeners are called in subscription order; one that throws does not stop the others.
  * `close` ends the subscriber connection; the given one stays the caller's.
  */
@@ -26,15 +29,18 @@ export class RedisMessageBus implements MessageBus, AsyncDisposable {
   #keys: RedisKeys;
   #onError: (error: Error) => void;
   #subscriber: Promise<RedisSubscriber> | undefined;
+  #isSharded: boolean;
 
   constructor(redis: RedisPublisher, options: RedisMessageBusOptions = {}) {
     this.#redis = redis;
+    this.#isSharded = isCluster(redis);
     this.#keys = new RedisKeys(options);
     this.#onError = options.onError ?? (() => {});
   }
 
   async publish(topic: string, message: JsonObject): Promise<void> {
-    await this.#redis.sendCommand(['PUBLISH', this.#keys.topic(topic), JSON.stringify(message)]);
+    const command = this.#isSharded ? 'SPUBLISH' : 'PUBLISH';
+    await this.#redis.sendCommand([command, this.#keys.topic(topic), JSON.stringify(message)]);
   }
 
   async subscribe(topic: string, listener: BusListener): Promise<() => void> {
@@ -55,9 +61,14 @@ export class RedisMessageBus implements MessageBus, AsyncDisposable {
         this.#onError(error instanceof Error ? error : new Error(String(error)));
       }
     };
-    await subscriber.subscribe(channel, onMessage);
+    if (this.#isSharded) await subscriber.sSubscribe(channel, onMessage);
+    else await subscriber.subscribe(channel, onMessage);
     return () => {
-      if (subscriber.isOpen) subscriber.unsubscribe(channel, onMessage).catch(this.#onError);
+      if (!subscriber.isOpen) return;
+      const unsubscribed = this.#isSharded
+        ? subscriber.sUnsubscribe(channel, onMessage)
+        : subscriber.unsubscribe(channel, onMessage);
+      unsubscribed.catch(this.#onError);
     };
   }
 

@@ -1,6 +1,6 @@
 // Handshake-era session records in Redis (issue 24): a hash per session under its hash tag, idle
-// expiry by PEXPIRE, and the caps kept in sorted sets scored by expiry time; every method one atomic
-// Lua script.
+// expiry by PEXPIRE, and the caps kept in an index of their own slot (sorted sets scored by expiry
+// time), so the store runs on one Redis and on a Redis Cluster alike.
 
 import type {
   SessionChange,
@@ -12,7 +12,15 @@ import type {
 } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
-import { CREATE, COUNT, DELETE, TOUCH, UPDATE } from './session-scripts.ts';
+import {
+  INDEX_COUNT,
+  INDEX_CREATE,
+  INDEX_FORGET,
+  INDEX_TOUCH,
+  TOUCH,
+  UPDATE,
+  WRITE,
+} from './session-scripts.ts';
 import { orUnavailable } from './unavailable.ts';
 
 /** A score past any real expiry: the rank of a session that never expires (by last touch still). */
@@ -22,17 +30,23 @@ const NEVER_MS = 1e15;
 const MAX_CREATE_ROUNDS = 64;
 
 /**
- * A SessionStore on one Redis. `mcp:{<id>}:session` is a hash with one field per record property
- * (its value as JSON; `_idle` and `_clientSet` beside them), expiring `idleTimeoutMs` after the last
- * `touch` (PEXPIRE). `mcp:sessions` and `mcp:client:<key>:sessions` are sorted sets of session ids
- * scored by expiry time (lastActiveAt + idle timeout), so the lowest score is the least recently
- * touched session (InMemorySessionStore's eviction order, ties by id) and expired entries are a
- * range. `create` checks the caps, evicts and inserts in one script; `isPinned` is a function of the
- * calling handler, so the script asks the caller about candidates it has not judged yet (up to 32 at
- * a time, oldest first) and is run again with the answers. `update` checks the revision and writes in
- * one script. The caps' sorted sets name many sessions, so this store needs one Redis (or one Cluster
- * slot for them), not yet a Cluster. A failure to reach Redis rejects with mcpwire's
- * StoreUnavailableError (the handler answers 503).
+ * A SessionStore on one Redis or a Redis Cluster. `mcp:{<id>}:session` is a hash with one field per
+ * record property (its value as JSON; `_idle` beside them), expiring `idleTimeoutMs` after the last
+ * `touch` (PEXPIRE). The caps' index is in the `{sessions}` slot: `mcp:{sessions}:all` and
+ * `mcp:{sessions}:client:<key>` are sorted sets of session ids scored by expiry time (lastActiveAt +
+ * idle timeout), so the lowest score is the least recently touched session (InMemorySessionStore's
+ * eviction order, ties by id) and expired entries are a range; `mcp:{sessions}:meta` keeps each id's
+ * idle timeout and client set. Each script touches one slot, so a method that needs both the hash
+ * and the index sends two (in parallel where it can): `create` writes the hash, then checks the caps,
+ * evicts and inserts in the index in one script (deleting the hash again when refused, and the
+ * evicted sessions' hashes after); `touch` renews both, and deletes a hash the index no longer has
+ * (evicted or expired there while its own delete was lost). The caps are exact over the index; a node
+ * that dies between the two writes leaves an index entry without a hash (counted until its idle
+ * expiry) or an evicted hash alive until its next touch. `isPinned` is a function of the calling
+ * handler, so the index script asks the caller about candidates it has not judged yet (up to 32 at a
+ * time, oldest first) and is run again with the answers. `update` checks the revision and writes in
+ * one script. A failure to reach Redis rejects with mcpwire's StoreUnavailableError (the handler
+ * answers 503).
  */
 export class RedisSessionStore implements SessionStore {
   /**
@@ -51,36 +65,43 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {
-    const keys = [this.#keys.session(record.id), this.#keys.allSessions];
-    if (record.clientKey !== undefined) keys.push(this.#keys.clientSessions(record.clientKey));
+    const hash = this.#keys.session(record.id);
+    const index = this.#indexKeys();
+    const clientSet = record.clientKey === undefined ? '' : this.#keys.clientSessions(record.clientKey);
+    if (clientSet !== '') index.push(clientSet);
     const idle = Number.isFinite(limits.idleTimeoutMs) ? String(Math.max(1, limits.idleTimeoutMs)) : '';
     const score = record.lastActiveAt + (idle === '' ? NEVER_MS : Number(idle));
+    // The hash first: an index entry never names a session that was not written.
+    await this.#eval(WRITE, [hash], [idle, ...toFields(record)]);
     const judged: Record<string, boolean> = {};
     const evicted: string[] = [];
     for (let round = 0; round < MAX_CREATE_ROUNDS; round++) {
       const args = [
-        this.#keys.prefix,
         String(Date.now()),
         capOf(limits.maxSessions),
         capOf(limits.maxSessionsPerClient),
         JSON.stringify(judged),
-        idle,
         String(score),
         record.id,
-        ...toFields(record),
+        `${idle}|${clientSet}`,
       ];
-      const [kind, cap, ask, gone] = (await this.#eval(CREATE, keys, args)) as [
+      const [kind, cap, ask, gone] = (await this.#eval(INDEX_CREATE, index, args)) as [
         string,
         string,
         string[],
         string[],
       ];
       evicted.push(...gone);
+      await this.#deleteHashes(gone);
       if (kind === 'ok') return { record, evicted };
       const which = cap === 'maxSessions' ? 'maxSessions' : 'maxSessionsPerClient';
-      if (kind === 'refused') return { refused: { cap: which, limit: limits[which] } };
+      if (kind === 'refused') {
+        await this.#deleteHashes([record.id]);
+        return { refused: { cap: which, limit: limits[which] } };
+      }
       for (const id of ask) judged[id] = limits.isPinned?.(id) ?? false;
     }
+    await this.#deleteHashes([record.id]);
     throw new Error(
       `Session ${record.id}: the eviction candidates kept changing over ${MAX_CREATE_ROUNDS} rounds`,
     );
@@ -100,23 +121,42 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async touch(id: string, at: number): Promise<void> {
-    const keys = [this.#keys.session(id), this.#keys.allSessions];
-    await this.#eval(TOUCH, keys, [this.#keys.prefix, id, String(at)]);
+    const [inHash, inIndex] = await Promise.all([
+      this.#eval(TOUCH, [this.#keys.session(id)], [String(at)]),
+      this.#eval(INDEX_TOUCH, this.#indexKeys(), [id, String(at)]),
+    ]);
+    if (inHash === 1 && inIndex === 0) await this.#deleteHashes([id]);
   }
 
   async delete(id: string): Promise<boolean> {
-    const keys = [this.#keys.session(id), this.#keys.allSessions];
-    return (await this.#eval(DELETE, keys, [this.#keys.prefix, id])) === 1;
-  }
-
-  #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
-    return orUnavailable('session store', () => this.#redis.eval(script, { keys, arguments: args }));
+    const [deleted] = await Promise.all([
+      orUnavailable('session store', () => this.#redis.sendCommand(['DEL', this.#keys.session(id)])),
+      this.#eval(INDEX_FORGET, this.#indexKeys(), [id]),
+    ]);
+    return deleted === 1;
   }
 
   async count(clientKey?: string): Promise<number> {
     const set = clientKey === undefined ? this.#keys.allSessions : this.#keys.clientSessions(clientKey);
-    const keys = [set, this.#keys.allSessions];
-    return (await this.#eval(COUNT, keys, [this.#keys.prefix, String(Date.now())])) as number;
+    return (await this.#eval(INDEX_COUNT, [...this.#indexKeys(), set], [String(Date.now())])) as number;
+  }
+
+  /** The index's keys every index script starts with: all sessions, meta. */
+  #indexKeys(): string[] {
+    return [this.#keys.allSessions, this.#keys.sessionIndexMeta];
+  }
+
+  /** Deletes sessions' hashes, one command each (their slots differ), in parallel. */
+  async #deleteHashes(ids: readonly string[]): Promise<void> {
+    await Promise.all(
+      ids.map((id) =>
+        orUnavailable('session store', () => this.#redis.sendCommand(['DEL', this.#keys.session(id)])),
+      ),
+    );
+  }
+
+  #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
+    return orUnavailable('session store', () => this.#redis.eval(script, { keys, arguments: args }));
   }
 }
 

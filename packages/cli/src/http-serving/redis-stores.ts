@@ -1,6 +1,7 @@
-// `serve --http --redis <url>`: the handler's session store, message bus and event store on Redis
-// (@mcpwire/redis, issue 24), so several `serve` processes behind one balancer serve the same sessions.
-// Loaded only with --redis; the URL may carry a password, so it is only ever shown redacted.
+// `serve --http --redis <url>` (or `--redis-cluster <url>[,<url>]`): the handler's session store,
+// message bus and event store on Redis or a Redis Cluster (@mcpwire/redis, issue 24), so several
+// `serve` processes behind one balancer serve the same sessions. Loaded only with those options; a URL
+// may carry a password, so it is only ever shown redacted.
 
 import type { RedisStores } from '@mcpwire/redis';
 import { CliError, ExitCode, UsageError } from '../exit-code.ts';
@@ -25,18 +26,59 @@ export function checkRedisUrl(url: string): void {
     );
 }
 
+/** Where the nodes share their state: one Redis (`--redis`) or a cluster's root nodes (`--redis-cluster`). */
+export type RedisTarget = { readonly url: string } | { readonly clusterUrls: readonly string[] };
+
 /**
- * Connects the stores at `url`. The first connection error before they are ready fails the start
+ * The URLs of `--redis-cluster <url>[,<url>]` (empty items skipped), each checked as checkRedisUrl
+ * does; throws a UsageError (exit 2) for none or one that is not `redis://` or `rediss://`.
+ */
+export function parseRedisClusterUrls(value: string): string[] {
+  const urls = value
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+  if (urls.length === 0)
+    throw new UsageError(
+      "--redis-cluster expects the URL of at least one of the cluster's nodes, e.g. redis://127.0.0.1:7000,redis://127.0.0.1:7001",
+    );
+  for (const url of urls) {
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== 'redis:' && protocol !== 'rediss:')
+      throw new UsageError(
+        `--redis-cluster expects redis:// or rediss:// URLs, not ${protocol === undefined ? 'a malformed one' : redactRedisUrl(url)} (e.g. redis://127.0.0.1:7000,redis://127.0.0.1:7001)`,
+      );
+  }
+  return urls;
+}
+
+/** How messages name `target`: its URL(s), redacted, and what it is. */
+export function describeRedisTarget(target: RedisTarget): string {
+  return 'url' in target
+    ? `Redis at ${redactRedisUrl(target.url)}`
+    : `the Redis Cluster at ${target.clusterUrls.map(redactRedisUrl).join(', ')}`;
+}
+
+/**
+ * Connects the stores at `target` (one Redis's URL, or a cluster's nodes). The first connection error before they are ready fails the start
  * with exit 3 (connection): a node that cannot reach its Redis says so at once rather than listening
  * and answering every request 503 (a typo in the URL is found at once, and a supervisor restarts
  * it). Once running, connection errors go to `onError` and requests that need Redis are answered
  * 503 until it is back (the library's StoreUnavailableError), without restarting the node.
  */
-export async function connectRedisStores(url: string, onError: (error: Error) => void): Promise<RedisStores> {
+export async function connectRedisStores(
+  target: RedisTarget,
+  onError: (error: Error) => void,
+): Promise<RedisStores> {
   const { createRedisStores } = await import('@mcpwire/redis').catch((error: unknown) => {
     // An optional peer of the CLI: installed beside it only by those who run nodes on Redis.
     throw new CliError(
-      '--redis needs the @mcpwire/redis package installed beside mcpwire (npm install -g @mcpwire/redis)',
+      `${'url' in target ? '--redis' : '--redis-cluster'} needs the @mcpwire/redis package installed beside mcpwire (npm install -g @mcpwire/redis)`,
       ExitCode.usage,
       { cause: error },
     );
@@ -50,14 +92,18 @@ export async function connectRedisStores(url: string, onError: (error: Error) =>
     // 'failed': the client retries until the process exits; the first error was the one to say.
   };
   try {
-    const stores = await Promise.race([createRedisStores({ url, onError: report }), failed]);
+    const options =
+      'url' in target
+        ? { url: target.url, onError: report }
+        : { clusterUrls: target.clusterUrls, onError: report };
+    const stores = await Promise.race([createRedisStores(options), failed]);
     state = 'running';
     return stores;
   } catch (error) {
     state = 'failed';
     // node-redis's words name the address (ECONNREFUSED 127.0.0.1:6379), never the password.
     const why = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot connect to Redis at ${redactRedisUrl(url)}: ${why}`, ExitCode.connection, {
+    throw new CliError(`cannot connect to ${describeRedisTarget(target)}: ${why}`, ExitCode.connection, {
       cause: error,
     });
   }

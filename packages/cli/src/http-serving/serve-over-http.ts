@@ -40,6 +40,8 @@ export interface HttpServeOptions {
    * node given the same URL (no HTTP+SSE endpoint then: its streams live in one process).
    */
   redis?: string;
+  /** `--redis-cluster <url>[,<url>]`: the same on a Redis Cluster, given some of its nodes' URLs. */
+  redisCluster?: readonly string[];
   /** The handler's `sessionIdleTimeoutMs` (its default when absent). */
   sessionIdleTimeoutMs?: number;
   /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
@@ -74,10 +76,15 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       : undefined;
   const auth = devAuth === undefined ? {} : { auth: devAuth.auth };
   const sessions = options.sessions ?? true;
-  // Loaded only with --redis; fails the start (exit 3) when Redis cannot be reached.
-  const redisStores = options.redis === undefined ? undefined : await import('./redis-stores.ts');
-  const redis =
-    options.redis === undefined ? undefined : await redisStores?.connectRedisStores(options.redis, onError);
+  // Loaded only with --redis or --redis-cluster; fails the start (exit 3) when Redis cannot be reached.
+  const target =
+    options.redis !== undefined
+      ? { url: options.redis }
+      : options.redisCluster === undefined
+        ? undefined
+        : { clusterUrls: options.redisCluster };
+  const redisStores = target === undefined ? undefined : await import('./redis-stores.ts');
+  const redis = target === undefined ? undefined : await redisStores?.connectRedisStores(target, onError);
   if (redis !== undefined) {
     await redisStores?.shareRequestStateKeys(server, redis);
     redisStores?.shareTaskStore(server, redis);
@@ -121,9 +128,10 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     options.banner?.(colours.cyan(handle.url), hasLegacySse) ??
     `serving MCP over Streamable HTTP at ${colours.cyan(handle.url)}${hasLegacySse ? ' (HTTP+SSE at /sse)' : ''}`;
   process.stderr.write(`mcpwire: ${banner}; Ctrl-C stops\n`);
-  if (options.redis !== undefined)
+  if (target !== undefined)
     process.stderr.write(
-      `mcpwire: sessions, their messages, resumable streams and tasks shared through Redis at ${redisStores?.redactRedisUrl(options.redis)}\n`,
+      `mcpwire: sessions, their messages, resumable streams and tasks shared through ${redisStores?.describeRedisTarget(target)}
+`,
     );
   if (WILDCARDS.has(host) && options.allowedHosts === undefined)
     process.stderr.write(

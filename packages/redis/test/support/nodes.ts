@@ -1,10 +1,13 @@
-// Two MCP server nodes sharing one real redis-server: a handler over a server of the same definition
-// on each, each served on its own 127.0.0.1 port, with the stores of createRedisStores.
+// Two MCP server nodes sharing one real redis-server or Redis Cluster: a handler over a server of the
+// same definition on each, each served on its own 127.0.0.1 port, with the stores of createRedisStores.
 
 import { Server } from 'mcpwire/server';
 import { createHttpHandler } from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { createRedisStores } from '../../src/create-redis-stores.ts';
+
+/** Where the nodes' stores connect: one Redis's URL, or a cluster's root nodes. */
+export type StoresTarget = { readonly url: string } | { readonly clusterUrls: readonly string[] };
 
 /** One node: its server (tests register more tools on it) and its HTTP handle. */
 export interface McpNode {
@@ -54,8 +57,8 @@ function createNodeServer(
   return server;
 }
 
-/** Starts nodes `a` and `b` over `url`'s Redis; disposing closes both and their connections. */
-export async function twoRedisNodes(url: string) {
+/** Starts nodes `a` and `b` over `target`'s Redis; disposing closes both and their connections. */
+export async function twoRedisNodes(target: StoresTarget) {
   let onStarted = (): void => {};
   let onAborted = (): void => {};
   const started = new Promise<void>((resolve) => (onStarted = resolve));
@@ -65,7 +68,7 @@ export async function twoRedisNodes(url: string) {
   const released = new Promise<void>((resolve) => (release = resolve));
   const closers: Array<() => Promise<void>> = [];
   const make = async (name: string): Promise<McpNode> => {
-    const stores = await createRedisStores({ url });
+    const stores = await createRedisStores(target);
     closers.push(() => stores.close());
     const server = createNodeServer(name, { onStarted, onAborted, cancelled, released });
     const handler = createHttpHandler(server, { keepAliveMs: 0, ...stores });

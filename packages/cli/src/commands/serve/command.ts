@@ -28,6 +28,8 @@ interface ServeOptions {
   maxSessionsPerClient?: number;
   /** `--redis <url>`: share sessions with the other nodes on this Redis. */
   redis?: string;
+  /** `--redis-cluster <url>[,<url>]`: the same on a Redis Cluster (some of its nodes' URLs). */
+  redisCluster?: string;
   db?: string;
   era: ServedEras;
 }
@@ -91,6 +93,12 @@ export function serveCommand(): Command {
         'session, so any round-robin balancer fits. Redis unreachable at start: exit 3; later: 503 until it is back. No HTTP+SSE (/sse) then',
     )
     .option(
+      '--redis-cluster <urls>',
+      'with --http: as --redis, on a Redis Cluster: the URLs (comma-separated) of one or more of its nodes, ' +
+        "from which the others are found; the first URL's user and password apply to every node. A failover " +
+        '(a replica promoted) answers 503 until the cluster serves every slot again',
+    )
+    .option(
       '--db <file>',
       'github only: its SQLite database file, or :memory: for a fresh one per run (default: mcpwire/github.sqlite3 in your data directory: $XDG_DATA_HOME or ~/.local/share, ~/Library/Application Support, %LOCALAPPDATA%)',
     )
@@ -119,6 +127,10 @@ export function serveCommand(): Command {
       'one node of several sharing sessions through Redis, behind any round-robin balancer',
     ],
     [
+      'mcpwire serve everything --http 3001 --redis-cluster redis://10.0.0.5:6379,redis://10.0.0.6:6379',
+      'the same on a Redis Cluster',
+    ],
+    [
       'mcpwire serve ./my-server.ts --http 8080 --host 0.0.0.0 --allow-host myhost.lan',
       'your own server, reachable from the network',
     ],
@@ -127,10 +139,17 @@ export function serveCommand(): Command {
 
 function checkOptions(options: ServeOptions, command: Command): void {
   if (options.http !== undefined) {
-    if (options.redis !== undefined) {
-      if (!options.sessions)
+    if (options.redis !== undefined && options.redisCluster !== undefined)
+      throw new UsageError(
+        '--redis and --redis-cluster name where the nodes share their state: give one or the other',
+      );
+    for (const [flag, value] of [
+      ['--redis', options.redis],
+      ['--redis-cluster', options.redisCluster],
+    ] as const) {
+      if (value !== undefined && !options.sessions)
         throw new UsageError(
-          '--redis shares handshake-era sessions, and --no-sessions keeps none: give one or the other',
+          `${flag} shares handshake-era sessions, and --no-sessions keeps none: give one or the other`,
         );
     }
     if (options.auth === 'dev')
@@ -150,6 +169,8 @@ function checkOptions(options: ServeOptions, command: Command): void {
     throw new UsageError('--no-sessions applies with --http <port> (see "mcpwire serve --help")');
   if (options.redis !== undefined)
     throw new UsageError('--redis applies with --http <port> (see "mcpwire serve --help")');
+  if (options.redisCluster !== undefined)
+    throw new UsageError('--redis-cluster applies with --http <port> (see "mcpwire serve --help")');
   if (options.maxSessions !== undefined || options.maxSessionsPerClient !== undefined)
     throw new UsageError(
       '--max-sessions and --max-sessions-per-client apply with --http <port> (see "mcpwire serve --help")',
@@ -170,6 +191,10 @@ async function serveUntilStopped(name: string, options: ServeOptions): Promise<E
   // Before the server loads: a bad URL is a usage error (exit 2), shown without its password.
   if (options.redis !== undefined)
     (await import('../../http-serving/redis-stores.ts')).checkRedisUrl(options.redis);
+  const redisCluster =
+    options.redisCluster === undefined
+      ? undefined
+      : (await import('../../http-serving/redis-stores.ts')).parseRedisClusterUrls(options.redisCluster);
   // Loaded on demand: `serve` never loads the client, and the HTTP stack only with --http.
   const { loadServer } = await import('./server-source.ts');
   const server = await loadServer(name, { db: options.db });
@@ -188,6 +213,7 @@ async function serveUntilStopped(name: string, options: ServeOptions): Promise<E
         ? {}
         : { maxSessionsPerClient: options.maxSessionsPerClient }),
       ...(options.redis === undefined ? {} : { redis: options.redis }),
+      ...(redisCluster === undefined ? {} : { redisCluster }),
     });
   } else {
     const { serveStdio } = await import('mcpwire/stdio');
