@@ -3,6 +3,7 @@
 // the task's ttl, a lease its worker renews, and every change published on the bus.
 
 import type { TaskPage, TaskRecord, TaskStore } from 'mcpwire/extensions/tasks';
+import type { JsonObject } from 'mcpwire';
 import type { MessageBus } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
@@ -56,7 +57,6 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   readonly #redis: RedisConnection;
   readonly #bus: MessageBus;
   readonly #keys: RedisKeys;
-  readonly #channel: string;
   readonly #onError: (error: Error) => void;
   /** This store's lease holder id. */
   readonly #holder = crypto.randomUUID();
@@ -71,7 +71,6 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     this.#redis = redis;
     this.#bus = bus;
     this.#keys = new RedisKeys(options);
-    this.#channel = this.#keys.topic(TASK_CHANGED_TOPIC);
     this.leaseMs = Math.max(30, options.leaseMs ?? DEFAULT_TASK_LEASE_MS);
     this.#onError = options.onError ?? (() => {});
   }
@@ -91,17 +90,10 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   async create(record: TaskRecord): Promise<void> {
     const keys = [this.#keys.task(record.taskId), this.#keys.taskLease(record.taskId)];
     const expireAt = record.ttlMs === null ? '' : String(record.createdAt + record.ttlMs + 1);
-    const args = [
-      JSON.stringify(record),
-      record.status,
-      expireAt,
-      String(this.leaseMs),
-      this.#holder,
-      this.#channel,
-      this.#message(record.taskId, record),
-    ];
+    const args = [JSON.stringify(record), record.status, expireAt, String(this.leaseMs), this.#holder];
     if ((await this.#eval(CREATE_TASK, keys, args)) !== 1)
       throw new Error(`Task "${record.taskId}" already exists`);
+    this.#publish(record.taskId, record);
     if (!isTerminal(record.status)) this.#hold(record.taskId);
     const requestor = requestorOf(record);
     if (requestor !== undefined)
@@ -141,11 +133,12 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
 
   async delete(taskId: string): Promise<void> {
     this.#release(taskId);
-    await this.#eval(
+    const existed = await this.#eval(
       DELETE_TASK,
       [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
-      [this.#channel, this.#message(taskId, undefined)],
+      [],
     );
+    if (existed === 1) this.#publish(taskId, undefined);
   }
 
   async list(options: {
@@ -232,16 +225,9 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     const outcome = (await this.#eval(
       UPDATE_TASK,
       [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
-      [
-        read.rev,
-        read.status,
-        JSON.stringify(next),
-        next.status,
-        this.#channel,
-        this.#message(taskId, next),
-        needsLeaseGone ? '1' : '0',
-      ],
+      [read.rev, read.status, JSON.stringify(next), next.status, needsLeaseGone ? '1' : '0'],
     )) as number;
+    if (outcome === 1) this.#publish(taskId, next);
     if (outcome === 1 && isTerminal(next.status)) this.#release(taskId);
     return outcome;
   }
@@ -323,8 +309,18 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     }
   }
 
-  #message(taskId: string, record: TaskRecord | undefined): string {
-    return JSON.stringify({ taskId, record: record ?? null });
+  /**
+   * Tells every store of the change a script just wrote (at most once, as the bus does: a store
+   * waiting on a task also reads it every half lease).
+   */
+  #publish(taskId: string, record: TaskRecord | undefined): void {
+    const message = { taskId, record: (record ?? null) as unknown as JsonObject | null };
+    try {
+      const pending = this.#bus.publish(TASK_CHANGED_TOPIC, message);
+      if (pending instanceof Promise) pending.catch((error: unknown) => this.#onError(asError(error)));
+    } catch (error) {
+      this.#onError(asError(error));
+    }
   }
 
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {

@@ -1,11 +1,12 @@
 // The Lua scripts of RedisTaskStore: each write is one script over the keys of one task (its hash
-// and its lease share the `{task:<id>}` hash tag), so Redis runs the check and the write atomically,
-// and the change is published on the bus from inside the same script (in write order).
+// and its lease share the `{task:<id>}` hash tag), so Redis runs the check and the write atomically.
+// The store publishes each change on the bus after its script wrote it: a script cannot publish on a
+// Redis Cluster's sharded bus, whose channel lives in another slot than the task's keys.
 
 /**
- * KEYS: task hash, lease. ARGV: record JSON, status, expire-at ms ('' for none), lease ms, holder,
- * channel, message. Creates the task (rev 1) unless it exists, takes the lease for a task that is
- * not terminal, publishes. Replies 1, or 0 when the id is taken.
+ * KEYS: task hash, lease. ARGV: record JSON, status, expire-at ms ('' for none), lease ms, holder.
+ * Creates the task (rev 1) unless it exists and takes the lease for a task that is not terminal.
+ * Replies 1, or 0 when the id is taken.
  */
 export const CREATE_TASK = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -15,13 +16,12 @@ local status = ARGV[2]
 if status ~= 'completed' and status ~= 'failed' and status ~= 'cancelled' then
   redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[4])
 end
-redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `;
 
 /**
- * KEYS: task hash, lease. ARGV: expected rev, expected status, record JSON, new status, channel,
- * message, '1' when the lease must be gone (a dead worker's task failed by another node).
+ * KEYS: task hash, lease. ARGV: expected rev, expected status, record JSON, new status, '1' when the
+ * lease must be gone (a dead worker's task failed by another node).
  * The fence: the write happens only if the task is still at the revision and status it was read at
  * and that status is not terminal, so of two nodes finishing one task only the first writes.
  * Replies 1 (written), 0 (changed since: read again), -1 (gone), -2 (terminal, or the lease is held).
@@ -33,11 +33,10 @@ if not fields[1] then return -1 end
 if fields[1] ~= ARGV[1] or fields[2] ~= ARGV[2] then return 0 end
 local from = fields[2]
 if from == 'completed' or from == 'failed' or from == 'cancelled' then return -2 end
-if ARGV[7] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
 redis.call('HSET', KEYS[1], 'record', ARGV[3], 'rev', tonumber(fields[1]) + 1, 'status', ARGV[4])
 local to = ARGV[4]
 if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2]) end
-redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1
 `;
 
@@ -54,11 +53,10 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
-/** KEYS: task hash, lease. ARGV: channel, message. Deletes the task and publishes; replies 1 if it existed. */
+/** KEYS: task hash, lease. Deletes the task; replies 1 if it existed. */
 export const DELETE_TASK = `
 local existed = redis.call('DEL', KEYS[1])
 redis.call('DEL', KEYS[2])
-if existed == 1 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return existed
 `;
 
