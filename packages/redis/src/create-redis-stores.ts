@@ -6,6 +6,7 @@ import type { RedisPublisher } from './redis-connection.ts';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
 import { RedisMessageBus } from './redis-message-bus.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
+import { RedisRequestLeases, type RedisRequestLeasesOptions } from './request-leases.ts';
 import { loadRequestStateKeys } from './request-state-keys.ts';
 
 /** Where the stores connect: a URL (the stores own the connection) or a connected node-redis client (the caller's). */
@@ -14,16 +15,19 @@ export type RedisStoresOptions = (
   | { readonly client: RedisPublisher; readonly url?: never }
 ) &
   KeyOptions &
-  Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> & {
+  Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> &
+  Pick<RedisRequestLeasesOptions, 'leaseMs' | 'renewMs'> & {
     /** Connection errors and unreadable bus messages (default: ignored; requests that need Redis fail). */
     readonly onError?: (error: Error) => void;
   };
 
-/** The seams to give `createHttpHandler(server, { sessions, bus, eventStore })`, and how to let go of them. */
+/** The seams to give `createHttpHandler(server, { sessions, bus, eventStore, leases })`, and how to let go of them. */
 export interface RedisStores extends AsyncDisposable {
   readonly sessions: RedisSessionStore;
   readonly bus: RedisMessageBus;
   readonly eventStore: RedisEventStore;
+  /** Leases on in-flight requests of SSE streams: a stream resumed after its node died ends with an error response. */
+  readonly leases: RedisRequestLeases;
   /**
    * The nodes' shared keys for 2026-07-28 `requestState` (made by the first node that asks): give
    * them to the server (`server.setRequestStateKeys({ keys })`) so that a round sealed by one node
@@ -60,10 +64,18 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
     ...(options.maxEventsPerStream === undefined ? {} : { maxEventsPerStream: options.maxEventsPerStream }),
     ...(options.streamTtlMs === undefined ? {} : { streamTtlMs: options.streamTtlMs }),
   });
+  const leases = new RedisRequestLeases(client, {
+    ...keys,
+    onError,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
+    ...(options.streamTtlMs === undefined ? {} : { requestsTtlMs: options.streamTtlMs }),
+  });
   const close = async (): Promise<void> => {
+    await leases.close();
     await bus.close();
     if (owned?.isOpen) owned.destroy();
   };
   const requestStateKeys = (): Promise<string[]> => loadRequestStateKeys(client, keys);
-  return { sessions, bus, eventStore, requestStateKeys, close, [Symbol.asyncDispose]: close };
+  return { sessions, bus, eventStore, leases, requestStateKeys, close, [Symbol.asyncDispose]: close };
 }

@@ -5,6 +5,7 @@ export { createRedisStores, type RedisStores, type RedisStoresOptions } from './
 export { RedisSessionStore } from './redis-session-store.ts';
 export { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bus.ts';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
+export { RedisRequestLeases, type RedisRequestLeasesOptions } from './request-leases.ts';
 export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
 export { loadRequestStateKeys } from './request-state-keys.ts';
 export type { KeyOptions } from './keys.ts';

@@ -80,7 +80,9 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     options.redis === undefined ? undefined : await redisStores?.connectRedisStores(options.redis, onError);
   if (redis !== undefined) await redisStores?.shareRequestStateKeys(server, redis);
   const shared =
-    redis === undefined ? {} : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore };
+    redis === undefined
+      ? {}
+      : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore, leases: redis.leases };
   const caps = {
     ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
     ...(options.maxSessionsPerClient === undefined
