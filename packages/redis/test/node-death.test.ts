@@ -2,10 +2,16 @@
 // a slow tool reports progress on its POST's SSE stream; the node holding that stream is SIGKILLed
 // mid-call. Resumed with Last-Event-ID on another node, the stream gives every event written before
 // the kill exactly once (event ids, progress sequence), then one error response for the call, whose
-// handler died with its node (the request's lease ran out), and ends.
+// handler died with its node (the request's lease ran out), and ends. The same through our Client
+// and the official v2 client, which resume by themselves.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import {
+  Client as V2Client,
+  ProtocolError as V2ProtocolError,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
 import { Client, RpcError } from 'mcpwire/client';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { SseFrames, type SseFrame } from './support/sse.ts';
@@ -171,6 +177,58 @@ test('our Client through the proxy: the call whose node was SIGKILLed rejects wi
     (error: unknown) => error,
   );
   assert.ok(error instanceof RpcError, `an error response, not ${String(error)}`);
+  assert.equal(error.code, HOLDER_STOPPED);
+  assert.deepEqual(
+    values,
+    values.map((_value, index) => (index + 1) * 100),
+    'every progress value once, in order',
+  );
+});
+
+test('the official v2 client through the proxy: the call whose node was SIGKILLed rejects with the -32004 error, progress seen once each', async (t) => {
+  const skip = await skipReason();
+  if (skip !== undefined) return t.skip(skip);
+  await using redis = await startRedisServer();
+  await using cluster = await startProxiedNodes(redis.url);
+  let callAnswered: ((response: Response) => void) | undefined;
+  const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
+  const client = new V2Client(
+    { name: 'node-death-v2', version: '2.0.0' },
+    { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: ['2025-11-25'] },
+  );
+  const transport = new V2Transport(new URL(cluster.url), {
+    reconnectionOptions: {
+      initialReconnectionDelay: 0,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1.5,
+      maxRetries: 10,
+    },
+    fetch: async (url, init) => {
+      const isCall = init?.method === 'POST' && String(init.body).includes('test_tool_slow');
+      const response = await fetch(url, init);
+      if (isCall) callAnswered?.(response);
+      return response;
+    },
+  });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const values: number[] = [];
+  let killing: (() => void) | undefined;
+  const isThird = new Promise<void>((resolve) => (killing = resolve));
+  const calling = client.callTool(SLOW_CALL, {
+    onprogress: (progress) => {
+      values.push(progress.progress);
+      if (values.length === 3) killing?.();
+    },
+  });
+  const holder = nodeOf(cluster, await callResponse);
+  await isThird;
+  holder.child.kill('SIGKILL');
+  const error = await calling.then(
+    (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
+    (error: unknown) => error,
+  );
+  assert.ok(error instanceof V2ProtocolError, `an error response, not ${String(error)}`);
   assert.equal(error.code, HOLDER_STOPPED);
   assert.deepEqual(
     values,
