@@ -9,6 +9,7 @@ import type { RedisPublisher } from './redis-connection.ts';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';
 import { RedisMessageBus } from './redis-message-bus.ts';
 import { RedisSessionStore } from './redis-session-store.ts';
+import { RedisRequestLeases, type RedisRequestLeasesOptions } from './request-leases.ts';
 import { loadRequestStateKeys } from './request-state-keys.ts';
 import { RedisTaskStore } from './redis-task-store.ts';
 
@@ -39,18 +40,21 @@ export type RedisStoresOptions = (
     }
 ) &
   KeyOptions &
-  Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> & {
+  Pick<RedisEventStoreOptions, 'maxEventsPerStream' | 'streamTtlMs'> &
+  Pick<RedisRequestLeasesOptions, 'leaseMs' | 'renewMs'> & {
     /** Connection errors and unreadable bus messages (default: ignored; requests that need Redis fail). */
     readonly onError?: (error: Error) => void;
     /** The task store's worker lease (ms): a task whose node died fails this long after. Default 10 s. */
     readonly taskLeaseMs?: number;
   };
 
-/** The seams to give `createHttpHandler(server, { sessions, bus, eventStore })`, and how to let go of them. */
+/** The seams to give `createHttpHandler(server, { sessions, bus, eventStore, leases })`, and how to let go of them. */
 export interface RedisStores extends AsyncDisposable {
   readonly sessions: RedisSessionStore;
   readonly bus: RedisMessageBus;
   readonly eventStore: RedisEventStore;
+  /** Leases on in-flight requests of SSE streams: a stream resumed after its node died ends with an error response. */
+  readonly leases: RedisRequestLeases;
   /**
    * The tasks extension's store (`tasks({ store })`, or `runner.useStore(store)` on a server built
    * elsewhere): a task created through one node is read, cancelled and awaited through any.
@@ -110,11 +114,19 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
     ...(options.taskLeaseMs === undefined ? {} : { leaseMs: options.taskLeaseMs }),
   });
   await tasks.start();
+  const leases = new RedisRequestLeases(client, {
+    ...keys,
+    onError,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.renewMs === undefined ? {} : { renewMs: options.renewMs }),
+    ...(options.streamTtlMs === undefined ? {} : { requestsTtlMs: options.streamTtlMs }),
+  });
   const close = async (): Promise<void> => {
+    await leases.close();
     await tasks.close();
     await bus.close();
     if (owned?.isOpen) owned.destroy();
   };
   const requestStateKeys = (): Promise<string[]> => loadRequestStateKeys(client, keys);
-  return { sessions, bus, eventStore, tasks, requestStateKeys, close, [Symbol.asyncDispose]: close };
+  return { sessions, bus, eventStore, tasks, leases, requestStateKeys, close, [Symbol.asyncDispose]: close };
 }

@@ -13,6 +13,7 @@ export {
   WORKER_LOST_MESSAGE,
   type RedisTaskStoreOptions,
 } from './redis-task-store.ts';
+export { RedisRequestLeases, type RedisRequestLeasesOptions } from './request-leases.ts';
 export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
 export { clusterConnection, type ClusterPublisher, type RedisClusterClient } from './cluster-connection.ts';
 export { loadRequestStateKeys } from './request-state-keys.ts';

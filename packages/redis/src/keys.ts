@@ -46,6 +46,14 @@ export class RedisKeys {
     return `${this.prefix}:{${streamId}}:events`;
   }
 
+  /**
+   * The lease on the requests of one SSE stream (request-leases.ts): `alive`, a string with a short
+   * expiry renewed by the node running them; `requests`, their ids as JSON, until answered or claimed.
+   */
+  requestLease(streamId: string, part: 'alive' | 'requests'): string {
+    return `${this.prefix}:{${streamId}}:lease:${part}`;
+  }
+
   /** The requestState key ring: a list, the first key signs, all verify (request-state-keys.ts). */
   get requestStateKeys(): string {
     return `${this.prefix}:request-state-keys`;

@@ -90,7 +90,9 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
     redisStores?.shareTaskStore(server, redis);
   }
   const shared =
-    redis === undefined ? {} : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore };
+    redis === undefined
+      ? {}
+      : { sessions: redis.sessions, bus: redis.bus, eventStore: redis.eventStore, leases: redis.leases };
   const caps = {
     ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
     ...(options.maxSessionsPerClient === undefined

@@ -43,6 +43,7 @@ export function createHttpHandler(
     {
       store: options.eventStore ?? new InMemoryEventStore(),
       sessions: options.sessions ?? new InMemorySessionStore(),
+      leases: options.leases,
       retryMs: config.retryMs,
       keepAliveMs: config.keepAliveMs,
       maxSseBufferBytes: config.maxSseBufferBytes,

@@ -16,7 +16,9 @@ import type {
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
 import type { EventStore, StoredEvent } from './event-store.ts';
+import { leasedStream, replaySettled } from './leased-streams.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
+import type { RequestLeases } from './request-leases.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
 import { ResumableStream, writeStored } from './sse-stream.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
@@ -51,6 +53,8 @@ export interface HttpSessionSettings {
   store: EventStore;
   /** Where the sessions' records are kept. */
   sessions: SessionStore;
+  /** Leases on the requests of POST streams, shared with the other handlers (none: one process). */
+  leases: RequestLeases | undefined;
   retryMs: number;
   keepAliveMs: number;
   maxSseBufferBytes: number;
@@ -242,7 +246,12 @@ export class HttpSession implements Channel, SessionState {
           headers,
           keepAliveMs: this.#settings.keepAliveMs,
           maxSseBufferBytes: this.#settings.maxSseBufferBytes,
-          openStream: () => this.#newStream(),
+          openStream: () =>
+            leasedStream(
+              this.#newStream(),
+              requests.map((request) => request.id),
+              this.#settings.leases,
+            ),
           priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
           closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
         },
@@ -336,6 +345,14 @@ export class HttpSession implements Channel, SessionState {
       const relayed = await this.#owner.relay(this, streamId, lastEventId);
       if (relayed !== undefined) return { status: 200, headers: { ...SSE_HEADERS }, body: relayed };
       if (replay === undefined) return undefined;
+      const leases = this.#settings.leases;
+      if (leases !== undefined) {
+        // Not live anywhere: what the store has, and an error response for requests whose holder died.
+        const connection = this.#newConnection();
+        const { store, onError } = this.#settings;
+        void replaySettled(connection, { store, leases, streamId, lastEventId, onError });
+        return sseResponse(connection);
+      }
       // Not live anywhere (ended, or its handler is gone): what the store has, read again now.
       const now = await this.#settings.store.replayAfter(lastEventId);
       return this.#replayed(now?.events ?? replay.events);

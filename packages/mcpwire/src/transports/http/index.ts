@@ -42,6 +42,13 @@ export {
 } from './session-store.ts';
 export type { SessionChange, SessionFacts, SessionRecord } from '../../protocol/session-record.ts';
 export { StoreUnavailableError } from './store-unavailable.ts';
+export {
+  HOLDER_STOPPED,
+  holderStoppedResponse,
+  type LeaseOutcome,
+  type RequestLease,
+  type RequestLeases,
+} from './request-leases.ts';
 export { BusTopic, InMemoryMessageBus, type BusListener, type MessageBus } from './message-bus.ts';
 export { LOOPBACK_HOSTNAMES } from './security.ts';
 export { decodeHeaderValue } from './request-headers.ts';

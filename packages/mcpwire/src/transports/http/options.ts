@@ -16,6 +16,7 @@ export interface ToolSchemaSource {
 }
 import type { EventStore } from './event-store.ts';
 import type { MessageBus } from './message-bus.ts';
+import type { RequestLeases } from './request-leases.ts';
 import type { SessionStore } from './session-store.ts';
 import { LOOPBACK_HOSTNAMES } from './security.ts';
 import { DEFAULT_MAX_SSE_BUFFER_BYTES } from './sse-writer.ts';
@@ -110,6 +111,12 @@ export interface HttpHandlerOptions {
    * handler the same bus. Default an in-memory bus of this handler's own.
    */
   bus?: MessageBus;
+  /**
+   * Leases on in-flight handshake-era requests answered on SSE streams, shared by the handlers that
+   * share `eventStore`: a handler resuming a stream whose holder died answers its requests with a
+   * -32004 error once the lease runs out (see `RequestLeases`). Default none (one process).
+   */
+  leases?: RequestLeases;
   /** The `retry:` (ms) sent on each handshake-era stream's priming event. Default 1,000. */
   retryMs?: number;
   /**
@@ -152,6 +159,7 @@ export type HttpConfig = Required<
     | 'eventStore'
     | 'sessions'
     | 'bus'
+    | 'leases'
     | 'closeSseStreamsAfterMs'
     | 'toolSchema'
     | 'authenticate'
@@ -167,6 +175,7 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     eventStore: _store,
     sessions: _sessions,
     bus: _bus,
+    leases: _leases,
     closeSseStreamsAfterMs,
     toolSchema,
     authenticate,

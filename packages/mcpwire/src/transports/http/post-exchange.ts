@@ -21,8 +21,11 @@ export interface PostStream {
   send(message: Message | readonly Message[]): Promise<void>;
   /** Closes the connection without ending the stream: the client will poll (HTTP-10). */
   detach(): void;
-  /** Ends the stream after what was sent. */
-  finish(): void;
+  /**
+   * Ends the stream after what was sent; `isAnswered` false when the session closed here before
+   * every request was answered (a lease on them is then given up at once). Default true.
+   */
+  finish(isAnswered?: boolean): void;
 }
 
 /** How a POST exchange opens its stream and shapes its responses. */
@@ -116,7 +119,7 @@ export class PostExchange {
   /** The session ended: a pending POST gets 404, an open stream ends. */
   abort(): void {
     if (this.#state === 'pending') this.#resolve(emptyReply(404));
-    this.#end();
+    this.#end(this.#waiting.size === 0);
   }
 
   #answerJson(): void {
@@ -141,9 +144,9 @@ export class PostExchange {
     if (this.#collected.length > 0) void stream.send(this.#collected.splice(0));
   }
 
-  #end(): void {
+  #end(isAnswered = true): void {
     clearTimeout(this.#timer);
-    if (this.#state === 'streaming') this.#stream?.finish();
+    if (this.#state === 'streaming') this.#stream?.finish(isAnswered);
     this.#state = 'done';
   }
 }

@@ -18,6 +18,7 @@ export type SessionlessHandlerOptions = Omit<
   | 'clientKey'
   | 'sessionIdleTimeoutMs'
   | 'eventStore'
+  | 'leases'
   | 'retryMs'
   | 'closeSseStreamsAfterMs'
 >;

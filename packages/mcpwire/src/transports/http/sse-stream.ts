@@ -83,6 +83,11 @@ export class ResumableStream {
     });
   }
 
+  /** Resolves once every operation queued so far is done (the events sent so far are stored). */
+  drained(): Promise<void> {
+    return this.#queue;
+  }
+
   #attach(connection: SseConnection): void {
     this.#connection?.close();
     this.#connection = connection;
