@@ -41,7 +41,7 @@ describe(
       const directory = await statelessRequest(
         url,
         'resources/directory/read',
-        { uri: 'skill://pdf-processing/' },
+        { uri: 'skill://pdf-processing' },
         { capabilities: caps },
       );
       assert.ok(Array.isArray(directory.message.result?.resources), JSON.stringify(directory.message));
