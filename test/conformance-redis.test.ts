@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { postRaw } from './support/raw-mcp-http.ts';
 import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
 import { haproxySkipReason, NODE_HEADER, startProxiedNodes } from './support/redis-nodes.ts';
+import { parseUnexpected, type FailedRun } from './support/conformance-report.ts';
 import { runToEnd } from './support/run-to-end.ts';
 
 const NODE22 = 'test/conformance/node_modules/.bin/node';
@@ -31,29 +32,6 @@ const MULTI_NODE_LIMITS: ReadonlyArray<{ scenarios: RegExp; message: RegExp; rea
       'the task store is per process (tasks are not on Redis yet): tasks/get or tasks/cancel landing on a node that did not create the task finds none',
   },
 ];
-
-/** One failed scenario run of the report's UNEXPECTED FAILURES: `server <scenario> @ <version>` and its check messages. */
-interface FailedRun {
-  scenario: string;
-  version: string;
-  messages: string[];
-  problems: string[];
-}
-
-/** Reads the UNEXPECTED FAILURES section of scripts/conformance.mjs's report (results.mjs formatFailure). */
-function parseUnexpected(output: string): FailedRun[] {
-  const start = output.indexOf('\nUNEXPECTED FAILURES:\n');
-  if (start === -1) return [];
-  const runs: FailedRun[] = [];
-  for (const line of output.slice(start).split('\n').slice(2)) {
-    const head = /^(?:server|client) (\S+) @ (\S+):$/.exec(line);
-    if (head !== null) runs.push({ scenario: head[1]!, version: head[2]!, messages: [], problems: [] });
-    else if (line.startsWith('  - ')) runs.at(-1)?.messages.push(line.replace(/^ {2}- \S+ \([^)]*\): /, ''));
-    else if (line.startsWith('  ! ')) runs.at(-1)?.problems.push(line.slice(4));
-    else if (!line.startsWith('      ')) break;
-  }
-  return runs;
-}
 
 /** The failed runs that no limit excuses, each with why. */
 function unexcused(runs: readonly FailedRun[]): string[] {
