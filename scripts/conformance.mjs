@@ -310,6 +310,7 @@ async function startServer(port, url) {
       exitSetup(`mcpwire serve everything --http ${port} exited early:\n${output}`);
     try {
       await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
+      if (options.bridge) await warmUpBridge(url);
       return { stop };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
@@ -319,6 +320,35 @@ async function startServer(port, url) {
   return exitSetup(
     `mcpwire serve everything --http ${port} did not answer at ${url} within 15 s:\n${output}`,
   );
+}
+
+/**
+ * One session opened and ended before the suite: its child is the first to load the server's
+ * modules (slow on a loaded machine, slower under the test runner's preloads), which the suite's
+ * first scenario would otherwise pay within its own initialize timeout.
+ */
+async function warmUpBridge(url) {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'conformance-warm-up', version: '1' },
+    },
+  };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(initialize),
+    signal: AbortSignal.timeout(60_000),
+  });
+  await response.text();
+  const session = response.headers.get('mcp-session-id');
+  if (session !== null)
+    await fetch(url, { method: 'DELETE', headers: { 'Mcp-Session-Id': session } }).catch(() => {});
 }
 
 function freePort() {

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import type { TestContext } from 'node:test';
+import { parseUnexpected, type FailedRun } from './conformance-report.ts';
 import { postRaw } from './raw-mcp-http.ts';
 import { NODE_HEADER, startProxiedNodes, type RedisTarget } from './redis-nodes.ts';
 import { runToEnd } from './run-to-end.ts';
@@ -23,29 +24,6 @@ const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/
 const MULTI_NODE_LIMITS: ReadonlyArray<{ scenarios: RegExp; message: RegExp; reason: string }> = [
   // Empty since tasks are on Redis (RedisTaskStore): the 2026-07-28 leg's task scenarios pass across nodes.
 ];
-
-/** One failed scenario run of the report's UNEXPECTED FAILURES: `server <scenario> @ <version>` and its check messages. */
-interface FailedRun {
-  scenario: string;
-  version: string;
-  messages: string[];
-  problems: string[];
-}
-
-/** Reads the UNEXPECTED FAILURES section of scripts/conformance.mjs's report (results.mjs formatFailure). */
-function parseUnexpected(output: string): FailedRun[] {
-  const start = output.indexOf('\nUNEXPECTED FAILURES:\n');
-  if (start === -1) return [];
-  const runs: FailedRun[] = [];
-  for (const line of output.slice(start).split('\n').slice(2)) {
-    const head = /^(?:server|client) (\S+) @ (\S+):$/.exec(line);
-    if (head !== null) runs.push({ scenario: head[1]!, version: head[2]!, messages: [], problems: [] });
-    else if (line.startsWith('  - ')) runs.at(-1)?.messages.push(line.replace(/^ {2}- \S+ \([^)]*\): /, ''));
-    else if (line.startsWith('  ! ')) runs.at(-1)?.problems.push(line.slice(4));
-    else if (!line.startsWith('      ')) break;
-  }
-  return runs;
-}
 
 /** The failed runs that no limit excuses, each with why. */
 function unexcused(runs: readonly FailedRun[]): string[] {

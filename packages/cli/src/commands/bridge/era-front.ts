@@ -13,6 +13,7 @@ import { Client } from 'mcpwire/client';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import type { ChildCommand, ChildRelayServer } from './http-front-relay.ts';
 import { ForwardingServer } from './forwarding-server.ts';
+import { passedThroughClientExtensions } from './forwarded-extensions.ts';
 import { PendingCalls, DEFAULT_ROUND_TIMEOUT_MS } from './era-rounds.ts';
 
 /** The requests whose handler on the child may ask for input (S26-MRTR: they have input rounds). */
@@ -104,6 +105,7 @@ export class EraFront {
       { name: 'mcpwire-bridge', version: '1' },
       {
         era: 'handshake',
+        extensions: passedThroughClientExtensions(),
         // The child's input requests go to the call that caused them, as input_required rounds.
         handlers: {
           // The answers are the client's own, checked by the library's round (S26-MRTR-10).

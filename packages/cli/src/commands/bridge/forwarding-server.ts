@@ -7,6 +7,7 @@
 import type { JsonObject, ServerCapabilities } from 'mcpwire';
 import type { Client } from 'mcpwire/client';
 import { ServerCore, type RequestContext } from 'mcpwire/server';
+import { passedThroughExtensions } from './forwarded-extensions.ts';
 
 /** Requests answered upstream; any other (ping, server/discover, subscriptions/listen) is the library's. */
 const FORWARDED = new Set([
@@ -28,14 +29,18 @@ export type Forward = (method: string, params: JsonObject, ctx: RequestContext) 
 const changeListeners = new WeakMap<object, Set<(kind: ListKind) => void>>();
 
 /**
- * A ServerCore that declares what `client`'s server declared (its info, instructions and
- * capabilities, less what a forwarder cannot serve) and answers feature requests with `forward`.
+ * A ServerCore that declares what `client`'s server declared (its info, instructions, capabilities
+ * and the extensions passed through, less what a forwarder cannot serve) and answers feature
+ * requests with `forward`. `client` must know the passed-through extensions' methods
+ * (`passedThroughClientExtensions()`).
  */
 export class ForwardingServer extends ServerCore {
   constructor(client: Client, forward: Forward) {
     super(client.serverInfo ?? { name: 'upstream', version: '0' }, {
       ...(client.instructions === undefined ? {} : { instructions: client.instructions }),
       capabilities: forwardedCapabilities(client.serverCapabilities ?? {}),
+      // Extensions whose methods mean the same in both eras (skills) pass on as they are.
+      extensions: passedThroughExtensions(client.serverCapabilities ?? {}, forward),
     });
     this.use(({ method, params, ctx }, next) =>
       FORWARDED.has(method) ? forward(method, params, ctx) : next(),
