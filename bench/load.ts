@@ -347,6 +347,38 @@ async function main(): Promise<void> {
       ]),
     ),
   );
+  // The machine's speed drifts between rounds (here by a fifth within minutes); the two drivers of one
+  // round run back to back, so their ratio within a round is the comparison drift least disturbs.
+  const paired = transports.flatMap((transport) =>
+    builds.map((build) => {
+      const ratioOf = (key: keyof Measurement): number =>
+        median(
+          results[transport][build].map(
+            (measurement, round) => measurement[key] / results[transport]['hand-written'][round]![key],
+          ),
+        )!;
+      return {
+        transport: build === 'load' ? transport : `${transport} (${otherCli})`,
+        rps: ratioOf('rps'),
+        p50: ratioOf('p50'),
+        p90: ratioOf('p90'),
+        p99: ratioOf('p99'),
+      };
+    }),
+  );
+  console.log(
+    '\npaired: the median over rounds of load / hand-written within each round (the two run back to back)\n' +
+      formatTable(
+        ['transport', 'req/s', 'p50', 'p90', 'p99'],
+        paired.map((row) => [
+          row.transport,
+          `${row.rps.toFixed(2)}x`,
+          `${row.p50.toFixed(2)}x`,
+          `${row.p90.toFixed(2)}x`,
+          `${row.p99.toFixed(2)}x`,
+        ]),
+      ),
+  );
   const outFile = join(root, 'bench/results/load-latest.json');
   mkdirSync(dirname(outFile), { recursive: true });
   const json = {
@@ -358,6 +390,7 @@ async function main(): Promise<void> {
     config,
     server: 'bench/servers/raw-mcp.mjs',
     medians: rows.map((row) => ({ ...row, rpsRatio: row.load.rps / row.handWritten.rps })),
+    paired,
     rounds: results,
   };
   const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
