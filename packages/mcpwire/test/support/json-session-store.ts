@@ -21,10 +21,15 @@ export class JsonRoundTripStore implements SessionStore {
   /** Touches received. */
   touches = 0;
   readonly touchPeriodMs?: number;
+  readonly liveIdleMs?: number;
 
-  /** `touchPeriodMs`: the store says its touches may be coalesced to that period (a remote store). */
-  constructor(options: { touchPeriodMs?: number } = {}) {
+  /**
+   * `touchPeriodMs`: the store says its touches may be coalesced to that period (a remote store);
+   * `liveIdleMs`: that handlers may let go of idle sessions' live objects after that long.
+   */
+  constructor(options: { touchPeriodMs?: number; liveIdleMs?: number } = {}) {
     if (options.touchPeriodMs !== undefined) this.touchPeriodMs = options.touchPeriodMs;
+    if (options.liveIdleMs !== undefined) this.liveIdleMs = options.liveIdleMs;
   }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {

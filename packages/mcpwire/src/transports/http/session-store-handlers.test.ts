@@ -168,4 +168,47 @@ describe('sessions as state: any handler serves any session', () => {
     await calls(pairLocal.a, localHeaders, 10);
     assert.equal(local.touches - localBefore, 20);
   });
+
+  test('a store with liveIdleMs: an idle session is let go of here and its next request brings it back from its record', async () => {
+    const store = new JsonRoundTripStore({ liveIdleMs: 20 });
+    const server = createFixtureServer();
+    let connects = 0;
+    const counted = new Proxy(server, {
+      get(target, property) {
+        if (property === 'connect')
+          return (channel: Parameters<typeof server.connect>[0]) => {
+            connects++;
+            return target.connect(channel);
+          };
+        const value = Reflect.get(target, property, target) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const handler = createHttpHandler(counted, { keepAliveMs: 0, sessions: store });
+    try {
+      const headers = await initialize(handler);
+      const initialized = post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+      assert.equal((await handler(initialized)).status, 202);
+      assert.equal((await handler(post({ jsonrpc: '2.0', id: 1, method: 'ping' }, headers))).status, 200);
+      assert.equal(connects, 1, 'one live session while it is in use');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const echoed = await messages(
+        await handler(
+          post(
+            {
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'echo', arguments: { message: 'back' } },
+            },
+            headers,
+          ),
+        ),
+      );
+      assert.equal(echoed.at(-1)?.result?.content?.[0]?.text, 'back', JSON.stringify(echoed));
+      assert.equal(connects, 2, 'let go of while idle, then brought back from its record');
+    } finally {
+      await handler.close();
+    }
+  });
 });
