@@ -55,13 +55,22 @@ export class RedisSessionStore implements SessionStore {
    * early, and the caps rank sessions touched within one second as equals.
    */
   readonly touchPeriodMs: number;
+  /**
+   * A node lets go of an idle session's live objects after 10 s (its record stays here; its next
+   * request, on any node, brings it back), so idle sessions cost a node no memory.
+   */
+  readonly liveIdleMs: number;
   #redis: RedisConnection;
   #keys: RedisKeys;
 
-  constructor(redis: RedisConnection, options: KeyOptions & { touchPeriodMs?: number } = {}) {
+  constructor(
+    redis: RedisConnection,
+    options: KeyOptions & { touchPeriodMs?: number; liveIdleMs?: number } = {},
+  ) {
     this.#redis = redis;
     this.#keys = new RedisKeys(options);
     this.touchPeriodMs = options.touchPeriodMs ?? 1_000;
+    this.liveIdleMs = options.liveIdleMs ?? 10_000;
   }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {

@@ -64,9 +64,15 @@ export type SessionUpdate =
  * tells it of a session's activity at most once per that period (and never less often than 1/60 of
  * the idle timeout), so records expire up to that much early and eviction ranks sessions touched
  * within one period as equals. Absent: every touch reaches the store.
+ *
+ * `liveIdleMs`, for a store other processes read too: a handler lets go of a session's live objects
+ * (not its record) once it has been idle here that long with nothing in flight and no stream open,
+ * so a node holds memory for its active sessions only; the session's next request, on any handler,
+ * brings it back from its record. Absent: live objects stay until the idle timeout.
  */
 export interface SessionStore {
   readonly touchPeriodMs?: number;
+  readonly liveIdleMs?: number;
   create(record: SessionRecord, limits: SessionCreateLimits): Awaitable<SessionCreation>;
   get(id: string): Awaitable<SessionRecord | undefined>;
   update(id: string, expectedRevision: number, change: SessionChange): Awaitable<SessionUpdate>;

@@ -48,6 +48,8 @@ export class SessionRegistry implements SessionOwner {
   #limits: SessionCreateLimits;
   /** How often a session's activity is written to the store, at most (SessionStore.touchPeriodMs). */
   #touchPeriodMs: number;
+  /** How long an idle session's live objects stay here (SessionStore.liveIdleMs); at most the idle timeout. */
+  #liveIdleMs: number;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
@@ -74,6 +76,7 @@ export class SessionRegistry implements SessionOwner {
     this.#store = settings.sessions;
     this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
     this.#touchPeriodMs = Math.min(this.#store.touchPeriodMs ?? 0, limits.idleTimeoutMs / 60);
+    this.#liveIdleMs = Math.min(this.#store.liveIdleMs ?? Infinity, limits.idleTimeoutMs);
     this.#settings = settings;
     this.#bus = bus;
     this.#unsubscribe = [
@@ -274,13 +277,18 @@ export class SessionRegistry implements SessionOwner {
   #serve(server: ChannelServer, record: SessionRecord): HttpSession {
     const session = new HttpSession(record, this.#settings, this);
     this.#sessions.set(session.id, session);
-    if (Number.isFinite(this.#limits.idleTimeoutMs)) this.#sweeper ??= this.#startSweeper();
+    if (Number.isFinite(this.#liveIdleMs)) this.#sweeper ??= this.#startSweeper();
     server.connect(session);
     return session;
   }
 
   #startSweeper(): ReturnType<typeof setInterval> {
-    const timer = setInterval(() => this.#sweep(), sweepPeriodMs(this.#limits.idleTimeoutMs));
+    const idleMs = this.#limits.idleTimeoutMs;
+    const periodMs =
+      this.#liveIdleMs < idleMs
+        ? Math.min(sweepPeriodMs(idleMs), Math.max(1, Math.floor(this.#liveIdleMs / 4)))
+        : sweepPeriodMs(idleMs);
+    const timer = setInterval(() => this.#sweep(), periodMs);
     (timer as { unref?: () => void }).unref?.();
     return timer;
   }
@@ -288,10 +296,16 @@ export class SessionRegistry implements SessionOwner {
   #sweep(): void {
     const now = Date.now();
     for (const session of this.#sessions.values()) {
-      if (now - session.lastActiveAt < this.#limits.idleTimeoutMs) continue;
-      // Busy (a request in flight, a stream attached) counts as activity.
-      if (session.isBusy) this.touch(session);
-      else void this.#letGo(session);
+      const idleFor = now - session.lastActiveAt;
+      if (idleFor < this.#liveIdleMs) continue;
+      if (idleFor >= this.#limits.idleTimeoutMs) {
+        // Busy (a request in flight, a stream attached) counts as activity.
+        if (session.isBusy) this.touch(session);
+        else void this.#letGo(session);
+      } else if (!session.isBusy) {
+        // Idle here for the store's liveIdleMs: its record stays, and its next request brings it back.
+        void session.release();
+      }
     }
   }
 
