@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { statelessRequest, STATELESS_VERSION, type Loose } from './support/raw-mcp-http.ts';
-import { redisSkipReason, startRedisServer } from './support/redis-server.ts';
-import { startServeNode } from './support/redis-nodes.ts';
-import { SseFrames } from '../packages/redis/test/support/sse.ts';
+import { statelessRequest, STATELESS_VERSION, type Loose } from '../../../test/support/raw-mcp-http.ts';
+import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
+import { startServeNode } from '../../../test/support/redis-nodes.ts';
+import { SseFrames } from './support/sse.ts';
 
 const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
