@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import { HttpServerProcess, killAllHttpChildren, readCpuUs } from './http-driver.ts';
-import { loadAverageNow, machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { callEcho, openSession, runHttpLoad, runStdioLoad, type Load } from './bridge-drivers.ts';
 import { ErrorLog, killAllChildren, ServerProcess } from './server-process.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
@@ -30,15 +30,6 @@ const config = {
   durationMs: positiveInt('BENCH_BRIDGE_SECONDS', isQuick ? 2 : 6) * 1000,
   inFlight: { sequential: 1, pipelined: 16 },
 };
-
-function positiveInt(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name}: expected a positive integer, received ${text}`);
-  return value;
-}
 
 type Mode = keyof typeof config.inFlight;
 const modes: readonly Mode[] = ['sequential', 'pipelined'];

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import { Pool } from 'undici';
-import { loadAverageNow, machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,15 +27,6 @@ const config = {
   concurrentWarmupMs: isQuick ? 300 : 1_000,
   concurrentMs: positiveInt('BENCH_CLIENT_SECONDS', isQuick ? 1 : 5) * 1000,
 };
-
-function positiveInt(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name}: expected a positive integer, received ${text}`);
-  return value;
-}
 
 /** BENCH_BEFORE=<folder>: older code measured in the same rounds (`mcpwire-before`). */
 const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;

@@ -24,7 +24,7 @@ import {
 } from './http-driver.ts';
 import { HANDSHAKE, openSession, sessionless, stateful, stateless, STATELESS } from './http-workloads.ts';
 import type { ErrorLog } from './server-process.ts';
-import { loadAverageNow, machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,15 +46,6 @@ const config = {
     settleMs: 500,
   },
 };
-
-function positiveInt(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name}: expected a positive integer, received ${text}`);
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Servers and scenarios

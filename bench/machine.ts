@@ -23,3 +23,13 @@ export function machineFacts(): {
 export function loadAverageNow(): number[] {
   return os.loadavg().map((l) => Math.round(l * 100) / 100);
 }
+
+/** The environment variable `name` as a positive integer; `fallback` when unset or empty. Throws on anything else. */
+export function positiveInt(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name}: expected a positive integer, received ${text}`);
+  return value;
+}

@@ -30,21 +30,12 @@ import {
   sleep,
 } from './http-driver.ts';
 import { openSession, stateful, stateless } from './http-workloads.ts';
-import { loadAverageNow, machineFacts } from './machine.ts';
+import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
 const isQuick = process.env.BENCH_QUICK === '1';
-
-function positiveInt(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name}: expected a positive integer, received ${text}`);
-  return value;
-}
 
 const config = {
   rounds: positiveInt('BENCH_ROUNDS', isQuick ? 1 : 3),
