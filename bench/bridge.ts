@@ -10,14 +10,14 @@
 // bottleneck of a pipelined run (its CPU per call under the server's). Writes bench/results/bridge-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_BRIDGE_SECONDS=<s> timed window (default 6), BENCH_QUICK=1,
 // BENCH_BRIDGE_PROFILE=<dir>: run every bridge with --cpu-prof into <dir> (one .cpuprofile per process).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import * as prettier from 'prettier';
 import { HttpServerProcess, killAllHttpChildren, readCpuUs } from './http-driver.ts';
 import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { callEcho, openSession, runHttpLoad, runStdioLoad, type Load } from './bridge-drivers.ts';
 import { ErrorLog, killAllChildren, ServerProcess } from './server-process.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
@@ -292,8 +292,7 @@ async function main(): Promise<void> {
     shapes: report,
     problems,
   };
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`wrote ${outFile.slice(root.length + 1)}`);
 }
 

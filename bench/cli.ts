@@ -17,9 +17,9 @@ import {
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import * as prettier from 'prettier';
 import { peerPackageDir } from '../test/support/peers.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(import.meta.dirname, '..');
 const node = process.execPath;
@@ -213,5 +213,4 @@ const report = {
   failures: Object.fromEntries([...failures].map(([k, v]) => [k.replace('\u0000', ' / '), v])),
   bundle: size,
 };
-const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-writeFileSync(outFile, await prettier.format(JSON.stringify(report), formatOptions));
+await writeResultsFile(outFile, report);

@@ -3,14 +3,14 @@
 // SDK's equivalent, each bundled as a user would. Rounds alternate the two servers; medians are printed
 // with the ratio to the official SDK and written to bench/results/cold-start-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 7; BENCH_QUICK=1: 2).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as prettier from 'prettier';
 import { bundleFor, type EdgeRuntime } from '../test/edge/edge-bundle.ts';
 import { sendStateless, textOf } from '../test/edge/http-script.ts';
 import { startRuntime } from '../test/edge/runtime-host.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 type Side = 'official' | 'mcpwire';
 const ENTRIES: Record<'node' | 'workerd', Record<Side, string>> = {
@@ -82,5 +82,4 @@ const report = {
     Object.entries(samples).map(([key, values]) => [key, values.map((v) => Number(v.toFixed(1)))]),
   ),
 };
-const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-writeFileSync(outFile, await prettier.format(JSON.stringify(report), formatOptions));
+await writeResultsFile(outFile, report);

@@ -9,13 +9,13 @@
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_CLIENT_SECONDS=<s> timed window (default 5), BENCH_QUICK=1 smoke run,
 // BENCH_BEFORE=<folder> (a built checkout of older code: its packages/mcpwire/dist).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as prettier from 'prettier';
 import { Pool } from 'undici';
 import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const isQuick = process.env.BENCH_QUICK === '1';
@@ -319,8 +319,7 @@ async function main(): Promise<void> {
       };
     }),
   };
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`wrote ${outFile.slice(root.length + 1)}`);
 }
 

@@ -9,10 +9,9 @@
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
 // (default 1000), BENCH_WARMUP_SESSIONS=<w> (default 300), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
 // scenario keys and/or server names: run only those, for development; the report then holds only them).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as prettier from 'prettier';
 import {
   type HttpServerSpec,
   type HttpWorkload,
@@ -26,6 +25,7 @@ import { HANDSHAKE, openSession, sessionless, stateful, stateless, STATELESS } f
 import type { ErrorLog } from './server-process.ts';
 import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
@@ -488,8 +488,7 @@ async function main(): Promise<void> {
     },
     scenarios: report,
   };
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`wrote ${outFile.slice(root.length + 1)}`);
 }
 

@@ -9,12 +9,11 @@
 // BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http (default both), BENCH_LOAD_CLI=<path of another build's
 // main.js> (an A/B of two builds: its rows are 'load (other)' beside this build's in the same run).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as prettier from 'prettier';
 import {
   extractResponse,
   HttpServerProcess,
@@ -25,6 +24,7 @@ import {
 import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './server-process.ts';
 import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
 import { echo2025 } from './workloads.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
@@ -393,8 +393,7 @@ async function main(): Promise<void> {
     paired,
     rounds: results,
   };
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`\nwrote ${outFile}`);
 }
 

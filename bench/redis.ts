@@ -13,10 +13,9 @@
 // idle sessions (default 10000), BENCH_REDIS_CALLS=<n> sequential calls counted (default 1000), BENCH_QUICK=1
 // for a smoke run, BENCH_ONLY=load,trips,memory (some parts only), BENCH_BEFORE=<built checkout>: a
 // `redis-before` twin of the Redis node served from there.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as prettier from 'prettier';
 import { createClient } from 'redis';
 import { redisSkipReason, startRedisServer } from '../test/support/redis-server.ts';
 import {
@@ -32,6 +31,7 @@ import {
 import { openSession, stateful, stateless } from './http-workloads.ts';
 import { loadAverageNow, machineFacts, positiveInt } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
@@ -465,8 +465,7 @@ async function main(): Promise<void> {
       },
       parts: parts.map(toJson),
     };
-    const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-    writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+    await writeResultsFile(outFile, json);
     console.log(`wrote ${outFile.slice(root.length + 1)}`);
   } finally {
     client.destroy();

@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as prettier from 'prettier';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(import.meta.dirname, '..');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -199,5 +199,4 @@ const report = {
   median: medians,
   rounds: measured,
 };
-const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-writeFileSync(outFile, await prettier.format(JSON.stringify(report), formatOptions));
+await writeResultsFile(outFile, report);

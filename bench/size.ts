@@ -5,12 +5,12 @@
 // completions): a Standard Schema tool, and a JSON Schema tool on the code-generation-free validator;
 // and, for the record, Server with a JSON Schema tool on its default validator, bundled for Workers
 // (cfworker) and for Node (Ajv). Prints a table and writes bench/results/size-latest.json.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as prettier from 'prettier';
 import { bundleFor, type EdgeBundle, type EdgeRuntime } from '../test/edge/edge-bundle.ts';
 import { formatNumber, formatRatio, formatTable } from './stats.ts';
+import { writeResultsFile } from './results-file.ts';
 
 interface Row {
   name: string;
@@ -94,5 +94,4 @@ const report = {
     ...(goalKiB === undefined ? {} : { goalKiB, isGoalMet: bundle.gzipBytes <= goalKiB * 1024 }),
   })),
 };
-const formatOptions = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-writeFileSync(outFile, await prettier.format(JSON.stringify(report), formatOptions));
+await writeResultsFile(outFile, report);

@@ -1,10 +1,9 @@
 // Entry point of `npm run bench`: runs every workload against every stdio server in interleaved rounds,
 // prints medians and ratios as a plain table, and writes bench/results/stdio-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 5, quick 2), BENCH_QUICK=1 for a fast smoke run with small counts.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as prettier from 'prettier';
 import {
   type DriverOptions,
   type ErrorLog,
@@ -18,6 +17,7 @@ import {
 import { loadAverageNow, machineFacts } from './machine.ts';
 import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 import { workloads } from './workloads.ts';
+import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
@@ -381,8 +381,7 @@ async function main(): Promise<void> {
     workloads: report,
   };
   // Formatted the way `npm run format:check` expects, since the file may be committed.
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`\nwrote ${outFile.slice(root.length + 1)}`);
 }
 

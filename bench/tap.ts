@@ -11,11 +11,11 @@
 // to measure another build than packages/cli/dist (its server included),
 // BENCH_TAP_BASELINE=<another build's main.js> adds its tap rows (marked "@baseline") to the same
 // rounds, to compare two builds of the tap within one run.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import * as prettier from 'prettier';
+import { writeResultsFile } from './results-file.ts';
 import {
   ErrorLog,
   killAllChildren,
@@ -348,8 +348,7 @@ async function main(): Promise<void> {
   };
   const outFile = join(root, 'bench/results/tap-latest.json');
   mkdirSync(dirname(outFile), { recursive: true });
-  const options = { ...(await prettier.resolveConfig(outFile)), filepath: outFile };
-  writeFileSync(outFile, await prettier.format(JSON.stringify(json), options));
+  await writeResultsFile(outFile, json);
   console.log(`\nwrote ${outFile.slice(root.length + 1)}`);
 }
 
