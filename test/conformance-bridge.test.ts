@@ -21,13 +21,6 @@ const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/
 const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message: RegExp; reason: string }> =
   [
     {
-      scenarios: /^tasks-/,
-      version: '2026-07-28',
-      message: /./,
-      reason:
-        "the child's 2025-11-25 tasks are not translated into the 2026-07-28 tasks extension, which the bridge does not declare",
-    },
-    {
       scenarios: /^input-required-result-basic-elicitation$/,
       version: '2026-07-28',
       message: /^inputRequests missing expected key "user_name"$/,

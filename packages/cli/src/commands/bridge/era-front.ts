@@ -15,6 +15,7 @@ import type { ChildCommand, ChildRelayServer } from './http-front-relay.ts';
 import { ForwardingServer } from './forwarding-server.ts';
 import { passedThroughClientExtensions } from './forwarded-extensions.ts';
 import { PendingCalls, DEFAULT_ROUND_TIMEOUT_MS } from './era-rounds.ts';
+import { EraTasks } from './era-tasks.ts';
 
 /** The requests whose handler on the child may ask for input (S26-MRTR: they have input rounds). */
 const ROUNDS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -101,6 +102,8 @@ export class EraFront {
 
   async #start(): Promise<Upstream> {
     const calls = this.#calls;
+    // The child's requests tagged with one of its tasks go to that task (era-tasks.ts), not to a round.
+    let tasks: EraTasks | undefined;
     const client = new Client(
       { name: 'mcpwire-bridge', version: '1' },
       {
@@ -110,9 +113,11 @@ export class EraFront {
         handlers: {
           // The answers are the client's own, checked by the library's round (S26-MRTR-10).
           elicitation: (params) =>
-            calls.askClient('elicitation/create', params as unknown as JsonObject) as Promise<never>,
+            (tasks?.askClient('elicitation/create', params as unknown as JsonObject) ??
+              calls.askClient('elicitation/create', params as unknown as JsonObject)) as Promise<never>,
           sampling: (params) =>
-            calls.askClient('sampling/createMessage', params as unknown as JsonObject) as Promise<never>,
+            (tasks?.askClient('sampling/createMessage', params as unknown as JsonObject) ??
+              calls.askClient('sampling/createMessage', params as unknown as JsonObject)) as Promise<never>,
           roots: async () => (await calls.askClient('roots/list', undefined)).roots as never,
         },
         // A call waiting for a person's answer may take long; the round timeout bounds it instead.
@@ -133,16 +138,23 @@ export class EraFront {
     const channel = await transport.connect();
     started.pid = channel.info?.pid;
     await client.connect(channel);
-    const server = new ForwardingServer(client, (method, params, ctx) =>
-      ROUNDS.has(method)
-        ? calls.run(client, method, params, ctx)
-        : calls.forward(client, method, params, ctx),
+    const eraTasks = (tasks = new EraTasks(client));
+    const server = new ForwardingServer(
+      client,
+      (method, params, ctx) =>
+        method === 'tools/call'
+          ? eraTasks.callTool(params, ctx, (sent) => calls.run(client, method, sent, ctx))
+          : ROUNDS.has(method)
+            ? calls.run(client, method, params, ctx)
+            : calls.forward(client, method, params, ctx),
+      eraTasks.extensions(),
     );
     client.on('log', (params) => calls.log(params));
     const listSchemas = async (): Promise<void> => {
       if (client.serverCapabilities?.tools === undefined) return;
       const tools = await client.listAllTools().catch(() => []);
       this.#schemas = new Map(tools.map((tool) => [tool.name, tool.inputSchema]));
+      eraTasks.setTools(tools);
     };
     client.on('toolsListChanged', () => void listSchemas());
     await listSchemas();
@@ -152,6 +164,7 @@ export class EraFront {
         `the server process for 2026-07-28 clients ${how}; the next request starts another`,
       );
       calls.closeAll(`the server process ${how}`);
+      eraTasks.close(`the server process ${how}`);
       void server.close();
       this.#upstream = undefined;
     });

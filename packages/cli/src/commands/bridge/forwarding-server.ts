@@ -6,7 +6,7 @@
 
 import type { JsonObject, ServerCapabilities } from 'mcpwire';
 import type { Client } from 'mcpwire/client';
-import { ServerCore, type RequestContext } from 'mcpwire/server';
+import { ServerCore, type RequestContext, type ServerExtension } from 'mcpwire/server';
 import { passedThroughExtensions } from './forwarded-extensions.ts';
 
 /** Requests answered upstream; any other (ping, server/discover, subscriptions/listen) is the library's. */
@@ -35,12 +35,13 @@ const changeListeners = new WeakMap<object, Set<(kind: ListKind) => void>>();
  * (`passedThroughClientExtensions()`).
  */
 export class ForwardingServer extends ServerCore {
-  constructor(client: Client, forward: Forward) {
+  /** `extensions`: more the forwarder serves itself (the tasks translated for 2026-07-28 clients). */
+  constructor(client: Client, forward: Forward, extensions: readonly ServerExtension[] = []) {
     super(client.serverInfo ?? { name: 'upstream', version: '0' }, {
       ...(client.instructions === undefined ? {} : { instructions: client.instructions }),
       capabilities: forwardedCapabilities(client.serverCapabilities ?? {}),
       // Extensions whose methods mean the same in both eras (skills) pass on as they are.
-      extensions: passedThroughExtensions(client.serverCapabilities ?? {}, forward),
+      extensions: [...passedThroughExtensions(client.serverCapabilities ?? {}, forward), ...extensions],
     });
     this.use(({ method, params, ctx }, next) =>
       FORWARDED.has(method) ? forward(method, params, ctx) : next(),
