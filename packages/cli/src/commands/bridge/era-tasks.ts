@@ -67,6 +67,8 @@ export class EraTasks {
   #support = new Map<string, string>();
   /** By the child's task id. */
   readonly #tasks = new Map<string, TaskEntry>();
+  /** The child ids of finished tasks whose answer is kept, oldest first (at most FINISHED_KEPT). */
+  readonly #finished = new Set<string>();
 
   constructor(client: Client) {
     this.#client = client;
@@ -171,6 +173,7 @@ export class EraTasks {
       entry.inputs.clear();
     }
     this.#tasks.clear();
+    this.#finished.clear();
   }
 
   #entry(childTaskId: string): TaskEntry {
@@ -251,13 +254,17 @@ export class EraTasks {
     frontTaskId: string,
     method: string,
   ): Promise<DetailedTask> {
-    if (entry.final) return entry.final;
+    if (entry.final) {
+      if (!isPastTtl(entry.final)) return entry.final;
+      this.#forget(childTaskId);
+      throw unknownTask(frontTaskId, method);
+    }
     let task: ChildTask;
     try {
       task = (await this.#client.request('tasks/get', { taskId: childTaskId })) as unknown as ChildTask;
     } catch (error) {
       if (!(error instanceof RpcError && error.code === ErrorCode.InvalidParams)) throw error;
-      this.#tasks.delete(childTaskId); // expired on the child
+      this.#forget(childTaskId); // expired on the child
       throw unknownTask(frontTaskId, method);
     }
     const detailed: DetailedTask = {
@@ -284,8 +291,25 @@ export class EraTasks {
       }
     }
     if (detailed.status === 'completed' || detailed.status === 'failed' || detailed.status === 'cancelled')
-      entry.final = detailed;
+      this.#keepFinal(childTaskId, entry, detailed);
     return detailed;
+  }
+
+  /**
+   * Keeps a finished task's answer, so the child is asked once (it may forget the task). Bounded:
+   * the answer goes at the task's ttl (read lazily) and when FINISHED_KEPT newer ones are kept.
+   */
+  #keepFinal(childTaskId: string, entry: TaskEntry, detailed: DetailedTask): void {
+    entry.final = detailed;
+    this.#finished.add(childTaskId);
+    if (this.#finished.size <= FINISHED_KEPT) return;
+    const [oldest] = this.#finished;
+    if (oldest !== undefined) this.#forget(oldest);
+  }
+
+  #forget(childTaskId: string): void {
+    this.#tasks.delete(childTaskId);
+    this.#finished.delete(childTaskId);
   }
 
   /** S26-TASK-13: `notifications/tasks` under `taskIds`, for the caller's own tasks only. */
@@ -378,4 +402,14 @@ function unknownTask(taskId: string, method: string): RpcError {
     `Invalid params for "${method}": no task "${taskId}" (unknown, expired, or not yours)`,
     { taskId },
   );
+}
+
+/** Finished tasks whose answers a bridge keeps at most (the oldest goes first). */
+export const FINISHED_KEPT = 1_000;
+
+/** True once a finished task's ttl (from its creation) has passed: the child would have forgotten it. */
+function isPastTtl(task: DetailedTask): boolean {
+  if (typeof task.ttlMs !== 'number') return false;
+  const createdAt = Date.parse(task.createdAt);
+  return Number.isFinite(createdAt) && Date.now() > createdAt + task.ttlMs;
 }
