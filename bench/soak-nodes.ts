@@ -106,7 +106,13 @@ export async function runMultiNodeSoak(options: MultiNodeOptions): Promise<numbe
     sampleMs: options.sampleMs,
     onSample: (name, sample) => (series[name] ??= []).push(sample),
   });
-  const ledger = new Ledger();
+  // A request that hung is placed against the chaos events (which carry seconds into the run too).
+  const ledger = new Ledger({
+    explain: (entry) => ({
+      secondsIntoRun: Math.round((entry.startedAt - startedAt.getTime()) / 100) / 10,
+      needles: entry.needles ?? [],
+    }),
+  });
   const context: DriverContext = {
     ledger,
     random: options.random,
