@@ -86,7 +86,8 @@ export function judgeMultiNodeRun(facts: MultiNodeFacts) {
     nodes: Object.fromEntries(
       Object.entries(facts.series)
         .filter(([name]) => name !== 'client')
-        .map(([name, samples]) => [name, memoryFigures(stopped(samples))]),
+        // Whole lives, drain included: a node restarted late in a short run has no sample before the stop.
+        .map(([name, samples]) => [name, memoryFigures(samples)]),
     ),
   };
   const figures = {
