@@ -52,6 +52,8 @@ export interface LedgerFigures {
   byKind: Record<string, Partial<Record<Outcome, number>>>;
   /** Requests answered with a result, per driver. */
   resultsByDriver: Record<string, number>;
+  /** Requests that did not end with a result, by {@link toErrorKind}. */
+  errorKinds: Record<string, number>;
   /** Connection failures by driver and error name (which layer reported them). */
   failureNames: Record<string, number>;
   open: number;
@@ -71,6 +73,28 @@ export function toOutcome(error: unknown): Outcome {
 }
 
 /**
+ * Names what ended a request without a result, following `cause` a few levels: the multi-node
+ * soak's expected failures ('redis-down 503', 'node-died -32004' or '... 502 (proxy)', 'session-lost
+ * 404'), another HTTP
+ * status or JSON-RPC code, or the error's name.
+ */
+export function toErrorKind(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const { status, code } = current as { status?: unknown; code?: unknown };
+    if (current instanceof RpcError) return code === -32004 ? 'node-died -32004' : `rpc ${String(code)}`;
+    if (current.name === 'SessionExpiredError' || (current.name === 'HttpError' && status === 404))
+      return 'session-lost 404';
+    // 502: the proxy's answer when a node died before its response began.
+    if (current.name === 'HttpError' && status === 502) return 'node-died 502 (proxy)';
+    if (current.name === 'HttpError') return status === 503 ? 'redis-down 503' : `http ${String(status)}`;
+    if (current.cause === undefined) break;
+    current = current.cause;
+  }
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/**
  * The ledger. Only open entries are kept: a settled one is folded into the counts at once, so the
  * ledger's own memory stays flat however long the soak runs (keeping every entry of a 30-minute run
  * held ~9 MiB). One per soak run.
@@ -78,6 +102,7 @@ export function toOutcome(error: unknown): Outcome {
 export class Ledger {
   readonly #open = new Map<number, Entry>();
   readonly #failureNames = new Map<string, number>();
+  readonly #errorKinds: Record<string, number> = {};
   readonly #violations: Violation[] = [];
   readonly #outcomes: Record<Outcome, number> = {
     result: 0,
@@ -130,6 +155,11 @@ export class Ledger {
       const key = `${entry.kind} ${entry.driver}`;
       this.#timeouts[key] = (this.#timeouts[key] ?? 0) + 1;
       if (this.#timeouts[key] <= DIAGNOSTICS_LIMIT) this.#diagnose(id, entry);
+    }
+    if (outcome !== 'result') {
+      const errorKind =
+        outcome === 'error' || outcome === 'connection-failure' ? toErrorKind(error) : outcome;
+      this.#errorKinds[errorKind] = (this.#errorKinds[errorKind] ?? 0) + 1;
     }
     if (outcome === 'connection-failure') {
       const what = error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
@@ -198,6 +228,7 @@ export class Ledger {
       byKind: structuredClone(this.#byKind),
       resultsByDriver: { ...this.#resultsByDriver },
       failureNames: Object.fromEntries(this.#failureNames),
+      errorKinds: { ...this.#errorKinds },
       open: this.#open.size,
       violations,
       timeouts: { ...this.#timeouts },

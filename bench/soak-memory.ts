@@ -79,7 +79,8 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
 
 /** The verdict on one process's heap. */
 export interface FlatnessVerdict {
-  role: ProcessRole;
+  /** A process role, or a node life of the multi-node soak (`node2#1`). */
+  role: string;
   samples: number;
   /** Least-squares heap growth over the second half, in bytes per minute. */
   slopeBytesPerMinute: number;
@@ -100,10 +101,7 @@ export const FLAT_FLOOR_BYTES = 2 * 1024 * 1024;
  * across that half is below max(FLAT_SHARE of its mean, FLAT_FLOOR_BYTES). Judges one long-lived
  * process's samples; undefined when there are fewer than four in the second half.
  */
-export function judgeFlatness(
-  role: ProcessRole,
-  samples: readonly MemorySample[],
-): FlatnessVerdict | undefined {
+export function judgeFlatness(role: string, samples: readonly MemorySample[]): FlatnessVerdict | undefined {
   if (samples.length < 2) return undefined;
   const start = samples[0]!.t;
   const end = samples.at(-1)!.t;

@@ -64,15 +64,37 @@ function warmUpSample(facts: RunFacts): MemorySample | undefined {
   return facts.series.client.find((sample) => sample.t >= start + warmUpMs);
 }
 
+/**
+ * The reason a ledger fails "exactly one outcome per request", or undefined: the outcomes counted must
+ * add up to the requests opened (fewer: an outcome was lost; more: one was counted twice).
+ */
+export function judgeOutcomeCount(ledger: LedgerFigures): string | undefined {
+  const settled = Object.values(ledger.outcomes).reduce((sum, n) => sum + n, 0);
+  if (settled === ledger.requests) return undefined;
+  const what = settled < ledger.requests ? 'lost' : 'doubled';
+  return `${ledger.requests} requests but ${settled} outcomes: ${Math.abs(ledger.requests - settled)} ${what}`;
+}
+
+/** The ledger's broken promises as reasons: its violations (the first ten) and a lost or doubled outcome. */
+export function ledgerReasons(ledger: LedgerFigures): string[] {
+  const reasons = ledger.violations
+    .slice(0, 10)
+    .map(
+      (violation) => `ledger #${violation.id} (${violation.kind}, ${violation.driver}): ${violation.what}`,
+    );
+  if (ledger.violations.length > 10)
+    reasons.push(`... and ${ledger.violations.length - 10} more ledger violations`);
+  const count = judgeOutcomeCount(ledger);
+  if (count !== undefined) reasons.push(count);
+  return reasons;
+}
+
 /** Judges a run: the figures for the report and the list of reasons it failed (empty: passed). */
 export function judgeRun(facts: RunFacts) {
   const { ledger, proxy, counters } = facts;
   const reasons: string[] = [];
   if (!facts.isDrained) reasons.push(`operations were still open ${60} s after the run stopped`);
-  for (const violation of ledger.violations.slice(0, 10))
-    reasons.push(`ledger #${violation.id} (${violation.kind}, ${violation.driver}): ${violation.what}`);
-  if (ledger.violations.length > 10)
-    reasons.push(`... and ${ledger.violations.length - 10} more ledger violations`);
+  reasons.push(...ledgerReasons(ledger));
   // Every request mix operation ends long before the client's timeout: a timeout is a response lost
   // without a reported failure (an unanswerable elicitation now fails its call, issue 13).
   for (const [key, count] of Object.entries(ledger.timeouts))

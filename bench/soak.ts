@@ -1,7 +1,7 @@
 // The soak with faults (issue 13): both eras over stdio and Streamable HTTP at once, HTTP through a
 // TCP proxy that cuts connections, stdio servers killed at random; then the ledger, the memory chart
-// and the verdict. Usage: npm run soak -- --minutes 30 [--seed N] [--out-dir DIR] [--sample-ms MS]
-// [--cut-chance P] [--only stdio|http] (the last two to hunt a fault faster; the soak proper uses neither)
+// and the verdict. Usage: see USAGE (`npm run soak -- --help`). With `--nodes N --redis`, the
+// multi-node mode instead (bench/soak-nodes.ts, issue 24).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { renderChart } from './soak-chart.ts';
 import { SoakDriver, type DriverContext, type DriverSpec } from './soak-driver.ts';
 import { Ledger } from './soak-ledger.ts';
 import { explainTimeout } from './soak-diagnose.ts';
+import { runMultiNodeSoak } from './soak-nodes.ts';
 import { createReportReader, createSeries, mib, sampleSelf, type MemorySeries } from './soak-memory.ts';
 import { startFaultProxy } from './soak-proxy.ts';
 import { judgeRun, type RunFacts } from './soak-verdict.ts';
@@ -28,6 +29,21 @@ const SPECS: readonly DriverSpec[] = [
   // A second handshake-era HTTP client: two sessions share the server instance.
   { era: 'handshake', transport: 'http' },
 ];
+const USAGE = `Usage: npm run soak -- [options]
+
+  --minutes M        how long to run (default 1); or --seconds S
+  --seed N           the seed of the run's random choices, to repeat a run
+  --out-dir DIR      where the chart and figures go (default bench/results)
+  --sample-ms MS     memory sample period (default 5000 for runs of 5 min or more, else 1000)
+  --cut-chance P     share of proxied HTTP connections cut (default 0.5; single-node mode)
+  --only stdio|http  one transport only, to hunt a fault faster (single-node mode)
+  --nodes N --redis  multi-node mode: one persisted redis-server, N "mcpwire serve everything --http
+                     <port> --redis <url>" nodes behind a round-robin HAProxy, clients of both eras
+                     over HTTP; a random node is SIGKILLed and restarted on its port at random
+                     intervals, Redis is restarted once; the verdict fails on a lost, doubled or hung
+                     outcome or a node heap that is not flat (figures: soak-nodes-<time>.json)
+  --help             this text
+`;
 /** How long in-flight operations may take to settle once the run stops. */
 const DRAIN_MS = 60_000;
 
@@ -77,8 +93,17 @@ function readOptions() {
       'sample-ms': { type: 'string' },
       'cut-chance': { type: 'string' },
       only: { type: 'string' },
+      nodes: { type: 'string' },
+      redis: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
+  const nodes = values.nodes === undefined ? undefined : Number(values.nodes);
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 2))
+    throw new Error(`--nodes takes a whole number of at least 2, got ${values.nodes}`);
+  // The nodes share their sessions, streams and leases only through Redis: the mode needs it.
+  if ((nodes !== undefined) !== (values.redis === true))
+    throw new Error('--nodes and --redis go together (the multi-node mode runs on Redis)');
   const cutChance = Number(values['cut-chance'] ?? '0.5');
   if (!(cutChance >= 0 && cutChance <= 1)) throw new Error('--cut-chance must be between 0 and 1');
   if (values.only !== undefined && values.only !== 'stdio' && values.only !== 'http')
@@ -93,13 +118,20 @@ function readOptions() {
     // A sample every 5 s for long runs; short runs sample more often to have a baseline at all.
     sampleMs: Number(values['sample-ms'] ?? (durationMs >= 300_000 ? 5000 : 1000)),
     cutChance,
+    nodes,
+    isHelp: values.help === true,
     specs: SPECS.filter((spec) => values.only === undefined || spec.transport === values.only),
   };
 }
 
 async function main(): Promise<number> {
   const options = readOptions();
+  if (options.isHelp) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const random = seeded(options.seed);
+  if (options.nodes !== undefined) return runMultiNodeSoak({ ...options, nodes: options.nodes, random });
   const startedAt = new Date();
   const series = createSeries();
   const server = await startHttpServer(options.sampleMs, series);

@@ -82,7 +82,11 @@ export function haproxySkipReason(): Promise<string | undefined> {
  * connection is balanced on its own. SSE streams stay open as long as the client keeps them
  * (`timeout tunnel`, long client and server timeouts).
  */
-export function haproxyConfig(port: number, nodes: readonly string[]): string {
+export function haproxyConfig(
+  port: number,
+  nodes: readonly string[],
+  backendLines: readonly string[] = [],
+): string {
   const servers = nodes.map((url, index) => {
     const { host } = new URL(url);
     return `  server node${index + 1} ${host}`;
@@ -101,6 +105,7 @@ export function haproxyConfig(port: number, nodes: readonly string[]): string {
     'backend nodes',
     '  balance roundrobin',
     `  http-response set-header ${NODE_HEADER} %s`,
+    ...backendLines,
     ...servers,
     '',
   ].join('\n');
@@ -111,12 +116,18 @@ export interface Haproxy extends AsyncDisposable {
   readonly url: string;
 }
 
-/** Starts haproxy in the foreground in front of `nodes` (their `/mcp` URLs); resolves once it accepts connections. */
-export async function startHaproxy(nodes: readonly string[]): Promise<Haproxy> {
+/**
+ * Starts haproxy in the foreground in front of `nodes` (their `/mcp` URLs), with `backendLines` added
+ * to the backend section; resolves once it accepts connections.
+ */
+export async function startHaproxy(
+  nodes: readonly string[],
+  options: { backendLines?: readonly string[] } = {},
+): Promise<Haproxy> {
   const dir = await mkdtemp(join(tmpdir(), 'mcpwire-haproxy-'));
   const port = await freePort();
   const config = join(dir, 'haproxy.cfg');
-  await writeFile(config, haproxyConfig(port, nodes));
+  await writeFile(config, haproxyConfig(port, nodes, options.backendLines));
   const child = spawn(HAPROXY_PATH, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -55,11 +55,22 @@ export class ResumableStream {
     });
   }
 
-  /** Stores one message and writes it to the live connection, if any. */
+  /**
+   * Stores one message and writes it to the live connection, if any. When the store fails (Redis
+   * down), the message is still written live, without an id, and the failure reported: the live
+   * client gets it, and only a client that reconnects after it misses it (HTTP-22). Dropping it
+   * lost progress and, for a response or a request to the client, left the call waiting forever.
+   */
   send(message: Message | readonly Message[]): Promise<void> {
     return this.#enqueue(async () => {
       const data = encodeMessage(message);
-      const id = await this.#store.append(this.id, data);
+      let id: string;
+      try {
+        id = await this.#store.append(this.id, data);
+      } catch (error) {
+        this.#connection?.write({ event: 'message', data });
+        throw error;
+      }
       this.#connection?.write({ event: 'message', id, data });
     });
   }

@@ -1,0 +1,82 @@
+// The short multi-node soak (issue 24, point 4): `npm run soak -- --nodes 3 --redis` for ~18 s, three
+// `serve everything --redis` nodes behind a round-robin HAProxy on one persisted redis-server, both
+// eras, one node SIGKILLed and restarted, Redis restarted once; then its verdict is checked.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { MultiNodeVerdict } from '../bench/soak-nodes-verdict.ts';
+import { haproxySkipReason } from './support/redis-nodes.ts';
+import { redisSkipReason } from './support/redis-server.ts';
+import { ROOT } from './support/raw-server-process.ts';
+
+const SOAK_SECONDS = 18;
+
+async function runShortMultiNodeSoak(): Promise<{
+  code: number | null;
+  stderr: string;
+  verdict: MultiNodeVerdict;
+}> {
+  const outDir = mkdtempSync(join(tmpdir(), 'mcpwire-soak-nodes-'));
+  try {
+    // The environment of `npm run soak`: the test runner's NODE_OPTIONS (tsx, the wire check) stay out.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const child = spawn(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--conditions=@mcpwire/source',
+        `--import=${import.meta.resolve('tsx')}`,
+        join(ROOT, 'bench', 'soak.ts'),
+        '--nodes',
+        '3',
+        '--redis',
+        '--seconds',
+        String(SOAK_SECONDS),
+        '--seed',
+        '24',
+        '--out-dir',
+        outDir,
+      ],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const name = readdirSync(outDir).find((file) => file.endsWith('.json'));
+    assert.ok(name, `the multi-node soak wrote no figures (exit ${code}):\n${stderr}`);
+    const verdict = JSON.parse(readFileSync(join(outDir, name), 'utf8')) as MultiNodeVerdict;
+    return { code, stderr, verdict };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+test(
+  'the multi-node soak: every request has exactly one outcome across a node kill and a Redis restart',
+  { timeout: 300_000 },
+  async (t) => {
+    const skip = (await redisSkipReason()) ?? (await haproxySkipReason());
+    if (skip !== undefined) return t.skip(skip);
+    const { code, stderr, verdict } = await runShortMultiNodeSoak();
+    const { figures } = verdict;
+    assert.deepEqual(verdict.reasons, [], stderr);
+    assert.equal(code, 0, `the soak failed:\n${stderr}`);
+    const settled = Object.values(figures.outcomes).reduce((sum, n) => sum + n, 0);
+    assert.equal(settled, figures.requests, 'every request in the ledger has exactly one outcome');
+    assert.ok(figures.nodeKills >= 1, 'a node was killed and restarted');
+    assert.equal(figures.nodeRestarts, figures.nodeKills, 'every killed node came back on its port');
+    assert.equal(figures.redisRestarts, 1, 'Redis was restarted once');
+    assert.ok(figures.requests > 50, `only ${figures.requests} requests`);
+    for (const driver of ['2025-11-25/http', '2026-07-28/http'])
+      assert.ok((figures.resultsByDriver[driver] ?? 0) > 0, `${driver} got results`);
+    assert.ok(figures.elicitationsAnswered > 0, 'handshake-era elicitation requests crossed nodes');
+    // Each node life has its own memory series, with a sample at its start and its end.
+    assert.ok(Object.keys(verdict.memory.nodes).length >= 4, 'three nodes plus at least one restarted life');
+  },
+);
