@@ -1,8 +1,9 @@
 // Issue 24, point 2: the official v1 and v2 clients and ours, through three `serve everything --redis`
 // nodes behind a real HAProxy in round-robin, one test per client and case the client can express.
 // Cases here: an elicitation whose answer reaches the node holding the call through another node; a
-// list change raised on one node seen on the GET stream another node holds. The official v1 client
-// speaks the handshake era only; the list change case is handshake-era (a GET stream). Node death
+// list change raised on one node seen on the stream another node holds (handshake era: the GET
+// stream; 2026-07-28: a `subscriptions/listen` stream).
+// The official v1 client speaks the handshake era only. Node death
 // (resumption) is node-death.test.ts, tasks through a dead node tasks-node-death.test.ts.
 
 import assert from 'node:assert/strict';
@@ -79,6 +80,8 @@ interface Peer {
   readonly asked: string[];
   /** Resolves at the next notifications/tools/list_changed. */
   toolListChanged(): Promise<void>;
+  /** 2026-07-28 (the v1 client has none): opens a `subscriptions/listen` stream for tool list changes; resolves once acknowledged. */
+  listen?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,9 @@ async function connectOurs(url: string, exchanges: Exchanges, era: Era): Promise
     asked,
     callTool: (name, args) => client.callTool({ name, arguments: args }),
     toolListChanged: () => new Promise((resolve) => client.on('toolsListChanged', () => resolve())),
+    listen: async () => {
+      await client.listen({ toolsListChanged: true }).acknowledged;
+    },
     close: () => client.close(),
   };
 }
@@ -160,6 +166,9 @@ async function connectV2(url: string, exchanges: Exchanges, era: Era): Promise<P
     asked,
     callTool: (name, args) => client.callTool({ name, arguments: args }),
     toolListChanged: changes.next,
+    listen: async () => {
+      await client.listen({ toolsListChanged: true });
+    },
     close: () => client.close(),
   };
 }
@@ -248,22 +257,30 @@ describe('interop through three nodes behind HAProxy on one redis-server', () =>
       assert.equal(initializes.length, era === 'handshake' ? 1 : 0, `the ${era} era`);
     });
 
-    if (era === 'handshake')
-      test(`${name}, ${era}: a list change raised on one node reaches the GET stream another node holds`, async (t) => {
-        if (skip !== undefined) return t.skip(skip);
-        const exchanges = new Exchanges();
-        const peer = await connect(cluster!.url, exchanges);
-        t.after(() => peer.close());
-        const holder = await exchanges.getStreamNode();
-        const raiser = cluster!.nodes.find((_node, index) => `node${index + 1}` !== holder);
-        assert.ok(raiser, `a node other than ${holder}`);
-        const changed = peer.toolListChanged();
-        const raised = await statelessRequest(raiser.url, 'tools/call', {
-          name: 'test_trigger_tool_change',
-          arguments: {},
-        });
-        assert.equal(raised.status, 200);
-        await changed;
+    test(`${name}, ${era}: a list change raised on one node reaches the ${era === 'handshake' ? 'GET' : 'subscriptions/listen'} stream another node holds`, async (t) => {
+      if (skip !== undefined) return t.skip(skip);
+      const exchanges = new Exchanges();
+      const peer = await connect(cluster!.url, exchanges);
+      t.after(() => peer.close());
+      let holder: string;
+      if (era === 'handshake') holder = await exchanges.getStreamNode();
+      else {
+        await peer.listen!();
+        const listen = exchanges.list.find((exchange) =>
+          exchange.body.includes('"method":"subscriptions/listen"'),
+        );
+        assert.ok(listen, 'the listen stream was POSTed');
+        holder = listen.node;
+      }
+      const raiser = cluster!.nodes.find((_node, index) => `node${index + 1}` !== holder);
+      assert.ok(raiser, `a node other than ${holder}`);
+      const changed = peer.toolListChanged();
+      const raised = await statelessRequest(raiser.url, 'tools/call', {
+        name: 'test_trigger_tool_change',
+        arguments: {},
       });
+      assert.equal(raised.status, 200);
+      await changed;
+    });
   }
 });
