@@ -3,10 +3,13 @@
 // mid-call. Resumed with Last-Event-ID on another node, the stream gives every event written before
 // the kill exactly once (event ids, progress sequence), then one error response for the call, whose
 // handler died with its node (the request's lease ran out), and ends. The same through our Client
-// and the official v2 client, which resume by themselves.
+// and the official v1 and v2 clients, which resume by themselves.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError as V1McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   Client as V2Client,
   ProtocolError as V2ProtocolError,
@@ -139,87 +142,53 @@ test('a node SIGKILLed mid-call: Last-Event-ID on another node gives every event
   );
 });
 
-test('our Client through the proxy: the call whose node was SIGKILLed rejects with the error response, progress seen once each', async (t) => {
-  const skip = await skipReason();
-  if (skip !== undefined) return t.skip(skip);
-  await using redis = await startRedisServer();
-  await using cluster = await startProxiedNodes(redis.url);
-  let callAnswered: ((response: Response) => void) | undefined;
-  const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
-  const client = new Client({ name: 'node-death', version: '1' }, { era: 'handshake' });
-  await client.connect(
-    new StreamableHttpClientTransport(cluster.url, {
-      reconnection: { initialDelayMs: 0, maxAttempts: 10 },
-      onError: () => {},
-      fetch: async (request) => {
-        const isCall = request.method === 'POST' && (await request.clone().text()).includes('test_tool_slow');
-        const response = await fetch(request);
-        if (isCall) callAnswered?.(response);
-        return response;
-      },
-    }),
-  );
-  t.after(() => client.close());
-  const values: number[] = [];
-  let killing: (() => void) | undefined;
-  const isThird = new Promise<void>((resolve) => (killing = resolve));
-  const calling = client.callTool(SLOW_CALL, {
-    onProgress: (progress) => {
-      values.push(progress.progress);
-      if (values.length === 3) killing?.();
-    },
-  });
-  const holder = nodeOf(cluster, await callResponse);
-  await isThird;
-  holder.child.kill('SIGKILL');
-  const error = await calling.then(
-    (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
-    (error: unknown) => error,
-  );
-  assert.ok(error instanceof RpcError, `an error response, not ${String(error)}`);
-  assert.equal(error.code, HOLDER_STOPPED);
-  assert.deepEqual(
-    values,
-    values.map((_value, index) => (index + 1) * 100),
-    'every progress value once, in order',
-  );
-});
+/** A client of the slow call, whichever it is: how it connects with a given fetch, how it calls, what code its error carries. */
+interface SlowCaller {
+  connect(
+    url: string,
+    fetch: typeof globalThis.fetch,
+  ): Promise<{
+    callSlow(onProgress: (progress: number) => void): Promise<unknown>;
+    close(): Promise<void>;
+  }>;
+  /** The JSON-RPC error code of the client's error for an error response, else undefined. */
+  codeOf(error: unknown): number | undefined;
+}
 
-test('the official v2 client through the proxy: the call whose node was SIGKILLed rejects with the -32004 error, progress seen once each', async (t) => {
+/** Reconnection options of the official clients: at once, then soon, ten times at most. */
+const OFFICIAL_RECONNECTION = {
+  initialReconnectionDelay: 0,
+  maxReconnectionDelay: 1000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 10,
+};
+
+/**
+ * Through the proxy: `caller` calls the slow tool, the node holding the call's stream is SIGKILLed
+ * after the third progress; the client resumes by itself on another node, its call rejects with the
+ * -32004 error response and every progress value arrived once, in order.
+ */
+async function holderKilledMidCall(t: TestContext, caller: SlowCaller): Promise<void> {
   const skip = await skipReason();
   if (skip !== undefined) return t.skip(skip);
   await using redis = await startRedisServer();
   await using cluster = await startProxiedNodes(redis.url);
   let callAnswered: ((response: Response) => void) | undefined;
   const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
-  const client = new V2Client(
-    { name: 'node-death-v2', version: '2.0.0' },
-    { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: ['2025-11-25'] },
-  );
-  const transport = new V2Transport(new URL(cluster.url), {
-    reconnectionOptions: {
-      initialReconnectionDelay: 0,
-      maxReconnectionDelay: 1000,
-      reconnectionDelayGrowFactor: 1.5,
-      maxRetries: 10,
-    },
-    fetch: async (url, init) => {
-      const isCall = init?.method === 'POST' && String(init.body).includes('test_tool_slow');
-      const response = await fetch(url, init);
-      if (isCall) callAnswered?.(response);
-      return response;
-    },
+  const client = await caller.connect(cluster.url, async (input, init) => {
+    const request = new Request(input, init);
+    const isCall = request.method === 'POST' && (await request.clone().text()).includes('test_tool_slow');
+    const response = await fetch(request);
+    if (isCall) callAnswered?.(response);
+    return response;
   });
-  await client.connect(transport);
   t.after(() => client.close());
   const values: number[] = [];
   let killing: (() => void) | undefined;
   const isThird = new Promise<void>((resolve) => (killing = resolve));
-  const calling = client.callTool(SLOW_CALL, {
-    onprogress: (progress) => {
-      values.push(progress.progress);
-      if (values.length === 3) killing?.();
-    },
+  const calling = client.callSlow((progress) => {
+    values.push(progress);
+    if (values.length === 3) killing?.();
   });
   const holder = nodeOf(cluster, await callResponse);
   await isThird;
@@ -228,11 +197,65 @@ test('the official v2 client through the proxy: the call whose node was SIGKILLe
     (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
     (error: unknown) => error,
   );
-  assert.ok(error instanceof V2ProtocolError, `an error response, not ${String(error)}`);
-  assert.equal(error.code, HOLDER_STOPPED);
+  assert.equal(caller.codeOf(error), HOLDER_STOPPED, `an error response, not ${String(error)}`);
   assert.deepEqual(
     values,
     values.map((_value, index) => (index + 1) * 100),
     'every progress value once, in order',
   );
-});
+}
+
+test('our Client through the proxy: the call whose node was SIGKILLed rejects with the error response, progress seen once each', (t) =>
+  holderKilledMidCall(t, {
+    connect: async (url, fetch) => {
+      const client = new Client({ name: 'node-death', version: '1' }, { era: 'handshake' });
+      await client.connect(
+        new StreamableHttpClientTransport(url, {
+          reconnection: { initialDelayMs: 0, maxAttempts: 10 },
+          onError: () => {},
+          fetch,
+        }),
+      );
+      return {
+        callSlow: (onProgress) =>
+          client.callTool(SLOW_CALL, { onProgress: (progress) => onProgress(progress.progress) }),
+        close: () => client.close(),
+      };
+    },
+    codeOf: (error) => (error instanceof RpcError ? error.code : undefined),
+  }));
+
+test('the official v2 client through the proxy: the call whose node was SIGKILLed rejects with the -32004 error, progress seen once each', (t) =>
+  holderKilledMidCall(t, {
+    connect: async (url, fetch) => {
+      const client = new V2Client(
+        { name: 'node-death-v2', version: '2.0.0' },
+        { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: ['2025-11-25'] },
+      );
+      await client.connect(
+        new V2Transport(new URL(url), { reconnectionOptions: OFFICIAL_RECONNECTION, fetch }),
+      );
+      return {
+        callSlow: (onProgress) =>
+          client.callTool(SLOW_CALL, { onprogress: (progress) => onProgress(progress.progress) }),
+        close: () => client.close(),
+      };
+    },
+    codeOf: (error) => (error instanceof V2ProtocolError ? error.code : undefined),
+  }));
+
+test('the official v1 client through the proxy: the call whose node was SIGKILLed rejects with the -32004 error, progress seen once each', (t) =>
+  holderKilledMidCall(t, {
+    connect: async (url, fetch) => {
+      const client = new V1Client({ name: 'node-death-v1', version: '1.0.0' });
+      await client.connect(
+        new V1Transport(new URL(url), { reconnectionOptions: OFFICIAL_RECONNECTION, fetch }),
+      );
+      return {
+        callSlow: (onProgress) =>
+          client.callTool(SLOW_CALL, undefined, { onprogress: (progress) => onProgress(progress.progress) }),
+        close: () => client.close(),
+      };
+    },
+    codeOf: (error) => (error instanceof V1McpError ? error.code : undefined),
+  }));

@@ -1,0 +1,286 @@
+// Issue 24, point 2: the official v1 and v2 clients and ours, through three `serve everything --redis`
+// nodes behind a real HAProxy in round-robin, one test per client and case the client can express.
+// Cases here: an elicitation whose answer reaches the node holding the call through another node; a
+// list change raised on one node seen on the stream another node holds (handshake era: the GET
+// stream; 2026-07-28: a `subscriptions/listen` stream).
+// The official v1 client speaks the handshake era only. Node death
+// (resumption) is node-death.test.ts, tasks through a dead node tasks-node-death.test.ts.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+} from '@modelcontextprotocol/client';
+import { Client } from 'mcpwire/client';
+import { StreamableHttpClientTransport } from 'mcpwire/http';
+import { statelessRequest } from '../../../test/support/raw-mcp-http.ts';
+import {
+  haproxySkipReason,
+  NODE_HEADER,
+  startProxiedNodes,
+  type ProxiedNodes,
+} from '../../../test/support/redis-nodes.ts';
+import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+
+type Era = 'handshake' | '2026-07-28';
+
+/** One HTTP exchange of a client through the proxy: its method, its body, the node that answered. */
+interface Exchange {
+  readonly method: string;
+  readonly body: string;
+  readonly status: number;
+  readonly node: string;
+}
+
+/** A fetch for any of the three clients' transports that records each exchange and the node that answered. */
+class Exchanges {
+  readonly list: Exchange[] = [];
+  #onGet: Array<(node: string) => void> = [];
+
+  readonly #inFlight = new Set<Promise<Response>>();
+
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const exchange = this.#exchange(new Request(input, init));
+    this.#inFlight.add(exchange);
+    const forget = (): boolean => this.#inFlight.delete(exchange);
+    exchange.then(forget, forget);
+    return exchange;
+  };
+
+  /** Resolves once every exchange begun so far was answered (a client may settle a call before its answer's POST got its 202). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #exchange(request: Request): Promise<Response> {
+    const body = request.method === 'POST' ? await request.clone().text() : '';
+    const response = await fetch(request);
+    const node = response.headers.get(NODE_HEADER) ?? '';
+    this.list.push({ method: request.method, body, status: response.status, node });
+    if (request.method === 'GET' && response.status === 200) for (const resolve of this.#onGet) resolve(node);
+    return response;
+  }
+
+  /** The node of the client's GET stream, once the proxy answered it. */
+  getStreamNode(): Promise<string> {
+    const open = this.list.find((exchange) => exchange.method === 'GET' && exchange.status === 200);
+    if (open !== undefined) return Promise.resolve(open.node);
+    return new Promise((resolve) => this.#onGet.push(resolve));
+  }
+}
+
+/** What the cases need of a client, whichever it is. */
+interface Peer {
+  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** The messages of the elicitations the client answered. */
+  readonly asked: string[];
+  /** Resolves at the next notifications/tools/list_changed. */
+  toolListChanged(): Promise<void>;
+  /** 2026-07-28 (the v1 client has none): opens a `subscriptions/listen` stream for tool list changes; resolves once acknowledged. */
+  listen?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+const ANSWER = { action: 'accept', content: { username: 'grace', email: 'grace@example.com' } } as const;
+const INFO = { name: 'interop-proxy', version: '1.0.0' };
+
+/** Resolvers of the next list change, for the clients that take one notification handler. */
+function listChanges(): { readonly next: () => Promise<void>; readonly fire: () => void } {
+  const waiting: Array<() => void> = [];
+  return {
+    next: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    fire: () => waiting.splice(0).forEach((resolve) => resolve()),
+  };
+}
+
+async function connectOurs(url: string, exchanges: Exchanges, era: Era): Promise<Peer> {
+  const asked: string[] = [];
+  const client = new Client(INFO, {
+    era: era === 'handshake' ? 'handshake' : 'stateless',
+    handlers: {
+      elicitation: (params) => {
+        asked.push(params.message);
+        return ANSWER;
+      },
+    },
+  });
+  await client.connect(
+    new StreamableHttpClientTransport(url, {
+      onError: () => {},
+      fetch: (request) => exchanges.fetch(request),
+    }),
+  );
+  return {
+    asked,
+    callTool: (name, args) => client.callTool({ name, arguments: args }),
+    toolListChanged: () => new Promise((resolve) => client.on('toolsListChanged', () => resolve())),
+    listen: async () => {
+      await client.listen({ toolsListChanged: true }).acknowledged;
+    },
+    close: () => client.close(),
+  };
+}
+
+async function connectV1(url: string, exchanges: Exchanges): Promise<Peer> {
+  const asked: string[] = [];
+  const changes = listChanges();
+  const client = new V1Client(INFO, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    return ANSWER;
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => changes.fire());
+  await client.connect(new V1Transport(new URL(url), { fetch: exchanges.fetch }));
+  return {
+    asked,
+    callTool: (name, args) => client.callTool({ name, arguments: args }),
+    toolListChanged: changes.next,
+    close: () => client.close(),
+  };
+}
+
+async function connectV2(url: string, exchanges: Exchanges, era: Era): Promise<Peer> {
+  const asked: string[] = [];
+  const changes = listChanges();
+  const client = new V2Client(
+    INFO,
+    era === 'handshake'
+      ? {
+          versionNegotiation: { mode: 'legacy' },
+          supportedProtocolVersions: ['2025-11-25'],
+          capabilities: { elicitation: { form: {} } },
+        }
+      : { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked.push(request.params.message);
+    return ANSWER;
+  });
+  client.setNotificationHandler('notifications/tools/list_changed', () => changes.fire());
+  await client.connect(new V2Transport(new URL(url), { fetch: exchanges.fetch }));
+  return {
+    asked,
+    callTool: (name, args) => client.callTool({ name, arguments: args }),
+    toolListChanged: changes.next,
+    listen: async () => {
+      await client.listen({ toolsListChanged: true });
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The matrix's rows: each client in each era it speaks. */
+const CLIENTS: ReadonlyArray<{
+  readonly name: string;
+  readonly era: Era;
+  readonly connect: (url: string, exchanges: Exchanges) => Promise<Peer>;
+}> = [
+  { name: 'the official v1 client', era: 'handshake', connect: connectV1 },
+  {
+    name: 'the official v2 client',
+    era: 'handshake',
+    connect: (url, exchanges) => connectV2(url, exchanges, 'handshake'),
+  },
+  {
+    name: 'the official v2 client',
+    era: '2026-07-28',
+    connect: (url, exchanges) => connectV2(url, exchanges, '2026-07-28'),
+  },
+  {
+    name: 'our Client',
+    era: 'handshake',
+    connect: (url, exchanges) => connectOurs(url, exchanges, 'handshake'),
+  },
+  {
+    name: 'our Client',
+    era: '2026-07-28',
+    connect: (url, exchanges) => connectOurs(url, exchanges, '2026-07-28'),
+  },
+];
+
+/** The POSTs of `exchanges` from index `from` on that carry a tools/call. */
+function callPosts(exchanges: Exchanges, from: number): Exchange[] {
+  return exchanges.list
+    .slice(from)
+    .filter((exchange) => exchange.method === 'POST' && exchange.body.includes('"method":"tools/call"'));
+}
+
+describe('interop through three nodes behind HAProxy on one redis-server', () => {
+  let skip: string | undefined;
+  let redis: RedisServer | undefined;
+  let cluster: ProxiedNodes | undefined;
+  before(async () => {
+    skip = (await redisSkipReason()) ?? (await haproxySkipReason());
+    if (skip !== undefined) return;
+    redis = await startRedisServer();
+    cluster = await startProxiedNodes(redis.url);
+  });
+  after(async () => {
+    await cluster?.[Symbol.asyncDispose]();
+    await redis?.stop();
+  });
+
+  for (const { name, era, connect } of CLIENTS) {
+    test(`${name}, ${era}: an elicitation answered through another node than the one holding the call`, async (t) => {
+      if (skip !== undefined) return t.skip(skip);
+      const exchanges = new Exchanges();
+      const peer = await connect(cluster!.url, exchanges);
+      t.after(() => peer.close());
+      const from = exchanges.list.length;
+      const result = await peer.callTool('test_elicitation', { message: 'who?' });
+      assert.deepEqual(peer.asked, ['who?']);
+      assert.match(JSON.stringify(result), /grace@example\.com/);
+      await exchanges.settled();
+      const [call, retry] = callPosts(exchanges, from);
+      assert.ok(call, 'the call was POSTed');
+      // The handshake era POSTs the answer as a response; 2026-07-28 retries the call with it.
+      const answer =
+        era === 'handshake'
+          ? exchanges.list
+              .slice(from)
+              .find(
+                (exchange) =>
+                  exchange.method === 'POST' &&
+                  /"result"/.test(exchange.body) &&
+                  !/"method"/.test(exchange.body),
+              )
+          : retry;
+      assert.ok(answer, `the answer was POSTed: ${JSON.stringify(exchanges.list.slice(from))}`);
+      assert.notEqual(answer.node, call.node, 'the answer went through another node');
+      const initializes = exchanges.list.filter((exchange) =>
+        exchange.body.includes('"method":"initialize"'),
+      );
+      assert.equal(initializes.length, era === 'handshake' ? 1 : 0, `the ${era} era`);
+    });
+
+    test(`${name}, ${era}: a list change raised on one node reaches the ${era === 'handshake' ? 'GET' : 'subscriptions/listen'} stream another node holds`, async (t) => {
+      if (skip !== undefined) return t.skip(skip);
+      const exchanges = new Exchanges();
+      const peer = await connect(cluster!.url, exchanges);
+      t.after(() => peer.close());
+      let holder: string;
+      if (era === 'handshake') holder = await exchanges.getStreamNode();
+      else {
+        await peer.listen!();
+        const listen = exchanges.list.find((exchange) =>
+          exchange.body.includes('"method":"subscriptions/listen"'),
+        );
+        assert.ok(listen, 'the listen stream was POSTed');
+        holder = listen.node;
+      }
+      const raiser = cluster!.nodes.find((_node, index) => `node${index + 1}` !== holder);
+      assert.ok(raiser, `a node other than ${holder}`);
+      const changed = peer.toolListChanged();
+      const raised = await statelessRequest(raiser.url, 'tools/call', {
+        name: 'test_trigger_tool_change',
+        arguments: {},
+      });
+      assert.equal(raised.status, 200);
+      await changed;
+    });
+  }
+});
