@@ -1,0 +1,59 @@
+// `mcpwire bridge --http 0 -- mcpwire serve everything --era handshake`, raw 2026-07-28 rounds: what
+// the child asks for input becomes the round's `inputRequests`, all of what it asks together in one
+// round.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BridgeProcess } from './support/bridge-process.ts';
+import { MCPWIRE_ARGV } from '../../../test/support/cli-child.ts';
+import { statelessRequest } from '../../../test/support/raw-mcp-http.ts';
+
+/** `mcpwire serve everything` restricted to the handshake era: a 2025-only stdio server. */
+const HANDSHAKE_EVERYTHING = [...MCPWIRE_ARGV, 'serve', 'everything', '--era', 'handshake'];
+
+const ALL_INPUTS = { elicitation: {}, sampling: {}, roots: {} };
+
+describe('bridge --http: input rounds of a handshake-era child', { concurrency: 1 }, () => {
+  test('a tool that asks for three inputs at once gets them in one round, and its answers reach it', async () => {
+    const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
+    await using _bridge = bridge;
+    const params = { name: 'test_input_required_result_multiple_inputs', arguments: {} };
+    // The child starts on the first request; one call before, so the rule is seen on a warm child too.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const first = await statelessRequest(url, 'tools/call', params, {
+        capabilities: ALL_INPUTS,
+        id: attempt,
+      });
+      assert.equal(first.status, 200, JSON.stringify(first.message));
+      const { resultType, inputRequests, requestState } = first.message.result;
+      assert.equal(resultType, 'input_required');
+      const methods = Object.values(inputRequests as Record<string, { method: string }>)
+        .map((input) => input.method)
+        .sort();
+      assert.deepEqual(
+        methods,
+        ['elicitation/create', 'roots/list', 'sampling/createMessage'],
+        `round ${attempt}`,
+      );
+      const answers: Record<string, unknown> = {};
+      for (const [key, input] of Object.entries(inputRequests as Record<string, { method: string }>)) {
+        answers[key] =
+          input.method === 'elicitation/create'
+            ? { action: 'accept', content: { name: 'Ada' } }
+            : input.method === 'sampling/createMessage'
+              ? { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'test-model' }
+              : { roots: [{ uri: 'file:///tmp/project' }] };
+      }
+      const retry = { ...params, inputResponses: answers, requestState };
+      const second = await statelessRequest(url, 'tools/call', retry, {
+        capabilities: ALL_INPUTS,
+        id: 10 + attempt,
+      });
+      assert.equal(
+        second.message.result?.content?.[0]?.text,
+        'Name: Ada; greeting: Hi there; roots: file:///tmp/project',
+        JSON.stringify(second.message),
+      );
+    }
+  });
+});
