@@ -15,8 +15,7 @@ const INSTALL_HINT = 'run `npm ci --prefix test/conformance` (CI does it in .ci/
 
 /**
  * What the bridge does not do yet, by scenario and revision: a run listed may fail, and then every
- * failed check's message (or the harness's problem) must show that reason. Passing is not stale:
- * `multiple-input-requests` passes whenever the child's three requests arrive together.
+ * failed check's message (or the harness's problem) must show that reason.
  */
 const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message: RegExp; reason: string }> =
   [
@@ -39,12 +38,6 @@ const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message
       version: '2026-07-28',
       message: /^JSON-RPC error: Missing required client capability for "elicitation\/create"$/,
       reason: "the shared child sees the bridge's input capabilities (all three), not each client's",
-    },
-    {
-      scenarios: /^input-required-result-multiple-input-requests$/,
-      version: '2026-07-28',
-      message: /^Expected at least 3 inputRequests, got [12];/,
-      reason: "a round carries the child's input requests that have arrived; the others come next round",
     },
     {
       scenarios: /^server-sse-polling$/,

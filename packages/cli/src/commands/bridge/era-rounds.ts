@@ -148,6 +148,9 @@ export class PendingCalls {
       const waiting = [...call.waiting.values()];
       if (waiting.length === 0) {
         await call.changed();
+        // The round takes what the child asked in one turn (its writes of a tick arrive as one
+        // chunk): the rest of that chunk is dispatched before the check phase of this loop turn.
+        await endOfReadTurn();
         continue;
       }
       // Until the client answers (a later round), the call waits here, for the round timeout at most,
@@ -253,6 +256,11 @@ export class PendingCalls {
     this.#onNote(`a call waited ${Math.round(this.#timeoutMs / 1000)} s for its next round; cancelled`);
     call.end(`the client did not answer within ${Math.round(this.#timeoutMs / 1000)} s`);
   }
+}
+
+/** Resolves once the messages read in this event loop turn have been dispatched. */
+function endOfReadTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function askRound(ctx: RequestContext, input: ChildInput): Promise<JsonObject> {
