@@ -1,6 +1,6 @@
 // `mcpwire bridge --http 0 -- mcpwire serve everything --era handshake`, raw 2026-07-28 rounds: what
 // the child asks for input becomes the round's `inputRequests`, all of what it asks together in one
-// round.
+// round, under the key the child names (`_meta["dev.mcpwire/inputKey"]`) when it names one.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -53,6 +53,41 @@ describe('bridge --http: input rounds of a handshake-era child', { concurrency: 
         second.message.result?.content?.[0]?.text,
         'Name: Ada; greeting: Hi there; roots: file:///tmp/project',
         JSON.stringify(second.message),
+      );
+    }
+  });
+
+  test("an input request's key is the one the child names; each call's answer reaches that call", async () => {
+    const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
+    await using _bridge = bridge;
+    const capabilities = { elicitation: {} };
+    const params = { name: 'test_input_required_result_elicitation', arguments: {} };
+    // Two calls of the same tool, both parked at their first round under the same key.
+    const rounds = [];
+    for (const id of [1, 2]) {
+      const reply = await statelessRequest(url, 'tools/call', params, { capabilities, id });
+      assert.equal(reply.status, 200, JSON.stringify(reply.message));
+      const { resultType, inputRequests, requestState } = reply.message.result;
+      assert.equal(resultType, 'input_required');
+      assert.deepEqual(Object.keys(inputRequests), ['user_name']);
+      assert.equal(inputRequests.user_name.method, 'elicitation/create');
+      rounds.push(requestState as string);
+    }
+    // Answered in the other order: the sealed requestState, not the key, says which call goes on.
+    for (const [index, name] of [
+      [1, 'Bo'],
+      [0, 'Ada'],
+    ] as const) {
+      const retry = {
+        ...params,
+        inputResponses: { user_name: { action: 'accept', content: { name } } },
+        requestState: rounds[index],
+      };
+      const reply = await statelessRequest(url, 'tools/call', retry, { capabilities, id: 10 + index });
+      assert.equal(
+        reply.message.result?.content?.[0]?.text,
+        `Hello, ${name}!`,
+        JSON.stringify(reply.message),
       );
     }
   });
