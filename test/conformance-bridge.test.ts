@@ -27,13 +27,6 @@ const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message
         "the child's 2025-11-25 tasks are not translated into the 2026-07-28 tasks extension, which the bridge does not declare",
     },
     {
-      scenarios: /^input-required-result-basic-elicitation$/,
-      version: '2026-07-28',
-      message: /^inputRequests missing expected key "user_name"$/,
-      reason:
-        "input keys are the bridge's (mcpwire-bridge:<call>:<n>): a handshake-era elicitation names no key",
-    },
-    {
       scenarios: /^input-required-result-capability-check$/,
       version: '2026-07-28',
       message: /^JSON-RPC error: Missing required client capability for "elicitation\/create"$/,
