@@ -1,6 +1,7 @@
 // `mcpwire bridge --http 0 -- mcpwire serve everything --era handshake`, raw 2026-07-28 rounds: what
 // the child asks for input becomes the round's `inputRequests`, all of what it asks together in one
-// round, under the key the child names (`_meta["dev.mcpwire/inputKey"]`) when it names one.
+// round, under the key the child names (`_meta["dev.mcpwire/inputKey"]`) when it names one; the
+// child's tool sees each request's client capabilities (`_meta["dev.mcpwire/clientCapabilities"]`).
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -90,5 +91,30 @@ describe('bridge --http: input rounds of a handshake-era child', { concurrency: 
         JSON.stringify(reply.message),
       );
     }
+  });
+
+  test("the child's tool sees the capabilities of the client whose call it serves", async () => {
+    const { bridge, url } = await BridgeProcess.start([], HANDSHAKE_EVERYTHING);
+    await using _bridge = bridge;
+    const params = { name: 'test_input_required_result_capabilities', arguments: {} };
+    // A client with sampling only: the tool asks for sampling only (no elicitation, no roots).
+    const capabilities = { sampling: {} };
+    const first = await statelessRequest(url, 'tools/call', params, { capabilities });
+    assert.equal(first.status, 200, JSON.stringify(first.message));
+    const { resultType, inputRequests, requestState } = first.message.result ?? {};
+    assert.equal(resultType, 'input_required', JSON.stringify(first.message));
+    assert.deepEqual(Object.keys(inputRequests), ['capital_question']);
+    assert.equal(inputRequests.capital_question.method, 'sampling/createMessage');
+    const answer = { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
+    const retry = { ...params, inputResponses: { capital_question: answer }, requestState };
+    const second = await statelessRequest(url, 'tools/call', retry, { capabilities, id: 2 });
+    assert.equal(second.message.result?.content?.[0]?.text, 'Answers: Paris', JSON.stringify(second.message));
+    // A client with none: the same tool asks nothing, on the same child.
+    const none = await statelessRequest(url, 'tools/call', params, { capabilities: {}, id: 3 });
+    assert.equal(
+      none.message.result?.content?.[0]?.text,
+      'The client declared no input capability.',
+      JSON.stringify(none.message),
+    );
   });
 });
