@@ -27,12 +27,6 @@ const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message
         "the child's 2025-11-25 tasks are not translated into the 2026-07-28 tasks extension, which the bridge does not declare",
     },
     {
-      scenarios: /^input-required-result-capability-check$/,
-      version: '2026-07-28',
-      message: /^JSON-RPC error: Missing required client capability for "elicitation\/create"$/,
-      reason: "the shared child sees the bridge's input capabilities (all three), not each client's",
-    },
-    {
       scenarios: /^server-sse-polling$/,
       version: '2025-11-25',
       message: /Server returned JSON instead of SSE stream/,

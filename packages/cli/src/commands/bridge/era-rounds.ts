@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, type JsonObject, type LoggingLevel } from 'mcpwire';
 import type { Client } from 'mcpwire/client';
-import { INPUT_KEY_META, type RequestContext } from 'mcpwire/server';
+import { CLIENT_CAPABILITIES_META, INPUT_KEY_META, type RequestContext } from 'mcpwire/server';
 
 /** How long a call waits for the client's next round by default (a person may be answering). */
 export const DEFAULT_ROUND_TIMEOUT_MS = 5 * 60_000;
@@ -237,7 +237,7 @@ export class PendingCalls {
     const call = new PendingCall();
     this.#running.add(call);
     client
-      .request(method, upstreamParams(params), {
+      .request(method, withClientCapabilities(upstreamParams(params), ctx), {
         signal: call.abort.signal,
         onProgress: (p) => void call.ctx?.sendProgress(p.progress, progressOptions(p)),
       })
@@ -300,6 +300,18 @@ function askRound(ctx: RequestContext, input: ChildInput): Promise<JsonObject> {
     case 'roots/list':
       return ctx.listRoots(options) as Promise<never>;
   }
+}
+
+/**
+ * The params of a call that may ask for input, naming the capabilities of the client it serves in
+ * `_meta[CLIENT_CAPABILITIES_META]`: the shared child negotiated the bridge's (all three), and an
+ * mcpwire server's handler then sees this client's instead, so it asks only for what the client can
+ * answer (S26-MRTR-3). A child that asks anyway gets the round's -32021 (S26-META-4).
+ */
+function withClientCapabilities(params: JsonObject, ctx: RequestContext): JsonObject {
+  const meta = params._meta;
+  const kept = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...params, _meta: { ...kept, [CLIENT_CAPABILITIES_META]: ctx.clientCapabilities as JsonObject } };
 }
 
 /** The request's params for a handshake-era server: the 2026-07-28 envelope and progress token taken off `_meta`. */
