@@ -26,12 +26,6 @@ const BRIDGE_LIMITS: ReadonlyArray<{ scenarios: RegExp; version: string; message
       reason:
         "the child's 2025-11-25 tasks are not translated into the 2026-07-28 tasks extension, which the bridge does not declare",
     },
-    {
-      scenarios: /^server-sse-polling$/,
-      version: '2025-11-25',
-      message: /Server returned JSON instead of SSE stream/,
-      reason: 'the session relay answers a POST with JSON, never an SSE stream the client could poll',
-    },
   ];
 
 /** The failed runs that no limit excuses, each with why. */

@@ -40,7 +40,9 @@ describe('bridge --http: the session relay answers on SSE', { concurrency: 1 }, 
     assert.match(events[0]!, /^retry: \d+$/m, events[0]);
     assert.doesNotMatch(events[0]!, /^data: ?\S/m, events[0]);
     const response = events
-      .flatMap((event) => event.split('\n').filter((line) => line.startsWith('data:')))
+      .flatMap((event) =>
+        event.split('\n').filter((line) => line.startsWith('data:') && line.slice(5).trim() !== ''),
+      )
       .map(
         (line) => JSON.parse(line.slice(5)) as { id?: number; result?: { content: Array<{ text: string }> } },
       )
