@@ -47,7 +47,8 @@ function parseAnswer(response: Response, text: string): Loose {
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return JSON.parse(text);
   let answer: Loose;
   for (const line of text.split('\n')) {
-    if (!line.startsWith('data:')) continue;
+    // A priming event (HTTP-9) has an empty data line.
+    if (!line.startsWith('data:') || line.slice(5).trim() === '') continue;
     const message = JSON.parse(line.slice(5).trim()) as Loose;
     if (message.id !== undefined && message.method === undefined) answer = message;
   }

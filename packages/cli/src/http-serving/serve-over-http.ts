@@ -46,6 +46,8 @@ export interface HttpServeOptions {
   sessionIdleTimeoutMs?: number;
   /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
   hasLegacySse?: boolean;
+  /** The handler's `preferSse`: a POST's answer on SSE whenever the client accepts it (a bridge's relay). */
+  preferSse?: boolean;
   /** Answers first, before the Streamable HTTP endpoint, where it answers at all (e.g. a refusal at a cap). */
   gate?: ChainableHandler;
   /** The line said on stderr once listening; default "serving MCP over Streamable HTTP at <url>". */
@@ -102,6 +104,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       ? {}
       : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
     ...(options.sessionStore === undefined ? {} : { sessions: options.sessionStore }),
+    ...(options.preferSse === undefined ? {} : { preferSse: options.preferSse }),
     ...shared,
   };
   const streamable = sessions

@@ -74,6 +74,19 @@ export interface RequestContext {
    * keeps work alive across rounds (a proxy's call upstream) finds it by a key it chose.
    */
   readonly askedInputKeys: readonly string[];
+  /**
+   * Stateless era: what `carryAcrossRounds` sealed into the previous round's requestState (verified,
+   * so the client can only echo it or drop it); undefined on a first round, in the handshake era and
+   * for methods without input rounds.
+   */
+  readonly carriedAcrossRounds: string | undefined;
+  /**
+   * Stateless era: seals `value` into this round's requestState, should the round end needing
+   * input; the next round reads it as `carriedAcrossRounds`. A handler that keeps work alive across
+   * rounds (a proxy's call upstream) names it here when the input keys are not its own choice. Does
+   * nothing in the handshake era and for methods without input rounds.
+   */
+  readonly carryAcrossRounds: (value: string) => void;
 }
 
 /** Options for one input request. */
@@ -91,6 +104,10 @@ export interface InputOptions {
 export interface InputBroker {
   /** The keys the previous round asked for, from the verified requestState (`RequestContext.askedInputKeys`). */
   readonly asked?: readonly string[];
+  /** What the previous round carried (`RequestContext.carriedAcrossRounds`). */
+  readonly carried?: string | undefined;
+  /** Keeps `value` for the next round (`RequestContext.carryAcrossRounds`); absent where there are no rounds. */
+  carry?(value: string): void;
   request(method: InputMethod, params: JsonObject | undefined, options: InputOptions): Promise<JsonObject>;
 }
 

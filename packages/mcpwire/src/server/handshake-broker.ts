@@ -8,6 +8,14 @@ import { adaptElicitationForRevision, adaptSamplingForRevision } from '../protoc
 import type { InputBroker, InputMethod } from './context.ts';
 
 /**
+ * The `_meta` key under which a handshake-era input request names the input key its handler gave
+ * (`InputOptions.key`): the key the same handler would use in a 2026-07-28 `inputRequests` map, so a
+ * bridge that turns the request into an input round can keep it. Any server may set it; a client
+ * that does not know it ignores it.
+ */
+export const INPUT_KEY_META = 'dev.mcpwire/inputKey';
+
+/**
  * Input for one inbound request over a handshake-era session. Input requests are cancelled when
  * the originating request is (`signal`).
  */
@@ -26,13 +34,21 @@ export function createHandshakeBroker(
           : method === 'sampling/createMessage' && params
             ? adaptSamplingForRevision(params, version)
             : params;
-      return session.request(method, shaped, {
+      return session.request(method, withInputKey(shaped, options.key), {
         signal: origin.signal,
         relatedRequestId,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
     },
   };
+}
+
+/** The params with the handler's input key in `_meta` (INPUT_KEY_META), when it gave one. */
+function withInputKey(params: JsonObject | undefined, key: string | undefined): JsonObject | undefined {
+  if (key === undefined) return params;
+  const meta = params?._meta;
+  const kept = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...params, _meta: { ...kept, [INPUT_KEY_META]: key } };
 }
 
 /** ELIC-2 (mode must be declared) and SAMP-3 (tools need sampling.tools). The base gate is the session's. */

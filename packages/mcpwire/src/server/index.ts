@@ -19,6 +19,8 @@ export {
 } from './resources.ts';
 export type { PromptDefinition, PromptHandler, PromptReturn } from './prompts.ts';
 export { MAX_COMPLETION_VALUES } from './completion.ts';
+export { INPUT_KEY_META } from './handshake-broker.ts';
+export { CLIENT_CAPABILITIES_META } from './request-capabilities.ts';
 export type { Era, InputOptions, Middleware, RequestContext } from './context.ts';
 export type { Principal } from '../protocol/principal.ts';
 export type { Registration } from './registry.ts';

@@ -26,17 +26,27 @@ export class InputRound implements InputBroker {
 
   /** The keys the previous round asked for, from the verified requestState. */
   readonly asked: readonly string[];
+  /** What the previous round carried, from the verified requestState. */
+  readonly carried: string | undefined;
+  /** What the handler keeps for the next round (sealed with the input-required result). */
+  toCarry: string | undefined;
 
   constructor(
     answers: JsonObject,
     clientCapabilities: JsonObject,
     onNeeded: () => void,
     asked: readonly string[] = [],
+    carried?: string,
   ) {
     this.asked = asked;
+    this.carried = carried;
     this.#answers = answers;
     this.#capabilities = clientCapabilities;
     this.#onNeeded = onNeeded;
+  }
+
+  carry(value: string): void {
+    this.toCarry = value;
   }
 
   /** The round is the broker handed to the handler's context. */

@@ -80,6 +80,14 @@ class Context implements RequestContext {
     return this.#output.broker.asked ?? NO_KEYS;
   }
 
+  get carriedAcrossRounds(): string | undefined {
+    return this.#output.broker.carried;
+  }
+
+  get carryAcrossRounds(): RequestContext['carryAcrossRounds'] {
+    return (value) => this.#output.broker.carry?.(value);
+  }
+
   /** Made only for handlers that use it. */
   get signal(): AbortSignal {
     return this.#request.signal;

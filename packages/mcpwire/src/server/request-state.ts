@@ -16,6 +16,8 @@ export interface StatePayload {
    * `inputResponses` for these keys only (absent: none).
    */
   asked?: string[];
+  /** What the handler carries to the next round (`RequestContext.carryAcrossRounds`). */
+  carried?: string;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
@@ -65,9 +67,15 @@ export class RequestStateSealer {
   }
 
   /** Seals answers for the next round of `binding`. */
-  async seal(binding: string, answers: JsonObject, asked?: readonly string[]): Promise<string> {
+  async seal(
+    binding: string,
+    answers: JsonObject,
+    asked?: readonly string[],
+    carried?: string,
+  ): Promise<string> {
     const payload: StatePayload = { binding, answers, exp: Date.now() + this.ttlMs };
     if (asked !== undefined) payload.asked = [...asked];
+    if (carried !== undefined) payload.carried = carried;
     // The answers are the client's: serialized without recursion, since they may nest 100,000 deep (issue 21).
     const body = toBase64Url(encoder.encode(toCanonicalJson(payload)));
     const [signer] = await this.#importedKeys();

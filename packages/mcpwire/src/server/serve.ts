@@ -24,6 +24,7 @@ import {
 } from './stateless.ts';
 import { ObservedVia } from './observed-via.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
+import { requestClientCapabilities } from './request-capabilities.ts';
 import { SessionlessScope, type SessionlessHost } from './sessionless-scope.ts';
 
 export type { SessionlessHost };
@@ -75,14 +76,18 @@ export function serve(
     checkInbound(host.methods.lookup(method), request, scope.inbound);
     const output = scope.outputFor(request);
     const version = scope.protocolVersion;
+    const meta = params._meta as JsonObject | undefined;
     const ctx = createRequestContext(
       {
         era: 'handshake',
         protocolVersion: version,
-        clientCapabilities: scope.clientCapabilities,
+        clientCapabilities:
+          meta === undefined
+            ? scope.clientCapabilities
+            : requestClientCapabilities(scope.clientCapabilities, meta),
         clientInfo: scope.clientInfo,
         request,
-        meta: (params._meta as JsonObject | undefined) ?? {},
+        meta: meta ?? {},
         auth: scope.principalOf(request.id),
       },
       output,

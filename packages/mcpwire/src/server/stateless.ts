@@ -162,6 +162,7 @@ async function runLaterRound(
     answers,
     earlier,
     opened?.asked ?? [],
+    opened?.carried,
   );
 }
 
@@ -179,6 +180,7 @@ function runRound(
   answers: JsonObject,
   earlier: JsonObject | undefined,
   asked: readonly string[] = [],
+  carried?: string,
 ): Promise<JsonObject> {
   // One promise settles the round: with the handler's result or, once the round needs input (its
   // `onNeeded`, a macrotask after the first missing input), with the input-required result;
@@ -197,7 +199,7 @@ function runRound(
       isDecided = true;
       inputRequired(host, request, round, earlier).then(settle, reject);
     };
-    const round = new InputRound(answers, envelope.capabilities as JsonObject, needInput, asked);
+    const round = new InputRound(answers, envelope.capabilities as JsonObject, needInput, asked, carried);
     const origin = new StatelessOutput(host, request, stream, envelope, round);
     host
       .dispatch(request.method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
@@ -231,6 +233,7 @@ async function inputRequired(
       await bindingOf(request.method, request.params),
       { ...earlier, ...round.consumed },
       Object.keys(round.requested),
+      round.toCarry,
     ),
   };
 }

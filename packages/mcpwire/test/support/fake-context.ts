@@ -26,6 +26,8 @@ export function fakeContext(method: string, era: Era = 'handshake'): RequestCont
     listRoots: refuse,
     disconnectForPolling: () => false,
     askedInputKeys: [],
+    carriedAcrossRounds: undefined,
+    carryAcrossRounds: () => {},
   };
 }
 

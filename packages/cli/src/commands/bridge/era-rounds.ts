@@ -2,13 +2,13 @@
 // and calls that may ask for input (tools/call, prompts/get, resources/read), whose child requests
 // (elicitation, sampling, roots) become `input_required` rounds. Our Server runs a handler again each
 // round; the call upstream must run once (its side effects), so it is kept here across rounds, found
-// again by the key of its input requests, which the round's sealed `requestState` carries
-// (`ctx.askedInputKeys`: verified, so a client cannot name another client's call).
+// again by its id, which the round's sealed `requestState` carries (`ctx.carryAcrossRounds`, read
+// back verified as `ctx.carriedAcrossRounds`, so a client cannot name another client's call).
 
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, RpcError, type JsonObject, type LoggingLevel } from 'mcpwire';
 import type { Client } from 'mcpwire/client';
-import type { RequestContext } from 'mcpwire/server';
+import { CLIENT_CAPABILITIES_META, INPUT_KEY_META, type RequestContext } from 'mcpwire/server';
 
 /** How long a call waits for the client's next round by default (a person may be answering). */
 export const DEFAULT_ROUND_TIMEOUT_MS = 5 * 60_000;
@@ -16,8 +16,14 @@ export const DEFAULT_ROUND_TIMEOUT_MS = 5 * 60_000;
 /** The input requests a child may make. */
 export type ChildInputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
-/** `mcpwire-bridge:<call id, 128 random bits>:<n>`: the key of the call's n-th input request. */
-const KEY_SHAPE = /^mcpwire-bridge:([0-9a-f]{32}):\d{1,9}$/;
+/** A call's id as the round's requestState carries it: 128 random bits, hex. */
+const CALL_ID = /^[0-9a-f]{32}$/;
+
+/** The bridge's own input keys (`mcpwire-bridge:<call id>:<n>`) start so; a child's key may not. */
+const OWN_KEY_PREFIX = 'mcpwire-bridge:';
+
+/** The longest input key of the child's that the bridge passes on. */
+const MAX_CHILD_KEY_LENGTH = 256;
 
 /** One input request of the child's, waiting for the client's answer. */
 interface ChildInput {
@@ -40,12 +46,23 @@ class PendingCall {
   ctx: RequestContext | undefined;
   outcome: Outcome | undefined;
   #count = 0;
+  /** Every key this call's input requests had: a key is asked once per call (answers are sealed by key). */
+  readonly #keys = new Set<string>();
   #wake: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  nextKey(): string {
+  /**
+   * The key of the child's next input request: the one it names (`_meta[INPUT_KEY_META]`, as an
+   * mcpwire server does with the key its handler gave) when that is new in this call, else the
+   * bridge's own `mcpwire-bridge:<call id>:<n>`.
+   */
+  nextKey(params: JsonObject | undefined): string {
     this.#count++;
-    return `mcpwire-bridge:${this.id}:${this.#count}`;
+    const named = childKey(params);
+    const key =
+      named !== undefined && !this.#keys.has(named) ? named : `${OWN_KEY_PREFIX}${this.id}:${this.#count}`;
+    this.#keys.add(key);
+    return key;
   }
 
   /** Resolves at the next input request or at the outcome. */
@@ -148,11 +165,15 @@ export class PendingCalls {
       const waiting = [...call.waiting.values()];
       if (waiting.length === 0) {
         await call.changed();
+        // The round takes what the child asked in one turn (its writes of a tick arrive as one
+        // chunk): the rest of that chunk is dispatched before the check phase of this loop turn.
+        await endOfReadTurn();
         continue;
       }
       // Until the client answers (a later round), the call waits here, for the round timeout at most,
       // parked: no round of its own is live, so the child's next input request is not its.
       this.#calls.set(call.id, call);
+      ctx.carryAcrossRounds(call.id);
       call.ctx = undefined;
       call.arm(this.#timeoutMs, () => this.#expire(call));
       await Promise.all(waiting.map((input) => this.#ask(call, ctx, input)));
@@ -181,7 +202,7 @@ export class PendingCalls {
     }
     const [call] = live;
     return new Promise((resolve, reject) => {
-      const key = call!.nextKey();
+      const key = call!.nextKey(params);
       call!.waiting.set(key, { key, method, params, resolve, reject });
       call!.notify();
     });
@@ -203,8 +224,8 @@ export class PendingCalls {
   }
 
   #callOf(client: Client, method: string, params: JsonObject, ctx: RequestContext): PendingCall {
-    const id = ctx.askedInputKeys.map((key) => KEY_SHAPE.exec(key)?.[1]).find((found) => found !== undefined);
-    if (id !== undefined) {
+    const id = ctx.carriedAcrossRounds;
+    if (id !== undefined && CALL_ID.test(id)) {
       const call = this.#calls.get(id);
       if (call === undefined)
         throw new RpcError(
@@ -216,7 +237,7 @@ export class PendingCalls {
     const call = new PendingCall();
     this.#running.add(call);
     client
-      .request(method, upstreamParams(params), {
+      .request(method, withClientCapabilities(upstreamParams(params), ctx), {
         signal: call.abort.signal,
         onProgress: (p) => void call.ctx?.sendProgress(p.progress, progressOptions(p)),
       })
@@ -255,6 +276,20 @@ export class PendingCalls {
   }
 }
 
+/** The input key a child's request names in `_meta[INPUT_KEY_META]`, if it is one the bridge can pass on. */
+function childKey(params: JsonObject | undefined): string | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  const key = (meta as JsonObject)[INPUT_KEY_META];
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CHILD_KEY_LENGTH) return undefined;
+  return key.startsWith(OWN_KEY_PREFIX) ? undefined : key;
+}
+
+/** Resolves once the messages read in this event loop turn have been dispatched. */
+function endOfReadTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function askRound(ctx: RequestContext, input: ChildInput): Promise<JsonObject> {
   const options = { key: input.key };
   switch (input.method) {
@@ -265,6 +300,18 @@ function askRound(ctx: RequestContext, input: ChildInput): Promise<JsonObject> {
     case 'roots/list':
       return ctx.listRoots(options) as Promise<never>;
   }
+}
+
+/**
+ * The params of a call that may ask for input, naming the capabilities of the client it serves in
+ * `_meta[CLIENT_CAPABILITIES_META]`: the shared child negotiated the bridge's (all three), and an
+ * mcpwire server's handler then sees this client's instead, so it asks only for what the client can
+ * answer (S26-MRTR-3). A child that asks anyway gets the round's -32021 (S26-META-4).
+ */
+function withClientCapabilities(params: JsonObject, ctx: RequestContext): JsonObject {
+  const meta = params._meta;
+  const kept = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...params, _meta: { ...kept, [CLIENT_CAPABILITIES_META]: ctx.clientCapabilities as JsonObject } };
 }
 
 /** The request's params for a handshake-era server: the 2026-07-28 envelope and progress token taken off `_meta`. */

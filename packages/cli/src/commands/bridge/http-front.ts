@@ -62,6 +62,9 @@ export async function runHttpFront(
     sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
     sessionStore,
     hasLegacySse: false,
+    // The child may send progress, requests or a result late, and cannot say over stdio that the
+    // client should poll: each POST's answer is a resumable stream, as a server's that may say more.
+    preferSse: true,
     gate: createSessionCap(relay, options.maxSessions),
     banner: (url) =>
       `bridging ${url} to ${shown} (${options.shared === true ? 'one process for every session' : 'a process per session'})`,

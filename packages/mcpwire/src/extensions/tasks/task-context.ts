@@ -31,6 +31,8 @@ export class TaskRequestContext implements RequestContext {
   readonly log: RequestContext['log'];
   /** A task has no input rounds of its own request: its input goes through `tasks/update`. */
   readonly askedInputKeys: readonly string[] = [];
+  readonly carriedAcrossRounds: string | undefined = undefined;
+  readonly carryAcrossRounds: RequestContext['carryAcrossRounds'] = () => {};
   readonly #control: TaskControl;
   readonly #connection: HandshakeConnection | undefined;
   #count = 0;

@@ -48,6 +48,7 @@ export function createHttpHandler(
       keepAliveMs: config.keepAliveMs,
       maxSseBufferBytes: config.maxSseBufferBytes,
       closeSseStreamsAfterMs: config.closeSseStreamsAfterMs,
+      preferSse: config.preferSse,
       onError: config.onError,
     },
     bus,

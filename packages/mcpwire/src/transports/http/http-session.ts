@@ -59,6 +59,8 @@ export interface HttpSessionSettings {
   keepAliveMs: number;
   maxSseBufferBytes: number;
   closeSseStreamsAfterMs: number | undefined;
+  /** SSE whenever the client accepts it, JSON only for a client that accepts nothing else. */
+  preferSse: boolean;
   onError: (error: Error) => void;
 }
 
@@ -241,7 +243,7 @@ export class HttpSession implements Channel, SessionState {
       exchange = new PostExchange(
         requests.map((request) => request.id),
         {
-          accepts,
+          accepts: this.#settings.preferSse && accepts.sse ? { json: false, sse: true } : accepts,
           isBatch: frame.type === 'batch',
           headers,
           keepAliveMs: this.#settings.keepAliveMs,

@@ -125,6 +125,14 @@ export interface HttpHandlerOptions {
    * Default: never.
    */
   closeSseStreamsAfterMs?: number;
+  /**
+   * Answer a handshake-era POST of requests on an SSE stream whenever the client accepts one (with
+   * its priming event on 2025-11-25, so it can resume), even when the responses come first: for a
+   * server that forwards to another (a bridge), which cannot tell whether progress, requests or a
+   * wish to let the client poll will come before the response. Default false: JSON when the
+   * responses come first.
+   */
+  preferSse?: boolean;
   /** Comment lines on idle SSE streams every this many ms (S26-HTTP-7); 0 turns them off. Default 15,000. */
   keepAliveMs?: number;
   /**
@@ -194,6 +202,7 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     retryMs: 1_000,
     keepAliveMs: 15_000,
     maxSseBufferBytes: DEFAULT_MAX_SSE_BUFFER_BYTES,
+    preferSse: false,
     onError: (error) => console.error(`[mcpwire http] ${error.message}`, error.cause ?? ''),
     ...rest,
     ...(closeSseStreamsAfterMs === undefined ? {} : { closeSseStreamsAfterMs }),

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { encodeMessage } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
-import { isResponse, type Message } from '../../jsonrpc/message.ts';
+import { isNotification, type Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { decodeLine } from './decode-line.ts';
 import { Inbox } from '../inbox.ts';
@@ -104,10 +104,12 @@ class StdioServerChannel implements Channel {
   send(message: Message | readonly Message[]): Promise<void> {
     if (this.#inbox.isClosed) return Promise.reject(new ConnectionClosedError('The stdio channel is closed'));
     const written = this.#writer.write(encodeMessage(message) + '\n');
-    // Only responses wait for the end of the tick. A notification (progress, a log) or a request goes
-    // out at once, with the responses before it: official SDK clients drop a progress notification
-    // read together with its response (modelcontextprotocol/typescript-sdk#2580).
-    if (Array.isArray(message) || !isResponse(message as Message)) this.#writer.flush();
+    // Responses and requests wait for the end of the tick: the requests a handler makes at once
+    // (elicitation, sampling and roots in parallel) reach the client in one chunk, which a bridge
+    // reads as one turn (one input round). A notification (progress, a log) goes out at once, with
+    // what the tick wrote before it: official SDK clients drop a progress notification read together
+    // with its response (modelcontextprotocol/typescript-sdk#2580).
+    if (Array.isArray(message) || isNotification(message as Message)) this.#writer.flush();
     this.#unanswered.sent(message);
     if (this.#drainTimer !== undefined) {
       // The last answer after stdin ended: close once this send has returned to its caller.
