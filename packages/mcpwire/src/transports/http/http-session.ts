@@ -15,14 +15,10 @@ import type {
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
-import type { EventStore, StoredEvent } from './event-store.ts';
-import { leasedStream, replaySettled } from './leased-streams.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
-import type { RequestLeases } from './request-leases.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
-import { ResumableStream, writeStored } from './sse-stream.ts';
-import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
-import { holderOf, newStreamId } from './stream-relay.ts';
+import { SessionStreams, type SessionStreamSettings } from './session-streams.ts';
+import type { SseConnection } from './sse-writer.ts';
 import { WireIds } from './wire-ids.ts';
 
 /** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
@@ -48,18 +44,12 @@ export interface SessionOwner {
   ): Promise<ReadableStream<Uint8Array> | undefined>;
 }
 
-/** How sessions behave; shared by every session of one handler. */
-export interface HttpSessionSettings {
-  store: EventStore;
+/** How sessions behave; shared by every session of one handler (and its streams). */
+export interface HttpSessionSettings extends SessionStreamSettings {
   /** Where the sessions' records are kept. */
   sessions: SessionStore;
-  /** Leases on the requests of POST streams, shared with the other handlers (none: one process). */
-  leases: RequestLeases | undefined;
   retryMs: number;
-  keepAliveMs: number;
-  maxSseBufferBytes: number;
   closeSseStreamsAfterMs: number | undefined;
-  onError: (error: Error) => void;
 }
 
 /**
@@ -88,9 +78,8 @@ export class HttpSession implements Channel, SessionState {
   /** Who sent each in-flight request (authenticated endpoints only); dropped with its response. */
   #senders: Map<RequestId, Principal> | undefined;
   #initializeId: RequestId | undefined;
-  #standalone: ResumableStream | undefined;
-  #live: Map<string, ResumableStream> | undefined;
-  #streamIds: Set<string> | undefined;
+  /** The session's SSE streams here (made on first use). */
+  #streams: SessionStreams | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
   /** Requests sent to the client here and not yet answered, by their wire ids (made on first use). */
@@ -200,9 +189,7 @@ export class HttpSession implements Channel, SessionState {
 
   /** True while a POST awaits its responses or a stream has a client attached. */
   get isBusy(): boolean {
-    if (this.#exchanges !== undefined) return true;
-    for (const stream of this.#live?.values() ?? []) if (stream.isAttached) return true;
-    return false;
+    return this.#exchanges !== undefined || this.#streams?.isAttached === true;
   }
 
   /** True while a POST's requests await their responses (an eviction would lose that work). */
@@ -246,12 +233,7 @@ export class HttpSession implements Channel, SessionState {
           headers,
           keepAliveMs: this.#settings.keepAliveMs,
           maxSseBufferBytes: this.#settings.maxSseBufferBytes,
-          openStream: () =>
-            leasedStream(
-              this.#newStream(),
-              requests.map((request) => request.id),
-              this.#settings.leases,
-            ),
+          openStream: () => this.#streamsMade().openPostStream(requests.map((request) => request.id)),
           priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
           closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
         },
@@ -318,65 +300,18 @@ export class HttpSession implements Channel, SessionState {
    * client is already attached to it (one GET stream per session).
    */
   openStandalone(): HttpReply | undefined {
-    if (this.#standalone?.isAttached) return undefined;
-    this.#standalone ??= this.#newStream();
-    const connection = this.#newConnection();
     const isPriming = hasPolling(this.protocolVersion);
-    this.#standalone.open(connection, isPriming ? { retryMs: this.#settings.retryMs } : undefined);
-    return sseResponse(connection);
+    return this.#streamsMade().openStandalone(isPriming ? { retryMs: this.#settings.retryMs } : undefined);
   }
 
-  /**
-   * Resumes this session's stream that `lastEventId` belongs to (HTTP-23/24): replays what came
-   * after it, then continues the stream if it is still live, here or (over the bus) on the handler
-   * that holds it, named in the stream id. Undefined for an id this session does not know (unknown,
-   * evicted, or another session's).
-   */
-  async resume(lastEventId: string): Promise<HttpReply | undefined> {
-    const replay = await this.#settings.store.replayAfter(lastEventId);
-    // A store of the handler's own (not shared) does not know another handler's events: the id
-    // still names the stream (`<streamId>:<n>`), whose holder replays it from its store.
-    const streamId = replay?.streamId ?? lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf(':')));
-    const holder = holderOf(streamId, this.id);
-    if (holder === undefined || (replay === undefined && holder === this.#owner.node)) return undefined;
-    const here = replay === undefined ? undefined : this.continueStream(streamId, lastEventId);
-    if (here !== undefined) return sseResponse(here);
-    if (holder !== this.#owner.node) {
-      const relayed = await this.#owner.relay(this, streamId, lastEventId);
-      if (relayed !== undefined) return { status: 200, headers: { ...SSE_HEADERS }, body: relayed };
-      if (replay === undefined) return undefined;
-      const leases = this.#settings.leases;
-      if (leases !== undefined) {
-        // Not live anywhere: what the store has, and an error response for requests whose holder died.
-        const connection = this.#newConnection();
-        const { store, onError } = this.#settings;
-        void replaySettled(connection, { store, leases, streamId, lastEventId, onError });
-        return sseResponse(connection);
-      }
-      // Not live anywhere (ended, or its handler is gone): what the store has, read again now.
-      const now = await this.#settings.store.replayAfter(lastEventId);
-      return this.#replayed(now?.events ?? replay.events);
-    }
-    return replay === undefined ? undefined : this.#replayed(replay.events);
+  /** Resumes the stream `lastEventId` belongs to (HTTP-23/24): SessionStreams.resume. */
+  resume(lastEventId: string): Promise<HttpReply | undefined> {
+    return this.#streamsMade().resume(lastEventId);
   }
 
-  /**
-   * A new connection attached to this session's live stream `streamId` after `lastEventId`, if held
-   * here (the caller made sure the id is one of that stream's, known to the event store).
-   */
+  /** A connection continuing the live stream `streamId` here: SessionStreams.continueStream. */
   continueStream(streamId: string, lastEventId: string): SseConnection | undefined {
-    const live = this.#live?.get(streamId);
-    if (live === undefined || live.isFinished) return undefined;
-    const connection = this.#newConnection();
-    live.resume(connection, lastEventId);
-    return connection;
-  }
-
-  #replayed(events: readonly StoredEvent[]): HttpReply {
-    const connection = this.#newConnection();
-    for (const event of events) writeStored(connection, event);
-    connection.close();
-    return sseResponse(connection);
+    return this.#streams?.continueStream(streamId, lastEventId);
   }
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
@@ -401,7 +336,8 @@ export class HttpSession implements Channel, SessionState {
       if (exchange) return exchange.handle(message);
     }
     const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
-    if (key === undefined && this.#standalone) return this.#standalone.send(message);
+    const standalone = key === undefined ? this.#streams?.sendStandalone(message) : undefined;
+    if (standalone !== undefined) return standalone;
     // A related request that is over, or no GET stream: a request would never be answered.
     return isServerRequest
       ? Promise.reject(new Error('No open stream to send the request on'))
@@ -427,28 +363,18 @@ export class HttpSession implements Channel, SessionState {
     this.#isClosed = true;
     for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
     this.#exchanges = this.#senders = undefined;
-    for (const stream of this.#live?.values() ?? []) stream.finish();
-    for (const streamId of isEnded ? (this.#streamIds ?? []) : []) {
-      this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
-    }
+    this.#streams?.finish(isEnded);
     this.#receiver?.handleClose();
     this.#owner.forget(this);
     return Promise.resolve();
   }
 
-  #newConnection(): SseConnection {
-    const { keepAliveMs, maxSseBufferBytes } = this.#settings;
-    return new SseConnection({ keepAliveMs, maxBufferedBytes: maxSseBufferBytes });
-  }
-
-  #newStream(): ResumableStream {
-    const live = (this.#live ??= new Map());
-    for (const [id, stream] of live) if (stream.isFinished) live.delete(id);
-    const streamId = newStreamId(this.id, this.#owner.node);
-    const stream = new ResumableStream(streamId, this.#settings.store, this.#settings.onError);
-    (this.#streamIds ??= new Set()).add(stream.id);
-    live.set(stream.id, stream);
-    return stream;
+  #streamsMade(): SessionStreams {
+    if (this.#streams !== undefined) return this.#streams;
+    const owner = this.#owner;
+    const relay = (streamId: string, lastEventId: string) => owner.relay(this, streamId, lastEventId);
+    const holder = { sessionId: this.id, node: owner.node, relay };
+    return (this.#streams = new SessionStreams(holder, this.#settings));
   }
 
   /** Reads the negotiated revision from the initialize response (HTTP-33 compares headers with it). */
@@ -469,12 +395,4 @@ function firstResponseId(message: Message | readonly Message[]): RequestId | und
   const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
   for (const item of items) if (isResponse(item) && item.id !== undefined) return item.id;
   return undefined;
-}
-
-function sseResponse(connection: SseConnection): HttpReply {
-  return { status: 200, headers: { ...SSE_HEADERS }, body: connection.body };
-}
-
-function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
