@@ -65,6 +65,8 @@ export class HttpSession implements Channel, SessionState {
   lastActiveAt = Date.now();
   /** The last activity time this handler wrote to the store (touches are coalesced: sessions.ts). */
   storedActiveAt: number;
+  /** When the record was last read from the store (`Date.now()`; SessionStore.recordCacheMs). */
+  readAt = Date.now();
   #record: SessionRecord;
   /** The revision read from the initialize response, for a server that keeps no facts in the record. */
   #negotiated: string | undefined;
@@ -295,10 +297,7 @@ export class HttpSession implements Channel, SessionState {
     return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
   }
 
-  /**
-   * Opens the GET stream for messages unrelated to any request (HTTP-17..19). Undefined when a
-   * client is already attached to it (one GET stream per session).
-   */
+  /** Opens the GET stream (HTTP-17..19); undefined when a client is attached to it already. */
   openStandalone(): HttpReply | undefined {
     const isPriming = hasPolling(this.protocolVersion);
     return this.#streamsMade().openStandalone(isPriming ? { retryMs: this.#settings.retryMs } : undefined);

@@ -50,6 +50,8 @@ export class SessionRegistry implements SessionOwner {
   #touchPeriodMs: number;
   /** How long an idle session's live objects stay here (SessionStore.liveIdleMs); at most the idle timeout. */
   #liveIdleMs: number;
+  /** How long a live session is served without reading its record (SessionStore.recordCacheMs). */
+  #recordCacheMs: number;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
@@ -77,6 +79,7 @@ export class SessionRegistry implements SessionOwner {
     this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
     this.#touchPeriodMs = Math.min(this.#store.touchPeriodMs ?? 0, limits.idleTimeoutMs / 60);
     this.#liveIdleMs = Math.min(this.#store.liveIdleMs ?? Infinity, limits.idleTimeoutMs);
+    this.#recordCacheMs = Math.min(this.#store.recordCacheMs ?? 0, limits.idleTimeoutMs / 60);
     this.#settings = settings;
     this.#bus = bus;
     this.#unsubscribe = [
@@ -103,10 +106,13 @@ export class SessionRegistry implements SessionOwner {
 
   /** Publishes on the bus, reporting a failure to deliver. */
   publish(topic: string, message: JsonObject): void {
+    void this.#publishing(topic, message);
+  }
+
+  /** Publishes on the bus; settles (never rejecting) once the bus has taken the message. */
+  async #publishing(topic: string, message: JsonObject): Promise<void> {
     try {
-      const pending = this.#bus.publish(topic, { ...message, from: this.busId });
-      if (pending instanceof Promise)
-        pending.catch((error: unknown) => this.#settings.onError(asError(error)));
+      await this.#bus.publish(topic, { ...message, from: this.busId });
     } catch (error) {
       this.#settings.onError(asError(error));
     }
@@ -191,7 +197,8 @@ export class SessionRegistry implements SessionOwner {
 
   /**
    * The session with this id if `principal` owns it: the one live here (with the record's newer
-   * facts) or one brought to life from its record. Answers at once when the store does.
+   * facts) or one brought to life from its record. Answers at once when the store does, or when the
+   * session is live here and its record was read within `recordCacheMs` (the bus keeps it current).
    */
   find(
     server: ChannelServer,
@@ -199,6 +206,10 @@ export class SessionRegistry implements SessionOwner {
     principal: string | undefined,
   ): HttpSession | undefined | Promise<HttpSession | undefined> {
     if (this.#isClosed) return undefined;
+    const live = this.#sessions.get(id);
+    if (live !== undefined && Date.now() - live.readAt < this.#recordCacheMs) {
+      return live.principal === principal ? live : undefined;
+    }
     const pending = this.#store.get(id);
     return pending instanceof Promise
       ? pending.then((record) => this.#found(server, id, principal, record))
@@ -220,6 +231,7 @@ export class SessionRegistry implements SessionOwner {
     if (record.principal !== principal || this.#isClosed) return undefined;
     if (live) {
       live.adopt(record);
+      live.readAt = Date.now();
       return live;
     }
     return this.#serve(server, record);
@@ -243,7 +255,9 @@ export class SessionRegistry implements SessionOwner {
   async end(session: HttpSession): Promise<void> {
     const pending = this.#store.delete(session.id);
     if (pending instanceof Promise) await pending;
-    this.publish(BusTopic.sessionEnded, { sessionId: session.id });
+    // Taken by the bus before the DELETE is answered: the nodes serving the session from the record
+    // they hold (SessionStore.recordCacheMs) get the message before the client's next request.
+    await this.#publishing(BusTopic.sessionEnded, { sessionId: session.id });
     await session.close();
   }
 
