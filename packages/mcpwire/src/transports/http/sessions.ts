@@ -25,7 +25,8 @@ export type { SessionRefusal };
  * The sessions one handler serves: records in the session store (shared with other handlers or not),
  * and here the live objects (an HttpSession and its server session) of those it has served lately.
  * A session is bound to the principal that created it: looking it up as anyone else finds nothing
- * (SEC-7). Every request reads the session's record (one store lookup): a session unknown here is
+ * (SEC-7). Every request reads the session's record (one store lookup; a store's `recordCacheMs`
+ * spares requests of a session live here that lookup for that long): a session unknown here is
  * brought to life from it, one known here takes its newer facts, one whose record is gone (deleted,
  * evicted or expired through another handler) is closed here too.
  *
