@@ -29,8 +29,8 @@ export interface SessionOwner {
    * serving the session may (the message bus carries it there).
    */
   forward(session: HttpSession, message: Message): void;
-  /** The session's record changed here (other handlers' live copies take it). */
-  changed(record: SessionRecord): void;
+  /** The session's record changed here (other handlers' live copies take it); settles once published. */
+  changed(record: SessionRecord): Promise<void>;
   /** This handler's tag in stream ids: a stream is continued where it is held. */
   readonly node: string;
   /**
@@ -160,7 +160,9 @@ export class HttpSession implements Channel, SessionState {
     );
     if (stored === undefined) throw new ConnectionClosedError();
     this.adopt(stored);
-    this.#owner.changed(stored);
+    // Published before the write settles: the request that made it is answered after, so the
+    // client's next request finds the change on a handler serving from its live record.
+    await this.#owner.changed(stored);
   }
 
   /** The session is its own ChannelInfo (no object and closure more per session). */

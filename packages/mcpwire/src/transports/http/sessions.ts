@@ -148,8 +148,8 @@ export class SessionRegistry implements SessionOwner {
     }));
   }
 
-  changed(record: SessionRecord): void {
-    this.publish(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
+  changed(record: SessionRecord): Promise<void> {
+    return this.#publishing(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
   }
 
   #live(id: unknown): HttpSession | undefined {
