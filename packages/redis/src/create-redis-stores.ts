@@ -46,6 +46,8 @@ export type RedisStoresOptions = (
     readonly onError?: (error: Error) => void;
     /** The task store's worker lease (ms): a task whose node died fails this long after. Default 10 s. */
     readonly taskLeaseMs?: number;
+    /** RedisSessionStore's `recordCacheMs`: how long a node serves a live session from its record. Default 1 s. */
+    readonly recordCacheMs?: number;
   };
 
 /** The seams to give `createHttpHandler(server, { sessions, bus, eventStore, leases })`, and how to let go of them. */
@@ -101,7 +103,10 @@ export async function createRedisStores(options: RedisStoresOptions): Promise<Re
     client = single;
   }
   const keys: KeyOptions = options.prefix === undefined ? {} : { prefix: options.prefix };
-  const sessions = new RedisSessionStore(client, keys);
+  const sessions = new RedisSessionStore(client, {
+    ...keys,
+    ...(options.recordCacheMs === undefined ? {} : { recordCacheMs: options.recordCacheMs }),
+  });
   const bus = new RedisMessageBus(client, { ...keys, onError });
   const eventStore = new RedisEventStore(client, {
     ...keys,

@@ -60,17 +60,24 @@ export class RedisSessionStore implements SessionStore {
    * request, on any node, brings it back), so idle sessions cost a node no memory.
    */
   readonly liveIdleMs: number;
+  /**
+   * A node serves a request of a session live on it from the record it holds for 1 s after reading
+   * it (the bus brings changes and ends; a lost bus message is out of date for at most that long):
+   * an established session's POST makes no round trip, but for one read per session per second.
+   */
+  readonly recordCacheMs: number;
   #redis: RedisConnection;
   #keys: RedisKeys;
 
   constructor(
     redis: RedisConnection,
-    options: KeyOptions & { touchPeriodMs?: number; liveIdleMs?: number } = {},
+    options: KeyOptions & { touchPeriodMs?: number; liveIdleMs?: number; recordCacheMs?: number } = {},
   ) {
     this.#redis = redis;
     this.#keys = new RedisKeys(options);
     this.touchPeriodMs = options.touchPeriodMs ?? 1_000;
     this.liveIdleMs = options.liveIdleMs ?? 10_000;
+    this.recordCacheMs = options.recordCacheMs ?? 1_000;
   }
 
   async create(record: SessionRecord, limits: SessionCreateLimits): Promise<SessionCreation> {

@@ -15,14 +15,10 @@ import type {
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import type { HttpReply } from './exchange.ts';
-import type { EventStore, StoredEvent } from './event-store.ts';
-import { leasedStream, replaySettled } from './leased-streams.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
-import type { RequestLeases } from './request-leases.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
-import { ResumableStream, writeStored } from './sse-stream.ts';
-import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
-import { holderOf, newStreamId } from './stream-relay.ts';
+import { SessionStreams, type SessionStreamSettings } from './session-streams.ts';
+import type { SseConnection } from './sse-writer.ts';
 import { WireIds } from './wire-ids.ts';
 
 /** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
@@ -33,8 +29,8 @@ export interface SessionOwner {
    * serving the session may (the message bus carries it there).
    */
   forward(session: HttpSession, message: Message): void;
-  /** The session's record changed here (other handlers' live copies take it). */
-  changed(record: SessionRecord): void;
+  /** The session's record changed here (other handlers' live copies take it); settles once published. */
+  changed(record: SessionRecord): Promise<void>;
   /** This handler's tag in stream ids: a stream is continued where it is held. */
   readonly node: string;
   /**
@@ -48,20 +44,14 @@ export interface SessionOwner {
   ): Promise<ReadableStream<Uint8Array> | undefined>;
 }
 
-/** How sessions behave; shared by every session of one handler. */
-export interface HttpSessionSettings {
-  store: EventStore;
+/** How sessions behave; shared by every session of one handler (and its streams). */
+export interface HttpSessionSettings extends SessionStreamSettings {
   /** Where the sessions' records are kept. */
   sessions: SessionStore;
-  /** Leases on the requests of POST streams, shared with the other handlers (none: one process). */
-  leases: RequestLeases | undefined;
   retryMs: number;
-  keepAliveMs: number;
-  maxSseBufferBytes: number;
   closeSseStreamsAfterMs: number | undefined;
   /** SSE whenever the client accepts it, JSON only for a client that accepts nothing else. */
   preferSse: boolean;
-  onError: (error: Error) => void;
 }
 
 /**
@@ -77,6 +67,8 @@ export class HttpSession implements Channel, SessionState {
   lastActiveAt = Date.now();
   /** The last activity time this handler wrote to the store (touches are coalesced: sessions.ts). */
   storedActiveAt: number;
+  /** When the record was last read from the store (`Date.now()`; SessionStore.recordCacheMs). */
+  readAt = Date.now();
   #record: SessionRecord;
   /** The revision read from the initialize response, for a server that keeps no facts in the record. */
   #negotiated: string | undefined;
@@ -90,9 +82,8 @@ export class HttpSession implements Channel, SessionState {
   /** Who sent each in-flight request (authenticated endpoints only); dropped with its response. */
   #senders: Map<RequestId, Principal> | undefined;
   #initializeId: RequestId | undefined;
-  #standalone: ResumableStream | undefined;
-  #live: Map<string, ResumableStream> | undefined;
-  #streamIds: Set<string> | undefined;
+  /** The session's SSE streams here (made on first use). */
+  #streams: SessionStreams | undefined;
   #isClosed = false;
   #writing: Promise<void> | undefined;
   /** Requests sent to the client here and not yet answered, by their wire ids (made on first use). */
@@ -171,7 +162,9 @@ export class HttpSession implements Channel, SessionState {
     );
     if (stored === undefined) throw new ConnectionClosedError();
     this.adopt(stored);
-    this.#owner.changed(stored);
+    // Published before the write settles: the request that made it is answered after, so the
+    // client's next request finds the change on a handler serving from its live record.
+    await this.#owner.changed(stored);
   }
 
   /** The session is its own ChannelInfo (no object and closure more per session). */
@@ -202,9 +195,7 @@ export class HttpSession implements Channel, SessionState {
 
   /** True while a POST awaits its responses or a stream has a client attached. */
   get isBusy(): boolean {
-    if (this.#exchanges !== undefined) return true;
-    for (const stream of this.#live?.values() ?? []) if (stream.isAttached) return true;
-    return false;
+    return this.#exchanges !== undefined || this.#streams?.isAttached === true;
   }
 
   /** True while a POST's requests await their responses (an eviction would lose that work). */
@@ -240,24 +231,17 @@ export class HttpSession implements Channel, SessionState {
     if (requests.length > 0) {
       const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
       const isPolling = hasPolling(version);
-      exchange = new PostExchange(
-        requests.map((request) => request.id),
-        {
-          accepts: this.#settings.preferSse && accepts.sse ? { json: false, sse: true } : accepts,
-          isBatch: frame.type === 'batch',
-          headers,
-          keepAliveMs: this.#settings.keepAliveMs,
-          maxSseBufferBytes: this.#settings.maxSseBufferBytes,
-          openStream: () =>
-            leasedStream(
-              this.#newStream(),
-              requests.map((request) => request.id),
-              this.#settings.leases,
-            ),
-          priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
-          closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
-        },
-      );
+      const ids = requests.map((request) => request.id);
+      exchange = new PostExchange(ids, {
+        accepts: this.#settings.preferSse && accepts.sse ? { json: false, sse: true } : accepts,
+        isBatch: frame.type === 'batch',
+        headers,
+        keepAliveMs: this.#settings.keepAliveMs,
+        maxSseBufferBytes: this.#settings.maxSseBufferBytes,
+        openStream: () => this.#streamsMade().openPostStream(ids),
+        priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
+        closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
+      });
       const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {
         exchanges.set(request.id, exchange);
@@ -315,70 +299,20 @@ export class HttpSession implements Channel, SessionState {
     return (typeof requestId === 'string' || typeof requestId === 'number') && !this.isInFlight(requestId);
   }
 
-  /**
-   * Opens the GET stream for messages unrelated to any request (HTTP-17..19). Undefined when a
-   * client is already attached to it (one GET stream per session).
-   */
+  /** Opens the GET stream (HTTP-17..19); undefined when a client is attached to it already. */
   openStandalone(): HttpReply | undefined {
-    if (this.#standalone?.isAttached) return undefined;
-    this.#standalone ??= this.#newStream();
-    const connection = this.#newConnection();
     const isPriming = hasPolling(this.protocolVersion);
-    this.#standalone.open(connection, isPriming ? { retryMs: this.#settings.retryMs } : undefined);
-    return sseResponse(connection);
+    return this.#streamsMade().openStandalone(isPriming ? { retryMs: this.#settings.retryMs } : undefined);
   }
 
-  /**
-   * Resumes this session's stream that `lastEventId` belongs to (HTTP-23/24): replays what came
-   * after it, then continues the stream if it is still live, here or (over the bus) on the handler
-   * that holds it, named in the stream id. Undefined for an id this session does not know (unknown,
-   * evicted, or another session's).
-   */
-  async resume(lastEventId: string): Promise<HttpReply | undefined> {
-    const replay = await this.#settings.store.replayAfter(lastEventId);
-    // A store of the handler's own (not shared) does not know another handler's events: the id
-    // still names the stream (`<streamId>:<n>`), whose holder replays it from its store.
-    const streamId = replay?.streamId ?? lastEventId.slice(0, Math.max(0, lastEventId.lastIndexOf(':')));
-    const holder = holderOf(streamId, this.id);
-    if (holder === undefined || (replay === undefined && holder === this.#owner.node)) return undefined;
-    const here = replay === undefined ? undefined : this.continueStream(streamId, lastEventId);
-    if (here !== undefined) return sseResponse(here);
-    if (holder !== this.#owner.node) {
-      const relayed = await this.#owner.relay(this, streamId, lastEventId);
-      if (relayed !== undefined) return { status: 200, headers: { ...SSE_HEADERS }, body: relayed };
-      if (replay === undefined) return undefined;
-      const leases = this.#settings.leases;
-      if (leases !== undefined) {
-        // Not live anywhere: what the store has, and an error response for requests whose holder died.
-        const connection = this.#newConnection();
-        const { store, onError } = this.#settings;
-        void replaySettled(connection, { store, leases, streamId, lastEventId, onError });
-        return sseResponse(connection);
-      }
-      // Not live anywhere (ended, or its handler is gone): what the store has, read again now.
-      const now = await this.#settings.store.replayAfter(lastEventId);
-      return this.#replayed(now?.events ?? replay.events);
-    }
-    return replay === undefined ? undefined : this.#replayed(replay.events);
+  /** Resumes the stream `lastEventId` belongs to (HTTP-23/24): SessionStreams.resume. */
+  resume(lastEventId: string): Promise<HttpReply | undefined> {
+    return this.#streamsMade().resume(lastEventId);
   }
 
-  /**
-   * A new connection attached to this session's live stream `streamId` after `lastEventId`, if held
-   * here (the caller made sure the id is one of that stream's, known to the event store).
-   */
+  /** A connection continuing the live stream `streamId` here: SessionStreams.continueStream. */
   continueStream(streamId: string, lastEventId: string): SseConnection | undefined {
-    const live = this.#live?.get(streamId);
-    if (live === undefined || live.isFinished) return undefined;
-    const connection = this.#newConnection();
-    live.resume(connection, lastEventId);
-    return connection;
-  }
-
-  #replayed(events: readonly StoredEvent[]): HttpReply {
-    const connection = this.#newConnection();
-    for (const event of events) writeStored(connection, event);
-    connection.close();
-    return sseResponse(connection);
+    return this.#streams?.continueStream(streamId, lastEventId);
   }
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
@@ -403,7 +337,8 @@ export class HttpSession implements Channel, SessionState {
       if (exchange) return exchange.handle(message);
     }
     const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
-    if (key === undefined && this.#standalone) return this.#standalone.send(message);
+    const standalone = key === undefined ? this.#streams?.sendStandalone(message) : undefined;
+    if (standalone !== undefined) return standalone;
     // A related request that is over, or no GET stream: a request would never be answered.
     return isServerRequest
       ? Promise.reject(new Error('No open stream to send the request on'))
@@ -429,28 +364,18 @@ export class HttpSession implements Channel, SessionState {
     this.#isClosed = true;
     for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
     this.#exchanges = this.#senders = undefined;
-    for (const stream of this.#live?.values() ?? []) stream.finish();
-    for (const streamId of isEnded ? (this.#streamIds ?? []) : []) {
-      this.#settings.store.drop(streamId).catch((error: unknown) => this.#settings.onError(asError(error)));
-    }
+    this.#streams?.finish(isEnded);
     this.#receiver?.handleClose();
     this.#owner.forget(this);
     return Promise.resolve();
   }
 
-  #newConnection(): SseConnection {
-    const { keepAliveMs, maxSseBufferBytes } = this.#settings;
-    return new SseConnection({ keepAliveMs, maxBufferedBytes: maxSseBufferBytes });
-  }
-
-  #newStream(): ResumableStream {
-    const live = (this.#live ??= new Map());
-    for (const [id, stream] of live) if (stream.isFinished) live.delete(id);
-    const streamId = newStreamId(this.id, this.#owner.node);
-    const stream = new ResumableStream(streamId, this.#settings.store, this.#settings.onError);
-    (this.#streamIds ??= new Set()).add(stream.id);
-    live.set(stream.id, stream);
-    return stream;
+  #streamsMade(): SessionStreams {
+    if (this.#streams !== undefined) return this.#streams;
+    const owner = this.#owner;
+    const relay = (streamId: string, lastEventId: string) => owner.relay(this, streamId, lastEventId);
+    const holder = { sessionId: this.id, node: owner.node, relay };
+    return (this.#streams = new SessionStreams(holder, this.#settings));
   }
 
   /** Reads the negotiated revision from the initialize response (HTTP-33 compares headers with it). */
@@ -471,12 +396,4 @@ function firstResponseId(message: Message | readonly Message[]): RequestId | und
   const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
   for (const item of items) if (isResponse(item) && item.id !== undefined) return item.id;
   return undefined;
-}
-
-function sseResponse(connection: SseConnection): HttpReply {
-  return { status: 200, headers: { ...SSE_HEADERS }, body: connection.body };
-}
-
-function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -69,10 +69,19 @@ export type SessionUpdate =
  * (not its record) once it has been idle here that long with nothing in flight and no stream open,
  * so a node holds memory for its active sessions only; the session's next request, on any handler,
  * brings it back from its record. Absent: live objects stay until the idle timeout.
+ *
+ * `recordCacheMs`, for a store whose read is a round trip, shared by handlers that share a message
+ * bus: a handler serves a request of a session live here from the record it holds, without reading
+ * the store, for up to this long after it last read it (and at most 1/60 of the idle timeout). The
+ * bus keeps that record current (a session ended or changed elsewhere is closed or updated here when
+ * its message arrives); when a bus message is lost (the bus is at most once), a session deleted,
+ * evicted or expired elsewhere is still served here for at most this long, and its facts are stale
+ * for as long (its writes stay fenced by revision). Absent: every request reads the record.
  */
 export interface SessionStore {
   readonly touchPeriodMs?: number;
   readonly liveIdleMs?: number;
+  readonly recordCacheMs?: number;
   create(record: SessionRecord, limits: SessionCreateLimits): Awaitable<SessionCreation>;
   get(id: string): Awaitable<SessionRecord | undefined>;
   update(id: string, expectedRevision: number, change: SessionChange): Awaitable<SessionUpdate>;

@@ -25,7 +25,8 @@ export type { SessionRefusal };
  * The sessions one handler serves: records in the session store (shared with other handlers or not),
  * and here the live objects (an HttpSession and its server session) of those it has served lately.
  * A session is bound to the principal that created it: looking it up as anyone else finds nothing
- * (SEC-7). Every request reads the session's record (one store lookup): a session unknown here is
+ * (SEC-7). Every request reads the session's record (one store lookup; a store's `recordCacheMs`
+ * spares requests of a session live here that lookup for that long): a session unknown here is
  * brought to life from it, one known here takes its newer facts, one whose record is gone (deleted,
  * evicted or expired through another handler) is closed here too.
  *
@@ -50,6 +51,8 @@ export class SessionRegistry implements SessionOwner {
   #touchPeriodMs: number;
   /** How long an idle session's live objects stay here (SessionStore.liveIdleMs); at most the idle timeout. */
   #liveIdleMs: number;
+  /** How long a live session is served without reading its record (SessionStore.recordCacheMs). */
+  #recordCacheMs: number;
   #settings: HttpSessionSettings;
   #sweeper: ReturnType<typeof setInterval> | undefined;
   #isClosed = false;
@@ -77,6 +80,7 @@ export class SessionRegistry implements SessionOwner {
     this.#limits = { ...limits, isPinned: (id) => this.#sessions.get(id)?.hasRequestsInFlight ?? false };
     this.#touchPeriodMs = Math.min(this.#store.touchPeriodMs ?? 0, limits.idleTimeoutMs / 60);
     this.#liveIdleMs = Math.min(this.#store.liveIdleMs ?? Infinity, limits.idleTimeoutMs);
+    this.#recordCacheMs = Math.min(this.#store.recordCacheMs ?? 0, limits.idleTimeoutMs / 60);
     this.#settings = settings;
     this.#bus = bus;
     this.#unsubscribe = [
@@ -103,10 +107,13 @@ export class SessionRegistry implements SessionOwner {
 
   /** Publishes on the bus, reporting a failure to deliver. */
   publish(topic: string, message: JsonObject): void {
+    void this.#publishing(topic, message);
+  }
+
+  /** Publishes on the bus; settles (never rejecting) once the bus has taken the message. */
+  async #publishing(topic: string, message: JsonObject): Promise<void> {
     try {
-      const pending = this.#bus.publish(topic, { ...message, from: this.busId });
-      if (pending instanceof Promise)
-        pending.catch((error: unknown) => this.#settings.onError(asError(error)));
+      await this.#bus.publish(topic, { ...message, from: this.busId });
     } catch (error) {
       this.#settings.onError(asError(error));
     }
@@ -141,8 +148,8 @@ export class SessionRegistry implements SessionOwner {
     }));
   }
 
-  changed(record: SessionRecord): void {
-    this.publish(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
+  changed(record: SessionRecord): Promise<void> {
+    return this.#publishing(BusTopic.sessionChanged, { record: record as unknown as JsonObject });
   }
 
   #live(id: unknown): HttpSession | undefined {
@@ -191,7 +198,8 @@ export class SessionRegistry implements SessionOwner {
 
   /**
    * The session with this id if `principal` owns it: the one live here (with the record's newer
-   * facts) or one brought to life from its record. Answers at once when the store does.
+   * facts) or one brought to life from its record. Answers at once when the store does, or when the
+   * session is live here and its record was read within `recordCacheMs` (the bus keeps it current).
    */
   find(
     server: ChannelServer,
@@ -199,6 +207,10 @@ export class SessionRegistry implements SessionOwner {
     principal: string | undefined,
   ): HttpSession | undefined | Promise<HttpSession | undefined> {
     if (this.#isClosed) return undefined;
+    const live = this.#sessions.get(id);
+    if (live !== undefined && Date.now() - live.readAt < this.#recordCacheMs) {
+      return live.principal === principal ? live : undefined;
+    }
     const pending = this.#store.get(id);
     return pending instanceof Promise
       ? pending.then((record) => this.#found(server, id, principal, record))
@@ -220,6 +232,7 @@ export class SessionRegistry implements SessionOwner {
     if (record.principal !== principal || this.#isClosed) return undefined;
     if (live) {
       live.adopt(record);
+      live.readAt = Date.now();
       return live;
     }
     return this.#serve(server, record);
@@ -243,7 +256,9 @@ export class SessionRegistry implements SessionOwner {
   async end(session: HttpSession): Promise<void> {
     const pending = this.#store.delete(session.id);
     if (pending instanceof Promise) await pending;
-    this.publish(BusTopic.sessionEnded, { sessionId: session.id });
+    // Taken by the bus before the DELETE is answered: the nodes serving the session from the record
+    // they hold (SessionStore.recordCacheMs) get the message before the client's next request.
+    await this.#publishing(BusTopic.sessionEnded, { sessionId: session.id });
     await session.close();
   }
 
