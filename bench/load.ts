@@ -7,7 +7,7 @@
 // slice with its own warm-up and the same measured window, and each driver's slices are merged
 // (requests summed, latency histograms added), so drift lands on both alike. Both drivers time a
 // request from the write that carried it to the read of its answer and bucket it in the same histogram
-// (`load`'s LatencyHistogram); a request counts when it started inside the window. Over HTTP the
+// (`load`'s log-linear buckets, bench/stats.ts latencyBucketMs); a request counts when it started inside the window. Over HTTP the
 // slices of a round share one server; over stdio each slice starts its own (load starts it, as a
 // user's run does). Prints the ratios of the merged slices (the goal's figures) over the run and per
 // round; writes bench/results/load-latest.json.
@@ -23,12 +23,11 @@ import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
-import { LatencyHistogram } from '../packages/cli/src/commands/load/histogram.ts';
 import { extractResponse, HttpServerProcess, killAllHttpChildren, type HttpWorkload } from './http-driver.ts';
 import { positiveInt } from './machine.ts';
 import { RawHttpConnection } from './raw-http.ts';
 import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './server-process.ts';
-import { formatNumber, formatTable, median } from './stats.ts';
+import { formatNumber, formatTable, latencyBucketMs, median } from './stats.ts';
 import { echo2025 } from './workloads.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,7 +55,7 @@ const config = {
 interface Slice {
   requests: number;
   errors: number;
-  /** [value ms, count]: each bucket read as LatencyHistogram reads it (its start if 1 ns wide, else its midpoint). */
+  /** [value ms, count]: each bucket read as load's histogram reads it (its start if 1 ns wide, else its midpoint). */
   buckets: Array<[number, number]>;
 }
 
@@ -70,7 +69,23 @@ interface Measurement {
   errors: number;
 }
 
-/** The buckets of a LatencyHistogram (`load`'s report carries the same), each with the value it reads as. */
+/** A hand-written driver's latencies, bucketed as `load` buckets its own. */
+class Buckets {
+  readonly #counts = new Map<number, number>();
+  count = 0;
+
+  record(ms: number): void {
+    const value = latencyBucketMs(ms);
+    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
+    this.count++;
+  }
+
+  slice(errors: ErrorLog): Slice {
+    return { requests: this.count, errors: errors.count, buckets: [...this.#counts] };
+  }
+}
+
+/** The buckets of `load`'s --json report, each with the value it reads as. */
 function bucketsOf(
   buckets: ReadonlyArray<{ fromMs: number; toMs: number; count: number }>,
 ): Slice['buckets'] {
@@ -163,7 +178,7 @@ async function runLoadCli(
  */
 async function runHandWrittenStdio(): Promise<Slice> {
   const errors = new ErrorLog();
-  const histogram = new LatencyHistogram();
+  const histogram = new Buckets();
   const process_ = new ServerProcess(
     { name: 'raw-mcp', command: node, args: [server, 'stdio'], cwd: root },
     errors,
@@ -225,7 +240,7 @@ async function runHandWrittenStdio(): Promise<Slice> {
       }
       process_.write(batch);
     });
-    return { requests: histogram.count, errors: errors.count, buckets: bucketsOf(histogram.buckets()) };
+    return histogram.slice(errors);
   } finally {
     await process_.close(2000);
   }
@@ -273,7 +288,7 @@ const sessionWorkload: HttpWorkload = {
 async function runHandWrittenHttp(http: HttpServerProcess): Promise<Slice> {
   const url = new URL(http.url);
   const errors = new ErrorLog();
-  const histogram = new LatencyHistogram();
+  const histogram = new Buckets();
   const connections = Array.from({ length: config.concurrency }, () => new RawHttpConnection(url));
   try {
     const sessions = await Promise.all(connections.map((connection) => sessionWorkload.setup(connection)));
@@ -299,7 +314,7 @@ async function runHandWrittenHttp(http: HttpServerProcess): Promise<Slice> {
       }
     };
     await Promise.all(connections.map((connection, index) => worker(connection, sessions[index]!)));
-    return { requests: histogram.count, errors: errors.count, buckets: bucketsOf(histogram.buckets()) };
+    return histogram.slice(errors);
   } finally {
     for (const connection of connections) connection.close();
   }
