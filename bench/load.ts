@@ -1,28 +1,32 @@
 // `mcpwire load` against a hand-written load driver, for `npm run bench`: the same hand-written
 // JSON-RPC server (bench/servers/raw-mcp.mjs), the same request (tools/call echo, 2025 lifecycle),
-// the same closed-loop concurrency and windows, interleaved rounds with a fresh server per
-// measurement, over stdio (one process, pipelined) and Streamable HTTP (one connection per client).
-// `load` runs as a user runs it: the built CLI as a child process with --json. The hand-written
-// drivers are bench/server-process.ts over stdio and bench/http-driver.ts's measureLoad over HTTP.
-// Prints load/hand-written requests/s and p50/p90/p99 of each; writes bench/results/load-latest.json.
-// Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SECONDS=<s> (default 4), BENCH_LOAD_CONCURRENCY=<n> (default 8),
-// BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http (default both), BENCH_LOAD_CLI=<path of another build's
-// main.js> (an A/B of two builds: its rows are 'load (other)' beside this build's in the same run).
+// the same closed-loop concurrency, over stdio (one process, pipelined) and Streamable HTTP (one
+// connection per worker). `load` runs as a user runs it: the built CLI as a child process with --json.
+// The machine's speed drifts (by a fifth within minutes here), so the drivers are compared in short
+// interleaved slices: each round runs A B A B ... (which driver opens alternates between rounds), each
+// slice with its own warm-up and the same measured window, and each driver's slices are merged
+// (requests summed, latency histograms added), so drift lands on both alike. Both drivers time a
+// request from the write that carried it to the read of its answer and bucket it in the same histogram
+// (`load`'s log-linear buckets, bench/stats.ts latencyBucketMs); a request counts when it started inside the window. Over HTTP the
+// slices of a round share one server; over stdio each slice starts its own (load starts it, as a
+// user's run does). Prints the ratios of the merged slices (the goal's figures) over the run and per
+// round; writes bench/results/load-latest.json.
+// Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SLICES=<n> per driver per round (default 5),
+// BENCH_LOAD_SLICE_MS=<ms> measured per slice (default 1000), BENCH_LOAD_WARMUP_MS=<ms> per slice
+// (default 1000), BENCH_LOAD_CONCURRENCY=<n> (default 8), BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http
+// (default both), BENCH_LOAD_CLI=<path of another build's main.js> (an A/B of two builds: its slices
+// interleaved with the others', its rows 'load (other)').
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  extractResponse,
-  HttpServerProcess,
-  killAllHttpChildren,
-  measureLoad,
-  type HttpWorkload,
-} from './http-driver.ts';
+import { extractResponse, HttpServerProcess, killAllHttpChildren, type HttpWorkload } from './http-driver.ts';
+import { positiveInt } from './machine.ts';
+import { RawHttpConnection } from './raw-http.ts';
 import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './server-process.ts';
-import { formatNumber, formatRatio, formatTable, median, percentile } from './stats.ts';
+import { formatNumber, formatTable, latencyBucketMs, median } from './stats.ts';
 import { echo2025 } from './workloads.ts';
 import { writeResultsFile } from './results-file.ts';
 
@@ -31,6 +35,9 @@ const node = process.execPath;
 const cli = join(root, 'packages/cli/dist/main.js');
 const server = join(root, 'bench/servers/raw-mcp.mjs');
 
+type Transport = 'stdio' | 'http';
+type Driver = 'load' | 'hand-written' | 'other';
+
 const transports = (process.env.BENCH_LOAD_TRANSPORTS ?? 'stdio,http').split(',') as Transport[];
 if (transports.some((transport) => transport !== 'stdio' && transport !== 'http'))
   throw new Error('BENCH_LOAD_TRANSPORTS must list stdio and/or http');
@@ -38,12 +45,21 @@ const otherCli = process.env.BENCH_LOAD_CLI;
 
 const config = {
   rounds: positiveInt('BENCH_ROUNDS', 3),
-  seconds: positiveInt('BENCH_LOAD_SECONDS', 4),
-  warmupMs: 1000,
+  slices: positiveInt('BENCH_LOAD_SLICES', 5),
+  sliceMs: positiveInt('BENCH_LOAD_SLICE_MS', 1000),
+  warmupMs: positiveInt('BENCH_LOAD_WARMUP_MS', 1000),
   concurrency: positiveInt('BENCH_LOAD_CONCURRENCY', 8),
 };
 
-/** One measurement: requests/s and latency percentiles (ms). */
+/** One slice of a driver: requests started in its window, errors, latencies (ms) as histogram buckets. */
+interface Slice {
+  requests: number;
+  errors: number;
+  /** [value ms, count]: each bucket read as load's histogram reads it (its start if 1 ns wide, else its midpoint). */
+  buckets: Array<[number, number]>;
+}
+
+/** The merged slices of a driver: requests/s over their windows and latency percentiles (ms). */
 interface Measurement {
   rps: number;
   p50: number;
@@ -53,21 +69,66 @@ interface Measurement {
   errors: number;
 }
 
-type Transport = 'stdio' | 'http';
-type Driver = 'load' | 'hand-written' | 'other';
+/** A hand-written driver's latencies, bucketed as `load` buckets its own. */
+class Buckets {
+  readonly #counts = new Map<number, number>();
+  count = 0;
 
-function positiveInt(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number above 0`);
-  return value;
+  record(ms: number): void {
+    const value = latencyBucketMs(ms);
+    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
+    this.count++;
+  }
+
+  slice(errors: ErrorLog): Slice {
+    return { requests: this.count, errors: errors.count, buckets: [...this.#counts] };
+  }
 }
 
-/** `mcpwire load --json` as a child process; its report's figures. */
+/** The buckets of `load`'s --json report, each with the value it reads as. */
+function bucketsOf(
+  buckets: ReadonlyArray<{ fromMs: number; toMs: number; count: number }>,
+): Slice['buckets'] {
+  return buckets.map((bucket) => [
+    bucket.toMs - bucket.fromMs < 1.5e-6 ? bucket.fromMs : (bucket.fromMs + bucket.toMs) / 2,
+    bucket.count,
+  ]);
+}
+
+/** Merges `slices` (each `config.sliceMs` long): requests/s, and nearest-rank percentiles of their buckets. */
+function merge(slices: readonly Slice[]): Measurement {
+  const counts = new Map<number, number>();
+  let requests = 0;
+  let errors = 0;
+  for (const slice of slices) {
+    requests += slice.requests;
+    errors += slice.errors;
+    for (const [value, count] of slice.buckets) counts.set(value, (counts.get(value) ?? 0) + count);
+  }
+  const sorted = [...counts].sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((sum, [, count]) => sum + count, 0);
+  const percentileOf = (p: number): number => {
+    const rank = Math.max(1, Math.ceil((p / 100) * total));
+    let seen = 0;
+    for (const [value, count] of sorted) if ((seen += count) >= rank) return value;
+    return NaN;
+  };
+  return {
+    rps: requests / ((slices.length * config.sliceMs) / 1000),
+    p50: percentileOf(50),
+    p90: percentileOf(90),
+    p99: percentileOf(99),
+    requests,
+    errors,
+  };
+}
+
+/** `mcpwire load --json` as a child process: one slice. */
 async function runLoadCli(
   target: { url: string } | { command: readonly string[] },
-  extra: readonly string[] = [],
-  build = cli,
-): Promise<Measurement> {
+  extra: readonly string[],
+  build: string,
+): Promise<Slice> {
   const child = spawn(
     node,
     [
@@ -84,7 +145,7 @@ async function runLoadCli(
       '--concurrency',
       String(config.concurrency),
       '--duration',
-      `${config.seconds}s`,
+      `${config.sliceMs}ms`,
       '--warmup',
       `${config.warmupMs}ms`,
       '--json',
@@ -99,27 +160,25 @@ async function runLoadCli(
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (code !== 0) throw new Error(`mcpwire load exited ${code}: ${stderr.trim().slice(-500)}`);
   const report = JSON.parse(stdout) as {
-    rps: number;
-    latencyMs: { p50: number; p90: number; p99: number };
     totals: { requests: number; errors: number };
+    histogram: { buckets: Array<{ fromMs: number; toMs: number; count: number }> };
   };
   return {
-    rps: report.rps,
-    p50: report.latencyMs.p50,
-    p90: report.latencyMs.p90,
-    p99: report.latencyMs.p99,
     requests: report.totals.requests,
     errors: report.totals.errors,
+    buckets: bucketsOf(report.histogram.buckets),
   };
 }
 
 /**
- * The hand-written stdio driver: one process, initialize, then a closed loop of `concurrency`
- * requests in flight (each answer sends the next; the writes of one stdout chunk go out as one),
- * every answer checked; the window counts calls sent and answered inside it.
+ * The hand-written stdio driver, one slice: one process, initialize, then a closed loop of
+ * `concurrency` requests in flight (each answer sends the next; the writes of one stdout chunk go out
+ * as one), every answer checked. A request is timed from that write to the read of its answer, and
+ * counted when written inside the window.
  */
-async function runHandWrittenStdio(): Promise<Measurement> {
+async function runHandWrittenStdio(): Promise<Slice> {
   const errors = new ErrorLog();
+  const histogram = new Buckets();
   const process_ = new ServerProcess(
     { name: 'raw-mcp', command: node, args: [server, 'stdio'], cwd: root },
     errors,
@@ -140,17 +199,14 @@ async function runHandWrittenStdio(): Promise<Measurement> {
     });
     process_.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     const sentAt = new Map<number, number>();
-    const latencies: number[] = [];
     let nextId = 1;
     let pending = '';
-    let measureStart = Infinity;
-    let measureEnd = Infinity;
-    let isSending = true;
     const encode = (id: number): string => {
       const { method, params } = echo2025.makeRequest(id);
       return JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
     };
-    const started = performance.now();
+    const measureStart = performance.now() + config.warmupMs;
+    const measureEnd = measureStart + config.sliceMs;
     await new Promise<void>((resolve, reject) => {
       const handle = (response: RawResponse): void => {
         const now = performance.now();
@@ -160,13 +216,8 @@ async function runHandWrittenStdio(): Promise<Measurement> {
         sentAt.delete(id);
         const problem = echo2025.check(response, id);
         if (problem !== undefined) errors.record(problem);
-        else if (at >= measureStart && now <= measureEnd) latencies.push(now - at);
-        if (now >= started + config.warmupMs && measureStart === Infinity) {
-          measureStart = now;
-          measureEnd = now + config.seconds * 1000;
-        }
-        if (now > measureEnd) isSending = false;
-        if (isSending) {
+        else if (at >= measureStart && at < measureEnd) histogram.record(now - at);
+        if (now < measureEnd) {
           sentAt.set(nextId, -1);
           pending += encode(nextId++);
         }
@@ -178,7 +229,7 @@ async function runHandWrittenStdio(): Promise<Measurement> {
           process_.write(pending);
           pending = '';
         }
-        if (!isSending && sentAt.size === 0) resolve();
+        if (sentAt.size === 0) resolve();
       };
       process_.listen(handle, reject, afterChunk);
       let batch = '';
@@ -189,7 +240,7 @@ async function runHandWrittenStdio(): Promise<Measurement> {
       }
       process_.write(batch);
     });
-    return summarise(latencies, config.seconds * 1000, errors);
+    return histogram.slice(errors);
   } finally {
     await process_.close(2000);
   }
@@ -228,154 +279,182 @@ const sessionWorkload: HttpWorkload = {
   },
 };
 
-function startHttpServer(): Promise<HttpServerProcess> {
-  return HttpServerProcess.start({ name: 'raw-mcp', command: node, args: [server, 'http', '0'], cwd: root });
-}
-
-async function measure(transport: Transport, driver: Driver): Promise<Measurement> {
-  if (transport === 'stdio') {
-    if (driver === 'hand-written') return runHandWrittenStdio();
-    return runLoadCli({ command: [node, server, 'stdio'] }, [], driver === 'other' ? otherCli : cli);
-  }
-  const http = await startHttpServer();
+/**
+ * The hand-written HTTP driver, one slice: a session per connection (bench/raw-http.ts, one request
+ * in flight each), a closed loop per connection, every answer checked. A request is timed from the
+ * socket write to the read of its whole response (RawHttpConnection's sentAt and answeredAt, as load's
+ * engine times it), and counted when it started inside the window.
+ */
+async function runHandWrittenHttp(http: HttpServerProcess): Promise<Slice> {
+  const url = new URL(http.url);
+  const errors = new ErrorLog();
+  const histogram = new Buckets();
+  const connections = Array.from({ length: config.concurrency }, () => new RawHttpConnection(url));
   try {
-    // One client per worker, as the hand-written driver has one connection per worker.
-    if (driver !== 'hand-written')
-      // As a user runs it: OAuth on (the default for a URL), which this server never asks for.
-      return await runLoadCli(
-        { url: http.url },
-        ['--connections', String(config.concurrency)],
-        driver === 'other' ? otherCli : cli,
-      );
-    const result = await measureLoad(http, sessionWorkload, {
-      connections: config.concurrency,
-      warmupMs: config.warmupMs,
-      durationMs: config.seconds * 1000,
-      maxCalls: Number.MAX_SAFE_INTEGER,
-    });
-    return {
-      rps: result.requestsPerSecond,
-      p50: result.p50Us / 1000,
-      p90: result.p90Us / 1000,
-      p99: result.p99Us / 1000,
-      requests: result.calls,
-      errors: result.errors.count,
+    const sessions = await Promise.all(connections.map((connection) => sessionWorkload.setup(connection)));
+    let nextId = 1;
+    const measureStart = performance.now() + config.warmupMs;
+    const measureEnd = measureStart + config.sliceMs;
+    const worker = async (connection: RawHttpConnection, headers: Record<string, string>): Promise<void> => {
+      for (;;) {
+        const start = performance.now();
+        if (start >= measureEnd) return;
+        const i = nextId++;
+        let problem: string | undefined;
+        try {
+          problem = await sessionWorkload.call(connection, headers, i);
+        } catch (error) {
+          problem = `request failed: ${(error as Error).message}`;
+        }
+        if (problem !== undefined) {
+          errors.record(problem);
+          if (http.hasExited) throw new Error(`server exited; stderr: ${http.stderrTail()}`);
+          if (errors.count > 1_000) throw new Error(`over 1,000 wrong answers; first: ${errors.samples[0]}`);
+        } else if (start >= measureStart) histogram.record(connection.answeredAt - connection.sentAt);
+      }
     };
+    await Promise.all(connections.map((connection, index) => worker(connection, sessions[index]!)));
+    return histogram.slice(errors);
   } finally {
-    await http.close();
+    for (const connection of connections) connection.close();
   }
 }
 
-function summarise(latencies: number[], windowMs: number, errors: ErrorLog): Measurement {
-  return {
-    rps: latencies.length / (windowMs / 1000),
-    p50: percentile(latencies, 50) ?? NaN,
-    p90: percentile(latencies, 90) ?? NaN,
-    p99: percentile(latencies, 99) ?? NaN,
-    requests: latencies.length,
-    errors: errors.count,
-  };
+function measureSlice(
+  transport: Transport,
+  driver: Driver,
+  http: HttpServerProcess | undefined,
+): Promise<Slice> {
+  const build = driver === 'other' ? otherCli! : cli;
+  if (transport === 'stdio')
+    return driver === 'hand-written'
+      ? runHandWrittenStdio()
+      : runLoadCli({ command: [node, server, 'stdio'] }, [], build);
+  // One connection per worker for both. As a user runs it: OAuth on (the default for a URL), which
+  // this server never asks for.
+  return driver === 'hand-written'
+    ? runHandWrittenHttp(http!)
+    : runLoadCli({ url: http!.url }, ['--connections', String(config.concurrency)], build);
+}
+
+/** One round of `transport`: `order` repeated `config.slices` times, over one HTTP server. */
+async function runRound(
+  transport: Transport,
+  order: readonly Driver[],
+  round: number,
+): Promise<Record<Driver, Slice[]>> {
+  const slices: Record<Driver, Slice[]> = { load: [], 'hand-written': [], other: [] };
+  const http =
+    transport === 'http'
+      ? await HttpServerProcess.start({
+          name: 'raw-mcp',
+          command: node,
+          args: [server, 'http', '0'],
+          cwd: root,
+        })
+      : undefined;
+  try {
+    for (let index = 0; index < config.slices; index++)
+      for (const driver of order) slices[driver].push(await measureSlice(transport, driver, http));
+  } finally {
+    await http?.close();
+  }
+  for (const driver of order) {
+    const result = merge(slices[driver]);
+    process.stderr.write(
+      `round ${round + 1}/${config.rounds} ${transport} ${driver}: ${formatNumber(result.rps)} req/s, p50 ${result.p50.toFixed(3)} ms, p90 ${result.p90.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, ${result.errors} errors\n`,
+    );
+  }
+  return slices;
+}
+
+/** `value` of a driver over the hand-written's: `1.02x`. */
+function ratio(of: Measurement, to: Measurement, key: 'rps' | 'p50' | 'p90' | 'p99'): number {
+  return of[key] / to[key];
 }
 
 async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const loadAverageAtStart = os.loadavg();
-  const results: Record<Transport, Record<Driver, Measurement[]>> = {
+  const builds: Driver[] = otherCli === undefined ? ['load'] : ['load', 'other'];
+  const drivers: Driver[] = [...builds, 'hand-written'];
+  const slices: Record<Transport, Record<Driver, Slice[][]>> = {
     stdio: { load: [], 'hand-written': [], other: [] },
     http: { load: [], 'hand-written': [], other: [] },
   };
-  for (let round = 0; round < config.rounds; round++) {
-    // Interleaved, and the order flips each round, so neither driver always runs on a cooler machine.
-    const order: Driver[] =
-      otherCli === undefined ? ['load', 'hand-written'] : ['load', 'other', 'hand-written'];
-    const drivers = round % 2 === 0 ? order : order.toReversed();
-    for (const transport of transports)
-      for (const driver of drivers) {
-        const result = await measure(transport, driver);
-        results[transport][driver].push(result);
-        process.stderr.write(
-          `round ${round + 1}/${config.rounds} ${transport} ${driver}: ${formatNumber(result.rps)} req/s, p50 ${result.p50.toFixed(3)} ms, p90 ${result.p90.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms, ${result.errors} errors\n`,
-        );
-      }
-  }
+  for (let round = 0; round < config.rounds; round++)
+    for (const transport of transports) {
+      // Which driver opens the round alternates, so neither always runs first after a server start.
+      const order = round % 2 === 0 ? drivers : drivers.toReversed();
+      const result = await runRound(transport, order, round);
+      for (const driver of drivers) slices[transport][driver].push(result[driver]);
+    }
   const loadAverageAtEnd = os.loadavg();
-  const builds: Driver[] = otherCli === undefined ? ['load'] : ['load', 'other'];
+  const keys = ['rps', 'p50', 'p90', 'p99'] as const;
   const rows = transports.flatMap((transport) => {
-    const of = (driver: Driver, key: keyof Measurement): number =>
-      median(results[transport][driver].map((measurement) => measurement[key]))!;
-    return builds.map((build) => ({
-      transport: build === 'load' ? transport : `${transport} (${otherCli})`,
-      load: { rps: of(build, 'rps'), p50: of(build, 'p50'), p90: of(build, 'p90'), p99: of(build, 'p99') },
-      handWritten: {
-        rps: of('hand-written', 'rps'),
-        p50: of('hand-written', 'p50'),
-        p90: of('hand-written', 'p90'),
-        p99: of('hand-written', 'p99'),
-      },
-    }));
+    const hand = merge(slices[transport]['hand-written'].flat());
+    const handRounds = slices[transport]['hand-written'].map(merge);
+    return builds.map((build) => {
+      const merged = merge(slices[transport][build].flat());
+      const rounds = slices[transport][build].map(merge);
+      return {
+        transport: build === 'load' ? transport : `${transport} (${otherCli})`,
+        load: merged,
+        handWritten: hand,
+        ratio: Object.fromEntries(keys.map((key) => [key, ratio(merged, hand, key)])) as Record<
+          (typeof keys)[number],
+          number
+        >,
+        rounds: rounds.map((measurement, round) =>
+          Object.fromEntries(keys.map((key) => [key, ratio(measurement, handRounds[round]!, key)])),
+        ) as Array<Record<(typeof keys)[number], number>>,
+      };
+    });
   });
   console.log(
     `\nmcpwire load vs a hand-written driver: tools/call echo against bench/servers/raw-mcp.mjs, closed loop, ` +
-      `${config.concurrency} in flight, ${config.warmupMs} ms warm-up + ${config.seconds} s, median of ${config.rounds} interleaved rounds` +
+      `${config.concurrency} in flight; ${config.rounds} rounds of ${config.slices} interleaved slices per driver ` +
+      `(${config.warmupMs} ms warm-up + ${config.sliceMs} ms measured each), each driver's slices merged` +
       `\nload average ${loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ${loadAverageAtEnd.map((l) => l.toFixed(2)).join(' ')} at end (${os.cpus().length} cores)\n`,
   );
+  const percent = (value: number): string => `${value >= 1 ? '+' : ''}${((value - 1) * 100).toFixed(0)} %`;
   console.log(
     formatTable(
-      [
-        'transport',
-        'load req/s',
-        'hand req/s',
-        'ratio',
-        'load p50',
-        'hand p50',
-        'load p90',
-        'hand p90',
-        'load p99',
-        'hand p99',
-      ],
+      ['transport', 'load req/s', 'hand req/s', 'req/s', 'load p50', 'hand p50', 'p50', 'p90', 'p99'],
       rows.map((row) => [
         row.transport,
         formatNumber(row.load.rps),
         formatNumber(row.handWritten.rps),
-        formatRatio(row.load.rps, row.handWritten.rps),
+        `${row.ratio.rps.toFixed(2)}x`,
         `${row.load.p50.toFixed(3)} ms`,
         `${row.handWritten.p50.toFixed(3)} ms`,
-        `${row.load.p90.toFixed(3)} ms`,
-        `${row.handWritten.p90.toFixed(3)} ms`,
-        `${row.load.p99.toFixed(3)} ms`,
-        `${row.handWritten.p99.toFixed(3)} ms`,
+        percent(row.ratio.p50),
+        percent(row.ratio.p90),
+        percent(row.ratio.p99),
       ]),
     ),
   );
-  // The machine's speed drifts between rounds (here by a fifth within minutes); the two drivers of one
-  // round run back to back, so their ratio within a round is the comparison drift least disturbs.
-  const paired = transports.flatMap((transport) =>
-    builds.map((build) => {
-      const ratioOf = (key: keyof Measurement): number =>
-        median(
-          results[transport][build].map(
-            (measurement, round) => measurement[key] / results[transport]['hand-written'][round]![key],
-          ),
-        )!;
-      return {
-        transport: build === 'load' ? transport : `${transport} (${otherCli})`,
-        rps: ratioOf('rps'),
-        p50: ratioOf('p50'),
-        p90: ratioOf('p90'),
-        p99: ratioOf('p99'),
-      };
-    }),
-  );
   console.log(
-    '\npaired: the median over rounds of load / hand-written within each round (the two run back to back)\n' +
+    "\nper round (load / hand-written of the round's merged slices), and their median\n" +
       formatTable(
-        ['transport', 'req/s', 'p50', 'p90', 'p99'],
-        paired.map((row) => [
-          row.transport,
-          `${row.rps.toFixed(2)}x`,
-          `${row.p50.toFixed(2)}x`,
-          `${row.p90.toFixed(2)}x`,
-          `${row.p99.toFixed(2)}x`,
+        ['transport', 'round', 'req/s', 'p50', 'p90', 'p99'],
+        rows.flatMap((row) => [
+          ...row.rounds.map((round, index) => [
+            row.transport,
+            String(index + 1),
+            `${round.rps.toFixed(2)}x`,
+            percent(round.p50),
+            percent(round.p90),
+            percent(round.p99),
+          ]),
+          [
+            row.transport,
+            'median',
+            `${median(row.rounds.map((round) => round.rps))!.toFixed(2)}x`,
+            ...(['p50', 'p90', 'p99'] as const).map((key) =>
+              percent(median(row.rounds.map((round) => round[key]))!),
+            ),
+          ],
         ]),
       ),
   );
@@ -389,9 +468,20 @@ async function main(): Promise<void> {
     loadAverageAtEnd,
     config,
     server: 'bench/servers/raw-mcp.mjs',
-    medians: rows.map((row) => ({ ...row, rpsRatio: row.load.rps / row.handWritten.rps })),
-    paired,
-    rounds: results,
+    merged: rows,
+    slices: Object.fromEntries(
+      transports.map((transport) => [
+        transport,
+        Object.fromEntries(
+          drivers.map((driver) => [
+            driver,
+            slices[transport][driver].map((round) =>
+              round.map(({ requests, errors }) => ({ requests, errors })),
+            ),
+          ]),
+        ),
+      ]),
+    ),
   };
   await writeResultsFile(outFile, json);
   console.log(`\nwrote ${outFile}`);

@@ -24,6 +24,10 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 
 /** A keep-alive connection to one origin; `post` calls are serialised (one request in flight). */
 export class RawHttpConnection {
+  /** When the last request was handed to the socket (performance.now() ms). */
+  sentAt = NaN;
+  /** When the last response was read whole, before its promise settled (performance.now() ms). */
+  answeredAt = NaN;
   readonly #url: URL;
   #socket: Socket | undefined;
   #buffer: Buffer = Buffer.alloc(0);
@@ -52,6 +56,7 @@ export class RawHttpConnection {
         this.#fail(new Error(`no response within ${timeoutMs} ms`));
       }, timeoutMs);
       this.#pending = { resolve, reject, timer };
+      this.sentAt = performance.now();
       socket.write(request);
     });
   }
@@ -127,6 +132,7 @@ export class RawHttpConnection {
       this.#fail(new Error(`HTTP ${status} without Content-Length or chunked body`));
       return;
     }
+    this.answeredAt = performance.now();
     const pending = this.#pending;
     this.#pending = undefined;
     clearTimeout(pending.timer);

@@ -73,31 +73,36 @@ export class HttpEngine {
 
   /**
    * POSTs `body` (request `id`, `method`) with `headerLines` (each `name: value\r\n`, Host and
-   * Content-Length added here). Resolves with the result; rejects with RpcError (an error response),
-   * SessionExpiredError, HttpStatusError, HttpWireError (a malformed answer), RequestTimeoutError, or
-   * the socket's error.
+   * Content-Length added here). Resolves with the result; rejects as `send` fails a request.
    */
   post(headerLines: string, body: string, id: number, method: string): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
-      if (this.#isClosed) return reject(new Error('the load connection is closed'));
-      const request: EngineRequest = { method, sentAt: performance.now(), resolve, reject };
-      this.#pending.set(id, request);
-      this.#sweep.start();
-      const socket = this.#idle.pop() ?? this.#open();
-      socket.send(
-        `${this.#requestLine}${headerLines}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        headerLines,
-        id,
-        (outcome) => {
-          if (!this.#pending.delete(id)) return;
-          if (outcome instanceof Error) reject(outcome);
-          else if ('error' in outcome) {
-            const error = outcome.error as { code?: unknown; message?: unknown; data?: unknown };
-            reject(new RpcError(Number(error.code), String(error.message), error.data));
-          } else resolve(outcome.result as JsonObject);
-        },
-      );
+      this.send(headerLines, body, id, { method, sentAt: 0, resolve, reject });
     });
+  }
+
+  /**
+   * POSTs `body` (request `id`) with `headerLines` (each `name: value\r\n`, Host and Content-Length
+   * added here) and settles `request` with its answer, never before this call returns: `resolve`
+   * with the result; `reject` with RpcError (an error response), HttpStatusError, HttpWireError (a
+   * malformed answer), RequestTimeoutError, or the socket's error. `request` may be reused once
+   * settled (a closed-loop worker's: its hot path allocates no promise and no closure). Fills
+   * `request.timing`: sent just before the socket write, answered when the response is read.
+   */
+  send(headerLines: string, body: string, id: number, request: EngineRequest): void {
+    if (this.#isClosed) {
+      process.nextTick(() => request.reject(new Error('the load connection is closed')));
+      return;
+    }
+    this.#pending.set(id, request);
+    this.#sweep.start();
+    const socket = this.#idle.pop() ?? this.#open();
+    socket.send(
+      `${this.#requestLine}${headerLines}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      headerLines,
+      id,
+      request,
+    );
   }
 
   /** Closes every socket; requests in flight fail. */
@@ -112,8 +117,18 @@ export class HttpEngine {
     if (this.#isClosed) return;
     const socket = this.#idle.pop() ?? this.#open();
     const text = `${this.#requestLine}${headerLines}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    socket.send(text, headerLines, NaN, () => {});
+    socket.send(text, headerLines, NaN, undefined);
   }
+
+  /** A socket's exchange for request `id` ended: `request` settled, unless it timed out before. */
+  readonly #settle = (id: number, request: EngineRequest, outcome: Outcome): void => {
+    if (!this.#pending.delete(id)) return;
+    if (outcome instanceof Error) request.reject(outcome);
+    else if ('error' in outcome) {
+      const error = outcome.error as { code?: unknown; message?: unknown; data?: unknown };
+      request.reject(new RpcError(Number(error.code), String(error.message), error.data));
+    } else request.resolve(outcome.result as JsonObject);
+  };
 
   #open(): WireSocket {
     const socket = new WireSocket(
@@ -127,6 +142,7 @@ export class HttpEngine {
         }
       },
       (headerLines, body) => this.#postAnswer(headerLines, body),
+      this.#settle,
     );
     this.#all.add(socket);
     return socket;
@@ -144,11 +160,22 @@ class WireSocket {
   readonly #parser: HttpResponseParser;
   readonly #release: (socket: WireSocket, isReusable: boolean) => void;
   readonly #onServerRequest: (headerLines: string, body: string) => void;
+  readonly #onSettle: (id: number, request: EngineRequest, outcome: Outcome) => void;
   #headerLines = '';
-  #settle: ((outcome: Outcome) => void) | undefined;
+  /** True while the exchange on the socket waits for its response. */
+  #isWaiting = false;
+  /** The request of the exchange (undefined for the refusal of a server request). */
+  #request: EngineRequest | undefined;
   #status = 0;
   #headers: ReadonlyMap<string, string> = new Map();
-  #json: Buffer[] = [];
+  /** The JSON body read so far: its first chunk, and every chunk once there is a second. */
+  #json: Buffer | undefined;
+  #jsonChunks: Buffer[] | undefined;
+  /** True while the end of a response is handled: a request it settles hears after the socket is released. */
+  #isEnding = false;
+  #endedId = NaN;
+  #endedRequest: EngineRequest | undefined;
+  #endedOutcome: Outcome | undefined;
   #sse: SseReader | undefined;
   #isDead = false;
   #drainTimer: NodeJS.Timeout | undefined;
@@ -157,8 +184,10 @@ class WireSocket {
     options: HttpEngineOptions,
     release: (socket: WireSocket, isReusable: boolean) => void,
     onServerRequest: (headerLines: string, body: string) => void,
+    onSettle: (id: number, request: EngineRequest, outcome: Outcome) => void,
   ) {
     this.#onServerRequest = onServerRequest;
+    this.#onSettle = onSettle;
     const { url } = options;
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -194,12 +223,21 @@ class WireSocket {
     this.#socket.on('close', () => this.destroy());
   }
 
-  /** Writes one request (`headerLines` kept to answer a server request on the same session). */
-  send(text: string, headerLines: string, id: number, settle: (outcome: Outcome) => void): void {
+  /**
+   * Writes one request (`headerLines` kept to answer a server request on the same session);
+   * `request` (if any) is settled through the engine and its times noted.
+   */
+  send(text: string, headerLines: string, id: number, request: EngineRequest | undefined): void {
     this.id = id;
     this.#headerLines = headerLines;
-    this.#settle = settle;
+    this.#isWaiting = true;
+    this.#request = request;
     this.#parser.expect();
+    if (request !== undefined) {
+      const now = performance.now();
+      request.sentAt = now;
+      if (request.timing !== undefined) request.timing.sentAt = now;
+    }
     this.#socket.write(text);
   }
 
@@ -209,13 +247,13 @@ class WireSocket {
     clearTimeout(this.#drainTimer);
     this.#socket.destroy();
     this.#release(this, false);
-    if (this.#settle !== undefined) this.#fail(new Error('the connection closed before the response ended'));
+    if (this.#isWaiting) this.#fail(new Error('the connection closed before the response ended'));
   }
 
   #handleHead(status: number, headers: ReadonlyMap<string, string>): void {
     this.#status = status;
     this.#headers = headers;
-    this.#json = [];
+    this.#json = this.#jsonChunks = undefined;
     const type = headers.get('content-type')?.toLowerCase() ?? '';
     this.#sse =
       status === 200 && type.startsWith('text/event-stream')
@@ -232,34 +270,46 @@ class WireSocket {
 
   #handleBody(chunk: Buffer): void {
     if (this.#sse !== undefined) this.#sse.push(chunk);
-    else if (this.#status === 200 && this.#settle !== undefined) this.#json.push(chunk);
+    else if (this.#status === 200 && this.#isWaiting) {
+      if (this.#json === undefined) this.#json = chunk;
+      else (this.#jsonChunks ??= [this.#json]).push(chunk);
+    }
   }
 
   #handleEnd(isReusable: boolean): void {
-    if (this.#settle !== undefined && this.#sse === undefined && this.#status === 200) {
-      const body = this.#json.length === 1 ? this.#json[0]! : Buffer.concat(this.#json);
-      this.#handleMessage(parseJson(body.toString('utf8')));
+    this.#isEnding = true;
+    if (this.#isWaiting && this.#sse === undefined && this.#status === 200) {
+      const body = this.#jsonChunks !== undefined ? Buffer.concat(this.#jsonChunks) : this.#json;
+      this.#handleMessage(parseJson(body === undefined ? '' : body.toString('utf8')));
     }
     // Built only when a request still waits: an Error's stack trace is the costliest thing here.
-    if (this.#settle !== undefined)
+    if (this.#isWaiting)
       this.#finish(
         new HttpWireError(`the answer (HTTP ${this.#status}) held no response to request ${this.id}`),
       );
-    this.#json = [];
+    this.#json = this.#jsonChunks = undefined;
     this.#sse = undefined;
     this.id = NaN;
     clearTimeout(this.#drainTimer);
     this.#drainTimer = undefined;
     if (!this.#isDead) this.#release(this, isReusable);
     if (!isReusable) this.destroy();
+    this.#isEnding = false;
+    // Settled once the socket is idle again, so a worker that sends its next request at once
+    // (from inside this read, as a hand-written driver would after its await) may reuse it.
+    const request = this.#endedRequest;
+    if (request === undefined) return;
+    const outcome = this.#endedOutcome!;
+    this.#endedRequest = this.#endedOutcome = undefined;
+    this.#onSettle(this.#endedId, request, outcome);
   }
 
   #handleEvent(data: string): void {
-    const wasWaiting = this.#settle !== undefined;
+    const wasWaiting = this.#isWaiting;
     this.#handleMessage(parseJson(data));
     // The response came on a stream the server may keep open: the socket waits for its end at most
     // this long, then is closed (a stream never ended must not hold a socket per request).
-    if (wasWaiting && this.#settle === undefined && this.#drainTimer === undefined) {
+    if (wasWaiting && !this.#isWaiting && this.#drainTimer === undefined) {
       this.#drainTimer = setTimeout(() => this.destroy(), SSE_DRAIN_MS);
       this.#drainTimer.unref();
     }
@@ -268,14 +318,16 @@ class WireSocket {
   /** A message of the answer: ours settles the request, a server request is refused, the rest ignored. */
   #handleMessage(message: unknown): void {
     if (message instanceof Error) return this.#finish(message);
-    const items = Array.isArray(message) ? message : [message];
-    for (const item of items) {
-      if (typeof item !== 'object' || item === null) continue;
-      const record = item as JsonObject;
-      if (typeof record.method === 'string') {
-        if (record.id !== undefined) this.#refuse(record);
-      } else if (record.id === this.id) this.#finish(record);
-    }
+    if (!Array.isArray(message)) return this.#handleItem(message);
+    for (const item of message) this.#handleItem(item);
+  }
+
+  #handleItem(item: unknown): void {
+    if (typeof item !== 'object' || item === null) return;
+    const record = item as JsonObject;
+    if (typeof record.method === 'string') {
+      if (record.id !== undefined) this.#refuse(record);
+    } else if (record.id === this.id) this.#finish(record);
   }
 
   /** Answers a server's request with -32601 (through the engine, on another socket of the session). */
@@ -292,9 +344,17 @@ class WireSocket {
   }
 
   #finish(outcome: Outcome): void {
-    const settle = this.#settle;
-    this.#settle = undefined;
-    settle?.(outcome);
+    if (!this.#isWaiting) return;
+    const request = this.#request;
+    this.#isWaiting = false;
+    this.#request = undefined;
+    if (request === undefined) return;
+    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+    if (this.#isEnding) {
+      this.#endedId = this.id;
+      this.#endedRequest = request;
+      this.#endedOutcome = outcome;
+    } else this.#onSettle(this.id, request, outcome);
   }
 
   #fail(error: Error): void {

@@ -31,7 +31,8 @@ const CRLF = Buffer.from('\r\n');
 const HEAD_END = Buffer.from('\r\n\r\n');
 /** A chunk-size line (hex size and extensions) or a trailer line at most this long. */
 const MAX_LINE_BYTES = 4096;
-const STATUS_LINE = /^HTTP\/1\.[01] ([1-5]\d\d)(?: [\t\x20-\x7e\x80-\xff]*)?$/;
+/** A buffer with nothing left in it (shared: a Buffer of length 0 holds no state). */
+const EMPTY = Buffer.alloc(0);
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})(?:[ \t]*;[\t\x20-\x7e]*)?$/;
 
@@ -54,7 +55,7 @@ const enum State {
 export class HttpResponseParser {
   readonly #events: ResponseEvents;
   readonly #limits: ResponseLimits;
-  #buffer: Buffer = Buffer.alloc(0);
+  #buffer: Buffer = EMPTY;
   #state = State.Done;
   #remaining = 0;
   #bodyBytes = 0;
@@ -108,7 +109,7 @@ export class HttpResponseParser {
         return this.#readTrailer();
       case State.UntilClose:
         this.#deliver(this.#buffer);
-        this.#buffer = Buffer.alloc(0);
+        this.#buffer = EMPTY;
         return false;
       case State.Done:
         throw new HttpWireError('bytes received after the response ended, with no request in flight');
@@ -124,13 +125,10 @@ export class HttpResponseParser {
     }
     if (end > this.#limits.maxHeadBytes)
       throw new HttpWireError(`response head over ${this.#limits.maxHeadBytes} bytes`);
-    const lines = this.#buffer.toString('latin1', 0, end).split('\r\n');
-    this.#buffer = this.#buffer.subarray(end + 4);
-    const status = STATUS_LINE.exec(lines[0]!);
-    if (status === null)
-      throw new HttpWireError(`not an HTTP/1.1 status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`);
-    const code = Number(status[1]);
-    const headers = parseHeaders(lines);
+    const buffer = this.#buffer;
+    const code = statusOf(buffer, end);
+    const headers = parseHeaders(buffer, end);
+    this.#buffer = end + 4 === buffer.length ? EMPTY : buffer.subarray(end + 4);
     // 1xx (100 Continue, 103 Early Hints): informational, the real response follows.
     if (code < 200) return true;
     this.#events.handleHead(code, headers);
@@ -159,9 +157,11 @@ export class HttpResponseParser {
   }
 
   #readCounted(): boolean {
-    const take = Math.min(this.#remaining, this.#buffer.length);
-    this.#deliver(this.#buffer.subarray(0, take));
-    this.#buffer = this.#buffer.subarray(take);
+    const buffer = this.#buffer;
+    const take = Math.min(this.#remaining, buffer.length);
+    // The whole buffer when it is all body (the common case): no view of it made.
+    this.#deliver(take === buffer.length ? buffer : buffer.subarray(0, take));
+    this.#buffer = take === buffer.length ? EMPTY : buffer.subarray(take);
     this.#remaining -= take;
     if (this.#remaining > 0) return false;
     if (this.#state === State.Length) this.#finish();
@@ -230,21 +230,69 @@ export class HttpResponseParser {
   }
 }
 
-/** The header lines after the status line: names lowercased; repeated values joined with ", ". */
-function parseHeaders(lines: readonly string[]): Map<string, string> {
+/**
+ * The status code of the head `buffer[0, end)`: its first line must be `HTTP/1.x NNN` with an
+ * optional reason phrase (tab, space, visible and obs-text bytes). Read from the bytes, no string.
+ */
+function statusOf(buffer: Buffer, end: number): number {
+  const lineEnd = buffer.indexOf(CRLF);
+  const last = lineEnd === -1 || lineEnd > end ? end : lineEnd;
+  let isValid =
+    last >= 12 &&
+    buffer[0] === 0x48 && // HTTP/1.
+    buffer[1] === 0x54 &&
+    buffer[2] === 0x54 &&
+    buffer[3] === 0x50 &&
+    buffer[4] === 0x2f &&
+    buffer[5] === 0x31 &&
+    buffer[6] === 0x2e &&
+    (buffer[7] === 0x30 || buffer[7] === 0x31) &&
+    buffer[8] === 0x20 &&
+    buffer[9]! >= 0x31 &&
+    buffer[9]! <= 0x35 &&
+    isDigit(buffer[10]!) &&
+    isDigit(buffer[11]!) &&
+    (last === 12 || buffer[12] === 0x20);
+  for (let index = 13; isValid && index < last; index++) {
+    const byte = buffer[index]!;
+    isValid = byte === 0x09 || (byte >= 0x20 && byte !== 0x7f);
+  }
+  if (!isValid)
+    throw new HttpWireError(
+      `not an HTTP/1.1 status line: ${JSON.stringify(buffer.toString('latin1', 0, Math.min(last, 80)))}`,
+    );
+  return (buffer[9]! - 0x30) * 100 + (buffer[10]! - 0x30) * 10 + (buffer[11]! - 0x30);
+}
+
+function isDigit(byte: number): boolean {
+  return byte >= 0x30 && byte <= 0x39;
+}
+
+/**
+ * The header lines of the head `buffer[0, end)` after its status line: names lowercased; repeated
+ * values joined with ", ". One string for the head, each line found with indexOf (no array of lines).
+ */
+function parseHeaders(buffer: Buffer, end: number): Map<string, string> {
   const headers = new Map<string, string>();
-  for (let index = 1; index < lines.length; index++) {
-    const line = lines[index]!;
-    const colon = line.indexOf(':');
-    const name = colon <= 0 ? '' : line.slice(0, colon);
+  const statusEnd = buffer.indexOf(CRLF);
+  if (statusEnd === -1 || statusEnd >= end) return headers;
+  const head = buffer.toString('latin1', statusEnd + 2, end);
+  for (let start = 0; start <= head.length;) {
+    const lineEnd = head.indexOf('\r\n', start);
+    const stop = lineEnd === -1 ? head.length : lineEnd;
+    const colon = head.indexOf(':', start);
+    const name = colon <= start || colon >= stop ? '' : head.slice(start, colon);
     if (!HEADER_NAME.test(name))
-      throw new HttpWireError(`bad header line ${JSON.stringify(line.slice(0, 80))}`);
+      throw new HttpWireError(
+        `bad header line ${JSON.stringify(head.slice(start, Math.min(stop, start + 80)))}`,
+      );
     const key = name.toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    const value = head.slice(colon + 1, stop).trim();
     const known = headers.get(key);
     if (known !== undefined && key === 'content-length' && known !== value)
       throw new HttpWireError('conflicting Content-Length headers');
     headers.set(key, known === undefined || key === 'content-length' ? value : `${known}, ${value}`);
+    start = stop + 2;
   }
   return headers;
 }

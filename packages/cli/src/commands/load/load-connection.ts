@@ -37,9 +37,16 @@ export class LoadConnection implements AsyncDisposable {
   #reopening: Promise<void> | undefined;
   #reopenError: unknown;
   #authorization: HttpAuthorization | undefined;
-  /** Over stdio, each closed-loop worker's request, reused: one in flight per worker. */
+  /** On the engine, each closed-loop worker's request, reused: one in flight per worker. */
   readonly #workerRequests: WorkerRequest[] = [];
   readonly #settledRequests = new SettledRequests();
+  /** The last header lines built (`#headerLinesOf`): rebuilt when a part of them changes. */
+  #headers: {
+    template: WireTemplate | undefined;
+    sessionLine: string;
+    credentials: string | undefined;
+    lines: string;
+  } = { template: undefined, sessionLine: '', credentials: undefined, lines: '' };
 
   private constructor(target: Target, options: OpenOptions, wire: LoadWire) {
     this.#target = target;
@@ -97,12 +104,16 @@ export class LoadConnection implements AsyncDisposable {
 
   /**
    * As `send`, for a closed-loop worker (one request in flight): hands `settled` what `send` resolves
-   * with (`handleAnswer`) or rejects with (`handleError`), never before this call returns. Over stdio
-   * on the engine it allocates no promise: each answer settles the worker's reused request as it is
-   * taken, and the workers of one read's answers hear in one microtask after it (SettledRequests).
+   * with (`handleAnswer`) or rejects with (`handleError`), never before this call returns. On the
+   * engine (stdio, Streamable HTTP) it allocates no promise: each answer settles the worker's reused request as it is
+   * taken, and the workers of one read's answers hear in one microtask after it (SettledRequests);
+   * over HTTP likewise, each answer settling the request as its response is read.
    */
   sendThen(step: LoadStep, i: number, worker: number, timing: SendTiming, settled: SendSettled): void {
-    const template = this.#stdio === undefined ? undefined : this.#wire.templateOf(step.wire);
+    const isEngineReady =
+      this.#stdio !== undefined ||
+      (this.#http !== undefined && this.#reopening === undefined && this.#reopenError === undefined);
+    const template = isEngineReady ? this.#wire.templateOf(step.wire) : undefined;
     if (template === undefined || template === null) {
       this.send(step, i, worker, timing).then(
         (failure) => settled.handleAnswer(failure),
@@ -113,8 +124,26 @@ export class LoadConnection implements AsyncDisposable {
     const id = nextId++;
     const request = (this.#workerRequests[worker] ??= new WorkerRequest(this.#settledRequests));
     request.use(step.wire, timing, settled);
-    this.#stdio!.send(template, id, step.wire.paramsOf(i, worker), request);
+    const params = step.wire.paramsOf(i, worker);
+    if (this.#stdio !== undefined) return this.#stdio.send(template, id, params, request);
+    const body = bodyOf(template, id, params);
+    request.useHttp(this.#retryHttp, template, body, id);
+    this.#http!.send(this.#headerLinesOf(template), body, id, request);
   }
+
+  /**
+   * A closed-loop worker's HTTP request failed with `error`: if the session expired or the server
+   * asks for authorization, what `send` does then (a promise: the rare path), else undefined.
+   */
+  readonly #retryHttp = (
+    error: unknown,
+    template: WireTemplate,
+    body: string,
+    id: number,
+  ): Promise<JsonObject> | undefined =>
+    this.#isRecoverable(error)
+      ? this.#recover(error, template, body, id, template.message.method as string)
+      : undefined;
 
   async [Symbol.asyncDispose](): Promise<void> {
     this.#stdio?.dispose();
@@ -162,19 +191,53 @@ export class LoadConnection implements AsyncDisposable {
     method: string,
   ): Promise<JsonObject> {
     const body = bodyOf(template, id, params);
-    const credentials =
-      this.#wire.authorization === undefined ? '' : `authorization: ${this.#wire.authorization}\r\n`;
     try {
-      return await this.#http!.post(template.headerLines + this.#sessionLine + credentials, body, id, method);
+      return await this.#http!.post(this.#headerLinesOf(template), body, id, method);
     } catch (error) {
-      if (error instanceof HttpStatusError && error.status === 404 && this.#sessionLine !== '') {
-        void this.#reopen();
-        throw new SessionExpiredError(this.#sessionLine.slice(16, -2));
-      }
-      if (error instanceof HttpStatusError && error.status === 401 && this.#authorization !== undefined)
-        return this.#postAuthorized(template, body, id, method, error);
-      throw error;
+      if (!this.#isRecoverable(error)) throw error;
+      return await this.#recover(error, template, body, id, method);
     }
+  }
+
+  /** The header lines of `template`'s requests: its own, the session's, the credentials. */
+  #headerLinesOf(template: WireTemplate): string {
+    const credentials = this.#wire.authorization;
+    if (
+      this.#headers.template !== template ||
+      this.#headers.sessionLine !== this.#sessionLine ||
+      this.#headers.credentials !== credentials
+    ) {
+      const lines =
+        template.headerLines +
+        this.#sessionLine +
+        (credentials === undefined ? '' : `authorization: ${credentials}\r\n`);
+      this.#headers = { template, sessionLine: this.#sessionLine, credentials, lines };
+    }
+    return this.#headers.lines;
+  }
+
+  /** A 404 to the session (it expired) or a 401 the library's authorization may answer. */
+  #isRecoverable(error: unknown): error is HttpStatusError {
+    return (
+      error instanceof HttpStatusError &&
+      ((error.status === 404 && this.#sessionLine !== '') ||
+        (error.status === 401 && this.#authorization !== undefined))
+    );
+  }
+
+  /** After a 404: re-initialises and fails the request as session_expired; after a 401: authorizes. */
+  async #recover(
+    error: HttpStatusError,
+    template: WireTemplate,
+    body: string,
+    id: number,
+    method: string,
+  ): Promise<JsonObject> {
+    if (error.status === 404) {
+      void this.#reopen();
+      throw new SessionExpiredError(this.#sessionLine.slice(16, -2));
+    }
+    return this.#postAuthorized(template, body, id, method, error);
   }
 
   /**

@@ -4,6 +4,7 @@
 import type { JsonObject } from 'mcpwire';
 import type { SendSettled } from './run-connection.ts';
 import type { StepWire } from './load-steps.ts';
+import type { WireTemplate } from './load-wire.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { EngineRequest } from './timeout-sweep.ts';
 
@@ -29,12 +30,29 @@ export class SettledRequests {
   }
 }
 
+/**
+ * What an HTTP connection does when a worker's request fails: a promise of the request's outcome
+ * when it recovers (the session expired, authorization asked for), else undefined.
+ */
+export type RetryHttp = (
+  error: unknown,
+  template: WireTemplate,
+  body: string,
+  id: number,
+) => Promise<JsonObject> | undefined;
+
 /** A closed-loop worker's request (one in flight at a time): settles the worker with the step's verdict. */
 export class WorkerRequest implements EngineRequest {
   method = '';
   sentAt = 0;
   timing: SendTiming | undefined;
   readonly #settledRequests: SettledRequests;
+  #retry: RetryHttp | undefined;
+  #template: WireTemplate | undefined;
+  #body = '';
+  #id = 0;
+  /** Over HTTP the engine settles it once its socket is idle: the worker hears at once, no microtask. */
+  #isImmediate = false;
   #wire: StepWire | undefined;
   #settled: SendSettled | undefined;
   #result: JsonObject | undefined;
@@ -51,18 +69,42 @@ export class WorkerRequest implements EngineRequest {
     this.timing = timing;
     this.#wire = wire;
     this.#settled = settled;
+    this.#retry = undefined;
+    this.#isImmediate = false;
+  }
+
+  /** Over HTTP: what it was sent as, and who may recover it when it fails (`RetryHttp`). */
+  useHttp(retry: RetryHttp, template: WireTemplate, body: string, id: number): void {
+    this.#retry = retry;
+    this.#template = template;
+    this.#body = body;
+    this.#id = id;
+    this.#isImmediate = true;
   }
 
   resolve(result: JsonObject): void {
     this.#result = result;
     this.#hasFailed = false;
-    this.#settledRequests.push(this);
+    if (this.#isImmediate) this.deliver();
+    else this.#settledRequests.push(this);
   }
 
   reject(error: unknown): void {
+    const recovery = this.#retry?.(error, this.#template!, this.#body, this.#id);
+    if (recovery === undefined) return this.#fail(error);
+    // Timed from the worker's start to the outcome: the engine's times are the first attempt's.
+    if (this.timing !== undefined) this.timing.answeredAt = NaN;
+    recovery.then(
+      (result) => this.resolve(result),
+      (caught: unknown) => this.#fail(caught),
+    );
+  }
+
+  #fail(error: unknown): void {
     this.#error = error;
     this.#hasFailed = true;
-    this.#settledRequests.push(this);
+    if (this.#isImmediate) this.deliver();
+    else this.#settledRequests.push(this);
   }
 
   /** Hands the outcome to the worker: the step's verdict on the result, or the failure. */
