@@ -5,7 +5,8 @@
 // write, then every answer awaited: the same chunks every run), and the counters are dumped (`-d`).
 //   node --import tsx bench/instructions.ts [mcpwire|hand-written|before=<built checkout>|<built main.js>]...
 // Env: BENCH_CALLS (default 4000), BENCH_WARMUP (default 10000), BENCH_BATCH (default 32), BENCH_ROUNDS (1),
-// BENCH_ERA (handshake or stateless: one workload only).
+// BENCH_ERA (handshake or stateless: one workload only), BENCH_SERVER (what `mcpwire serve` serves:
+// `everything` by default, or a module path relative to each checkout, e.g. bench/servers/mcpwire-echo.mjs).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,12 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 10000);
 const batch = Number(process.env.BENCH_BATCH ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const era = process.env.BENCH_ERA as Workload['era'] | undefined;
+const served = process.env.BENCH_SERVER ?? 'everything';
+
+/** The `serve` argument for a checkout at `folder`: the built-in name, or the module path under it. */
+function servedFrom(folder: string): string {
+  return served === 'everything' || served === 'github' ? served : join(folder, served);
+}
 
 /** A server under test: its label and the arguments to `node` that start it on stdio. */
 interface Target {
@@ -31,18 +38,18 @@ interface Target {
 /** `mcpwire` (this checkout's build), `hand-written` (raw-mcp.mjs) or `before=<folder>` (a built checkout). */
 function toTarget(spec: string): Target {
   if (spec === 'mcpwire')
-    return { name: spec, args: [join(root, 'packages/cli/dist/main.js'), 'serve', 'everything'] };
+    return { name: spec, args: [join(root, 'packages/cli/dist/main.js'), 'serve', servedFrom(root)] };
   if (spec === 'hand-written')
     return { name: spec, args: [join(root, 'bench/servers/raw-mcp.mjs'), 'stdio'] };
   if (spec.startsWith('before=')) {
     const folder = resolve(spec.slice('before='.length));
     return {
       name: `before (${folder})`,
-      args: [join(folder, 'packages/cli/dist/main.js'), 'serve', 'everything'],
+      args: [join(folder, 'packages/cli/dist/main.js'), 'serve', servedFrom(folder)],
     };
   }
   // Any other build of the command, e.g. a copy of packages/cli/dist kept beside it for an A/B.
-  if (spec.endsWith('.js')) return { name: spec, args: [resolve(spec), 'serve', 'everything'] };
+  if (spec.endsWith('.js')) return { name: spec, args: [resolve(spec), 'serve', servedFrom(root)] };
   throw new Error(
     `unknown server ${spec}: mcpwire, hand-written, before=<folder> or <path of a built main.js>`,
   );
@@ -167,7 +174,7 @@ async function measure(target: Target, workload: Workload): Promise<number> {
 
 const targets = (process.argv.length > 2 ? process.argv.slice(2) : ['mcpwire', 'hand-written']).map(toTarget);
 console.log(
-  `instructions per pipelined tools/call (callgrind), ${calls} calls after ${warmup} warm-up, batches of ${batch}, load ${loadAverageNow()}`,
+  `instructions per pipelined tools/call (callgrind), ${calls} calls after ${warmup} warm-up, batches of ${batch}, serving ${served}, load ${loadAverageNow()}`,
 );
 for (const workload of workloads.filter((w) => era === undefined || w.era === era)) {
   for (let round = 0; round < rounds; round++) {

@@ -146,3 +146,46 @@ test('a duplicate in-flight id is refused', async () => {
   await tick();
   assert.equal((sent[0] as { error: { code: number } }).error.code, -32600);
 });
+
+test('a request cancelled, or its connection closed, while its handler runs synchronously gets no response', async () => {
+  const seen: Array<{ id: unknown; aborted: boolean; afterwards?: boolean }> = [];
+  const cancellations: Cancellation[] = [];
+  const made = harness({
+    handleRequest: (request, cancellation) => {
+      cancellations.push(cancellation);
+      if (request.id === 1) seen.push({ id: 1, aborted: made.peer.abortInbound(1, 'user') });
+      if (request.id === 2) seen.push({ id: 2, aborted: made.peer.abortInbound(2, 'user') });
+      if (request.id === 2) return Promise.reject(new Error('failed after the cancel'));
+      if (request.id === 3) {
+        // A nested request on a channel that delivers synchronously: the outer one stays in flight.
+        made.feed('{"jsonrpc":"2.0","id":4,"method":"inner"}');
+        made.feed('{"jsonrpc":"2.0","id":3,"method":"again"}');
+        seen.push({ id: 3, aborted: made.peer.abortInbound(3, 'user') });
+        return { late: true };
+      }
+      if (request.id === 5) made.peer.handleClose();
+      return { answered: request.id as number };
+    },
+  });
+  made.feed('{"jsonrpc":"2.0","id":1,"method":"sync"}');
+  made.feed('{"jsonrpc":"2.0","id":2,"method":"async"}');
+  made.feed('{"jsonrpc":"2.0","id":3,"method":"outer"}');
+  made.feed('{"jsonrpc":"2.0","id":5,"method":"closing"}');
+  await tick();
+  assert.deepEqual(seen, [
+    { id: 1, aborted: true },
+    { id: 2, aborted: true },
+    { id: 3, aborted: true },
+  ]);
+  assert.equal(cancellations.at(-1)?.aborted, true);
+  // Only the nested request's answer and the refusal of the duplicate id 3 went out.
+  assert.deepEqual(made.sent, [
+    { jsonrpc: '2.0', id: 4, result: { answered: 4 } },
+    {
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32600, message: 'Invalid Request: id 3 is already in use by a request in progress' },
+    },
+  ]);
+  assert.deepEqual(made.errors, []);
+});

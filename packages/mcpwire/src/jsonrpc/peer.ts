@@ -55,6 +55,10 @@ export class Peer {
   // Made on first use and dropped when empty: an idle connection holds neither.
   #pending: Map<RequestId, Pending> | undefined;
   #inbound: Map<RequestId, Cancellation> | undefined;
+  // The request whose handler is running right now, synchronously: one that answers in the same call
+  // never enters #inbound (no Map made and dropped per request when requests are answered one by one).
+  #currentId: RequestId | undefined;
+  #current: Cancellation | undefined;
   #closed: Error | undefined;
 
   constructor(options: PeerOptions) {
@@ -113,6 +117,10 @@ export class Peer {
 
   /** Cancels an inbound request being handled: its signal fires and no response will be sent. */
   abortInbound(id: RequestId, reason?: unknown): boolean {
+    if (this.#current !== undefined && this.#currentId === id && !this.#current.aborted) {
+      this.#current.abort(reason);
+      return true;
+    }
     const controller = this.#inbound?.get(id);
     if (!controller) return false;
     this.#dropInbound(id);
@@ -155,7 +163,7 @@ export class Peer {
     const inboundOnes = this.#inbound;
     this.#pending = undefined;
     this.#inbound = undefined;
-    const hasWaiters = pendingOnes !== undefined || inboundOnes !== undefined;
+    const hasWaiters = pendingOnes !== undefined || inboundOnes !== undefined || this.#current !== undefined;
     const closed = hasWaiters
       ? new ConnectionClosedError(error ? `Connection closed: ${error.message}` : 'Connection closed', {
           cause: error,
@@ -163,6 +171,7 @@ export class Peer {
       : CLOSED;
     for (const pending of pendingOnes?.values() ?? []) pending.reject(closed);
     for (const controller of inboundOnes?.values() ?? []) controller.abort(closed);
+    this.#current?.abort(closed);
     this.#options.handler.handleClose?.(error);
   }
 
@@ -196,7 +205,7 @@ export class Peer {
 
   #handleRequest(request: JsonRpcRequest, reply: ((response: JsonRpcResponse) => void) | undefined): void {
     const { id } = request;
-    if (this.#inbound?.has(id)) {
+    if (this.#inbound?.has(id) || (this.#current !== undefined && this.#currentId === id)) {
       const error = new RpcError(
         ErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`,
@@ -206,25 +215,40 @@ export class Peer {
       return;
     }
     const controller = new Cancellation();
+    // While the handler runs synchronously, the request is #current (a nested request, on a channel
+    // that delivers synchronously, keeps the outer one to put back).
+    const outerId = this.#currentId;
+    const outer = this.#current;
+    this.#currentId = id;
+    this.#current = controller;
+    let outcome: Promise<JsonObject> | JsonObject;
+    try {
+      outcome = this.#options.handler.handleRequest(request, controller);
+    } catch (error) {
+      this.#currentId = outerId;
+      this.#current = outer;
+      // Cancelled (or the connection closed) while it ran: no response (CANCEL-5).
+      if (!controller.aborted) this.#answer(this.#toErrorResponse(id, request.method, error), reply);
+      return;
+    }
+    this.#currentId = outerId;
+    this.#current = outer;
+    if (!(outcome instanceof Promise)) {
+      if (!controller.aborted) this.#answer({ jsonrpc: '2.0', id, result: outcome }, reply);
+      return;
+    }
+    if (controller.aborted) {
+      // Cancelled while the handler ran: no response, and a failure is the cancellation's.
+      outcome.catch(() => {});
+      return;
+    }
     (this.#inbound ??= new Map()).set(id, controller);
     const finish = (response: JsonRpcResponse): void => {
       // A cancelled request gets no response (CANCEL-5): abortInbound removed it from the map.
       if (this.#inbound?.get(id) !== controller) return;
       this.#dropInbound(id);
-      if (reply === undefined) this.#reply(response);
-      else reply(response);
+      this.#answer(response, reply);
     };
-    let outcome: Promise<JsonObject> | JsonObject;
-    try {
-      outcome = this.#options.handler.handleRequest(request, controller);
-    } catch (error) {
-      finish(this.#toErrorResponse(id, request.method, error));
-      return;
-    }
-    if (!(outcome instanceof Promise)) {
-      finish({ jsonrpc: '2.0', id, result: outcome });
-      return;
-    }
     outcome.then(
       (result) => finish({ jsonrpc: '2.0', id, result }),
       (error: unknown) => {
@@ -238,6 +262,11 @@ export class Peer {
         finish(this.#toErrorResponse(id, request.method, error));
       },
     );
+  }
+
+  #answer(response: JsonRpcResponse, reply: ((response: JsonRpcResponse) => void) | undefined): void {
+    if (reply === undefined) this.#reply(response);
+    else reply(response);
   }
 
   #handleNotification(notification: JsonRpcNotification): void {

@@ -162,3 +162,22 @@ export const CORE_HANDLERS: Omit<CoreHandlers, FeatureMethod> = {
   'tasks/cancel': notServed,
   'tasks/update': notServed,
 };
+
+/**
+ * A handler that may answer with a plain value instead of a promise: ServerCore.dispatch calls one in
+ * place of the table's handler only when that is still the core handler (no extension wraps or
+ * replaces the method) and no middleware is registered, so nothing that expects a promise sees it.
+ */
+export type PlainHandler = (
+  params: JsonObject,
+  ctx: RequestContext,
+  origin: RequestOrigin,
+) => Promise<JsonObject> | JsonObject;
+
+/** The core methods with a plain-value twin of their {@link CORE_HANDLERS} entry. */
+export const PLAIN_HANDLERS: { readonly [M in 'tools/call']: PlainHandler } = {
+  'tools/call': (params, ctx, { server }) =>
+    // Checked against the tools/call row by the inbound check, as CORE_HANDLERS' params are.
+    server.tools.callPlain(params as unknown as ParamsOf<'tools/call'>, ctx) as
+      JsonObject | Promise<JsonObject>,
+};

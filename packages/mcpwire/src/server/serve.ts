@@ -60,15 +60,18 @@ export type RequestScope = StatelessScope | HandshakeScope;
  * Serves one request that passed no check yet: check -> context -> middleware -> handler table.
  * Resolves with the result (adapted to the handshake-era revision), or rejects with the RpcError to
  * answer (anything else a handler throws is the caller's -32603). Every inbound request of a Server
- * comes through here; nothing else calls the handler table.
+ * comes through here; nothing else calls the handler table. The result is a plain value, not a
+ * promise, only where `dispatch` answered with one (no middleware, the method's core handler
+ * unwrapped, a synchronous result): the caller answers it without a turn of the event loop.
  */
 export function serve(
   host: StatelessHost,
   request: StatelessRequest,
   scope: RequestScope,
-): Promise<JsonObject> {
-  // Not an async function: a 2025-06-18-or-later result goes back as the handler's own promise,
-  // with no wrapper promise and no extra turn per request. A synchronous throw still rejects.
+): Promise<JsonObject> | JsonObject {
+  // Not an async function: a 2025-06-18-or-later result goes back as the handler's own promise (or
+  // plain value), with no wrapper promise and no extra turn per request. A synchronous throw still
+  // rejects.
   try {
     if (scope.era === 'stateless') return serveStateless(host, request, scope.stream);
     const { method, params } = request;
@@ -94,6 +97,7 @@ export function serve(
     );
     const result = host.dispatch(method, params, ctx, output);
     if (hasFeature(version, 'resourceLink')) return result;
+    if (!(result instanceof Promise)) return adaptResultForRevision(method, result, version);
     return result.then((value) => adaptResultForRevision(method, value, version));
   } catch (error) {
     return Promise.reject(error);

@@ -18,7 +18,9 @@ import { runMiddleware, type Middleware, type RequestContext } from './context.t
 import type { ExtensionHost, ServerExtension } from './extension.ts';
 import {
   CORE_HANDLERS,
+  PLAIN_HANDLERS,
   type FeatureHandlers,
+  type PlainHandler,
   type RequestOrigin,
   type ServerMethodHandler,
 } from './method-handlers.ts';
@@ -107,6 +109,8 @@ export class ServerCore implements RequestServer {
   eras: ServedEras;
   /** Every handler by method: the core's and the extensions' (a prototype-less object, one lookup). */
   readonly #handlers: Readonly<Record<string, ServerMethodHandler>>;
+  /** The plain-value twins (PLAIN_HANDLERS) of the methods whose handler is still the core one. */
+  readonly #plainHandlers: Readonly<Record<string, PlainHandler>>;
   // Made on first use: Cloudflare Workers forbid an AbortController at module scope, where a Server is built.
   #closing: AbortController | undefined;
   #isClosed = false;
@@ -138,6 +142,7 @@ export class ServerCore implements RequestServer {
       MethodTable.core,
     );
     this.#handlers = handlerTable(extensions, features?.handlers);
+    this.#plainHandlers = plainHandlerTable(this.#handlers);
     this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
     const host: ExtensionHost = {
       tools: this.tools,
@@ -318,10 +323,16 @@ export class ServerCore implements RequestServer {
     params: JsonObject,
     ctx: RequestContext,
     origin: RequestOrigin,
-  ): Promise<JsonObject> {
+  ): Promise<JsonObject> | JsonObject {
+    // No middleware, no runner: most servers have none, and this is every request's path. Where the
+    // method's handler is still the core one, its plain twin may answer without a promise.
+    if (this.#middleware.length === 0) {
+      const plain = this.#plainHandlers[method];
+      if (plain !== undefined) return plain(params, ctx, origin);
+      const handler = this.#handlers[method];
+      return handler ? handler(params, ctx, origin) : methodNotFound(method);
+    }
     const handler = this.#handlers[method];
-    // No middleware, no runner: most servers have none, and this is every request's path.
-    if (this.#middleware.length === 0) return handler ? handler(params, ctx, origin) : methodNotFound(method);
     return runMiddleware(this.#middleware, { method, params, ctx }, () =>
       handler ? handler(params, ctx, origin) : methodNotFound(method),
     );
@@ -371,4 +382,15 @@ function handlerTable(
     }
   }
   return table;
+}
+
+/** The plain twins of the core handlers no extension wrapped or replaced (`table` is handlerTable's). */
+function plainHandlerTable(
+  table: Readonly<Record<string, ServerMethodHandler>>,
+): Readonly<Record<string, PlainHandler>> {
+  const plain = Object.create(null) as Record<string, PlainHandler>;
+  for (const [method, handler] of Object.entries(PLAIN_HANDLERS))
+    if ((table[method] as unknown) === CORE_HANDLERS[method as keyof typeof PLAIN_HANDLERS])
+      plain[method] = handler;
+  return plain;
 }

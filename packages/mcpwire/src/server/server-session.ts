@@ -250,7 +250,7 @@ class SessionScope implements SessionOptions, HandshakeScope {
   }
 
   /** Every inbound request of the connection, through the server's one serve path. */
-  handleRequest(request: InboundRequest): Promise<JsonObject> {
+  handleRequest(request: InboundRequest): Promise<JsonObject> | JsonObject {
     this.#owner.catchUp();
     const routed = this.#route(request);
     return routed instanceof RpcError ? Promise.reject(routed) : serve(this.#server, request, routed);

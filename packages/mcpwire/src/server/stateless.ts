@@ -34,7 +34,7 @@ export interface StatelessHost extends HandlerHost {
     params: JsonObject,
     ctx: RequestContext,
     origin: RequestOrigin,
-  ): Promise<JsonObject>;
+  ): Promise<JsonObject> | JsonObject;
   /** Serves `subscriptions/listen` on the request's own stream. */
   listen(request: StatelessRequest, stream: StatelessStream): Promise<SubscriptionsListenResult>;
 }
@@ -69,13 +69,14 @@ const scope: { -readonly [K in keyof InboundScope]: InboundScope[K] } = {
 
 /**
  * Serves one stateless request and returns its result (with `resultType`, server info in `_meta`
- * and caching hints where the method is cacheable), or throws RpcError.
+ * and caching hints where the method is cacheable), or throws RpcError. A plain value, not a
+ * promise, where the handler table answered with one (ServerCore.dispatch's fast path).
  */
 export function serveStateless(
   host: StatelessHost,
   request: StatelessRequest,
   stream: StatelessStream,
-): Promise<JsonObject> {
+): Promise<JsonObject> | JsonObject {
   // Not an async function (one promise and its turns fewer per request); a synchronous throw still rejects.
   try {
     const envelope = readEnvelope(request.params);
@@ -108,7 +109,7 @@ function runRounds(
   request: StatelessRequest,
   envelope: ReturnType<typeof readEnvelope>,
   stream: StatelessStream,
-): Promise<JsonObject> {
+): Promise<JsonObject> | JsonObject {
   const { method, params } = request;
   const responses = params.inputResponses;
   if (
@@ -121,7 +122,9 @@ function runRounds(
   if (spec.hasInputRounds !== true) {
     const origin = new StatelessOutput(host, request, stream, envelope, undefined);
     const result = host.dispatch(method, params, statelessContext(request, envelope, stream, origin), origin);
-    return spec.isStreamed ? result : result.then((value) => decorate(host, spec, value));
+    if (spec.isStreamed) return result;
+    if (!(result instanceof Promise)) return decorate(host, spec, result);
+    return result.then((value) => decorate(host, spec, value));
   }
   // A first round has no answers and no state to open.
   if (responses === undefined && params.requestState === undefined)
@@ -168,7 +171,9 @@ async function runLaterRound(
 
 /**
  * One round of a method with input rounds: the handler's result, or (when it asked for input the
- * round has no answer to) an InputRequiredResult with the sealed state for the retry; decorated.
+ * round has no answer to) an InputRequiredResult with the sealed state for the retry; decorated. A
+ * handler's plain result (ServerCore.dispatch's fast path) is decorated and returned as it is: the
+ * round's `onNeeded` fires a macrotask later at the earliest, so the result has already decided.
  */
 function runRound(
   host: StatelessHost,
@@ -181,7 +186,23 @@ function runRound(
   earlier: JsonObject | undefined,
   asked: readonly string[] = [],
   carried?: string,
-): Promise<JsonObject> {
+): Promise<JsonObject> | JsonObject {
+  let onNeeded: (() => void) | undefined;
+  const round = new InputRound(
+    answers,
+    envelope.capabilities as JsonObject,
+    () => onNeeded?.(),
+    asked,
+    carried,
+  );
+  const origin = new StatelessOutput(host, request, stream, envelope, round);
+  const outcome: Promise<JsonObject | undefined> | JsonObject | undefined = host.dispatch(
+    request.method,
+    handlerParams,
+    statelessContext(request, envelope, stream, origin),
+    origin,
+  );
+  if (outcome !== undefined && !(outcome instanceof Promise)) return decorate(host, spec, outcome);
   // One promise settles the round: with the handler's result or, once the round needs input (its
   // `onNeeded`, a macrotask after the first missing input), with the input-required result;
   // whichever comes first decides, as an undefined result means the round needs input.
@@ -199,23 +220,20 @@ function runRound(
       isDecided = true;
       inputRequired(host, request, round, earlier).then(settle, reject);
     };
-    const round = new InputRound(answers, envelope.capabilities as JsonObject, needInput, asked, carried);
-    const origin = new StatelessOutput(host, request, stream, envelope, round);
-    host
-      .dispatch(request.method, handlerParams, statelessContext(request, envelope, stream, origin), origin)
-      .then(
-        (value: JsonObject | undefined) => {
-          if (value === undefined) return needInput();
-          if (isDecided) return;
-          isDecided = true;
-          settle(value);
-        },
-        (error: unknown) => {
-          if (isDecided) return;
-          isDecided = true;
-          reject(error);
-        },
-      );
+    onNeeded = needInput;
+    (outcome instanceof Promise ? outcome : Promise.resolve(outcome)).then(
+      (value: JsonObject | undefined) => {
+        if (value === undefined) return needInput();
+        if (isDecided) return;
+        isDecided = true;
+        settle(value);
+      },
+      (error: unknown) => {
+        if (isDecided) return;
+        isDecided = true;
+        reject(error);
+      },
+    );
   });
 }
 

@@ -119,8 +119,18 @@ export class Tools {
 
   /** `tools/call`: unknown tool is -32602; bad arguments and handler failures are isError results (SEP-1303). */
   call(params: CallToolRequestParams, ctx: RequestContext): Promise<CallToolResult> {
-    // Not an async function: a synchronous handler without an output schema costs one promise (the
-    // result's); a synchronous throw still rejects.
+    const outcome = this.callPlain(params, ctx);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * `call`, except that the result of a synchronous handler whose arguments were checked synchronously
+   * and that has no output schema comes back as a plain value, not a promise (the serve path's fast
+   * path where nothing wraps `tools/call`, ServerCore.dispatch). Every other case is `call`'s promise.
+   */
+  callPlain(params: CallToolRequestParams, ctx: RequestContext): Promise<CallToolResult> | CallToolResult {
+    // Not an async function: a synchronous handler without an output schema costs no promise here; a
+    // synchronous throw still rejects.
     try {
       const { name } = params;
       const entry = this.registry.get(name);
@@ -144,7 +154,7 @@ export class Tools {
     { definition, handler }: { definition: ToolDefinition; handler: ToolHandler },
     checked: Awaited<ReturnType<typeof validateWith>>,
     ctx: RequestContext,
-  ): Promise<CallToolResult> {
+  ): Promise<CallToolResult> | CallToolResult {
     if (!checked.ok)
       return Promise.resolve(
         errorResult(`Invalid arguments for tool "${name}": ${checked.errors.join('; ')}`),
@@ -164,11 +174,16 @@ export class Tools {
     );
   }
 
-  #finish(name: string, definition: ToolDefinition, returned: ToolReturn): Promise<CallToolResult> {
+  /** The result; a promise only when an output schema is checked. */
+  #finish(
+    name: string,
+    definition: ToolDefinition,
+    returned: ToolReturn,
+  ): Promise<CallToolResult> | CallToolResult {
     const result = toResult(returned);
     if (definition.outputSchema && !result.isError)
       return this.#checkOutput(name, definition.outputSchema, result).then(() => result);
-    return Promise.resolve(result);
+    return result;
   }
 
   /** A handler's failure: an RpcError or a cancellation is the answer; anything else an isError result. */
