@@ -3,12 +3,13 @@
 // the sockets toward the remote) and, under callgrind, its instructions. The host writes
 // BENCH_BATCH calls in one write and waits for all their answers, again and again.
 //   node --import tsx bench/bridge-url-counts.ts [this|before=<built checkout>]...
+// CPU per call (/proc/<pid>/stat) is printed too, but moves with the machine's load.
 // Env: BENCH_CALLS (default 2000), BENCH_WARMUP (default 2000), BENCH_BATCH (16), BENCH_VALGRIND=0 (syscalls only).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HttpServerProcess, killAllHttpChildren } from './http-driver.ts';
+import { HttpServerProcess, killAllHttpChildren, readCpuUs } from './http-driver.ts';
 import { loadAverageNow } from './machine.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -102,14 +103,16 @@ async function measure(folder: string, url: string, underValgrind: boolean) {
     await drive(host, 1, warmup);
     if (underValgrind) execFileSync('callgrind_control', ['-z', String(pid)], { stdio: 'ignore' });
     const writesBefore = syscw(pid);
+    const cpuBefore = readCpuUs(pid) ?? Number.NaN;
     await drive(host, 1 + warmup, calls);
     const writes = (syscw(pid) - writesBefore) / calls;
+    const cpu = ((readCpuUs(pid) ?? Number.NaN) - cpuBefore) / calls;
     if (host.error !== undefined) throw new Error(`an error answer: ${host.error}`);
-    if (!underValgrind) return { writes, instructions: Number.NaN };
+    if (!underValgrind) return { writes, cpu, instructions: Number.NaN };
     execFileSync('callgrind_control', ['-d', String(pid)], { stdio: 'ignore' });
     const dump = readdirSync(out).find((name) => name.startsWith('callgrind.out.'));
     const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(out, dump!), 'utf8'));
-    return { writes, instructions: Number(totals![1]) / calls };
+    return { writes, cpu, instructions: Number(totals![1]) / calls };
   } finally {
     host.child.kill('SIGKILL');
     rmSync(out, { recursive: true, force: true });
@@ -134,7 +137,7 @@ try {
     const native = await measure(folder, server.url, false);
     const counted = isValgrind ? await measure(folder, server.url, true) : native;
     console.log(
-      `${specs[i]}\twrites/call ${native.writes.toFixed(2)} (under valgrind ${counted.writes.toFixed(2)})\tinstructions/call ${Math.round(counted.instructions)}`,
+      `${specs[i]}\twrites/call ${native.writes.toFixed(2)} (under valgrind ${counted.writes.toFixed(2)})\tCPU us/call ${native.cpu.toFixed(1)} (noisy)\tinstructions/call ${Math.round(counted.instructions)}`,
     );
   }
 } finally {
