@@ -9,7 +9,9 @@
 // The goal: bridged p50 at most 1.3x direct p50 for the stdio server over HTTP; the bridge never the
 // bottleneck of a pipelined run (its CPU per call under the server's). Writes bench/results/bridge-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_BRIDGE_SECONDS=<s> timed window (default 6), BENCH_QUICK=1,
-// BENCH_BRIDGE_PROFILE=<dir>: run every bridge with --cpu-prof into <dir> (one .cpuprofile per process).
+// BENCH_BRIDGE_PROFILE=<dir>: run every bridge with --cpu-prof into <dir> (one .cpuprofile per process),
+// BENCH_BRIDGE_BEFORE=<built checkout>: also run every bridged setup with that checkout's build, named
+// "... (before)", for an A/B in one run (the direct setups and the bridged children stay this checkout's).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { HttpServerProcess, killAllHttpChildren, readCpuUs } from './http-driver.ts';
@@ -24,6 +26,9 @@ const node = process.execPath;
 const cli = 'packages/cli/dist/main.js';
 const isQuick = process.env.BENCH_QUICK === '1';
 const profileDir = process.env.BENCH_BRIDGE_PROFILE ? resolve(process.env.BENCH_BRIDGE_PROFILE) : undefined;
+const beforeCli = process.env.BENCH_BRIDGE_BEFORE
+  ? join(resolve(process.env.BENCH_BRIDGE_BEFORE), 'packages/cli/dist/main.js')
+  : undefined;
 const config = {
   rounds: positiveInt('BENCH_ROUNDS', isQuick ? 1 : 3),
   warmupMs: isQuick ? 500 : 1_500,
@@ -34,10 +39,16 @@ const config = {
 type Mode = keyof typeof config.inFlight;
 const modes: readonly Mode[] = ['sequential', 'pipelined'];
 
+/** The builds of the bridge under test: this checkout's, and BENCH_BRIDGE_BEFORE's when given. */
+const builds = [
+  { suffix: '', cli },
+  ...(beforeCli === undefined ? [] : [{ suffix: ' (before)', cli: beforeCli }]),
+];
+
 /** `node [--cpu-prof ...] main.js ...args`: a bridge's command line, profiled with BENCH_BRIDGE_PROFILE. */
-const bridgeArgs = (...args: string[]): string[] => [
+const bridgeArgs = (bridgeCli: string, ...args: string[]): string[] => [
   ...(profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir]),
-  cli,
+  bridgeCli,
   'bridge',
   ...args,
 ];
@@ -87,30 +98,30 @@ const httpFront: readonly Setup[] = [
         })),
       ),
   },
-  {
-    name: 'bridge --http',
+  ...builds.map(({ suffix, cli: bridgeCli }) => ({
+    name: `bridge --http${suffix}`,
     note: 'bridge --http 0 -- serve everything: a stdio child per session (16 in pipelined)',
-    measure: (inFlight) =>
-      withHttpServer(bridgeArgs('--http', '0', '--', node, cli, 'serve', 'everything'), (bridge) =>
+    measure: (inFlight: number) =>
+      withHttpServer(bridgeArgs(bridgeCli, '--http', '0', '--', node, cli, 'serve', 'everything'), (bridge) =>
         runHttpLoad(bridge.url, inFlight, window(), openSession, callEcho, () => ({
           bridge: readCpuUs(bridge.pid) ?? Number.NaN,
           server: childrenCpuUs(bridge.pid),
         })),
       ),
-  },
-  {
-    name: 'bridge --http --shared',
+  })),
+  ...builds.map(({ suffix, cli: bridgeCli }) => ({
+    name: `bridge --http --shared${suffix}`,
     note: 'bridge --http 0 --shared -- serve everything: one stdio child for every session, ids remapped',
-    measure: (inFlight) =>
+    measure: (inFlight: number) =>
       withHttpServer(
-        bridgeArgs('--http', '0', '--shared', '--', node, cli, 'serve', 'everything'),
+        bridgeArgs(bridgeCli, '--http', '0', '--shared', '--', node, cli, 'serve', 'everything'),
         (bridge) =>
           runHttpLoad(bridge.url, inFlight, window(), openSession, callEcho, () => ({
             bridge: readCpuUs(bridge.pid) ?? Number.NaN,
             server: childrenCpuUs(bridge.pid),
           })),
       ),
-  },
+  })),
 ];
 
 /** (b) an HTTP server offered on stdio by `bridge <url>`, against the host talking HTTP itself. */
@@ -126,13 +137,14 @@ const stdioFront: readonly Setup[] = [
         })),
       ),
   },
-  {
-    name: 'bridge <url>',
+  ...builds.map(({ suffix, cli: bridgeCli }) => ({
+    name: `bridge <url>${suffix}`,
     note: 'the host on the stdio of bridge <url>, one session, in front of serve everything --http',
-    measure: (inFlight) =>
+    measure: (inFlight: number) =>
       withHttpServer(serveHttp, async (server) => {
         const errors = new ErrorLog();
-        const spec = { name: 'bridge <url>', command: node, args: bridgeArgs(server.url), cwd: root };
+        const args = bridgeArgs(bridgeCli, server.url);
+        const spec = { name: `bridge <url>${suffix}`, command: node, args, cwd: root };
         const bridge = new ServerProcess(spec, errors);
         try {
           const load = await runStdioLoad(bridge, inFlight, window(), errors, () => ({
@@ -144,7 +156,7 @@ const stdioFront: readonly Setup[] = [
           await bridge.close(2_000);
         }
       }),
-  },
+  })),
 ];
 
 const shapes = [

@@ -58,7 +58,10 @@ export async function runStdioFront(options: StdioFrontOptions): Promise<ExitCod
         ? new SseClientTransport(options.url, transportOptions)
         : new StreamableHttpClientTransport(options.url, transportOptions);
     const remote = await transport.connect();
-    const host = (options.wrapHost ?? ((channel: Channel) => channel))(createStdioServerChannel());
+    // The remote's answers come in one socket read each, so in ticks of their own: held to the end
+    // of the turn, the answers of a pipelining host share one stdout write (bench/NOTES.md).
+    const stdio = createStdioServerChannel({ coalesceUntil: 'turn' });
+    const host = (options.wrapHost ?? ((channel: Channel) => channel))(stdio);
     // HTTP+SSE is handshake-era only: nothing to translate there.
     const stateless =
       options.transport === 'sse'

@@ -21,6 +21,12 @@ export interface LineWriterOptions {
    * default false.
    */
   isCoalescing?: boolean | undefined;
+  /**
+   * With `isCoalescing`, how long the lines wait: `'tick'` (default) until the current tick ends;
+   * `'turn'` until the current turn of the event loop ends (`setImmediate`), so the lines of
+   * several ticks (answers read from several sockets in one poll) go out in one write.
+   */
+  coalesceUntil?: 'tick' | 'turn' | undefined;
 }
 
 interface QueuedLine {
@@ -53,6 +59,7 @@ export class LineWriter {
   #isReleased = false;
   #idleWaiters: Array<() => void> = [];
   readonly #isCoalescing: boolean;
+  readonly #isTurnLong: boolean;
   /**
    * With `isCoalescing`: the texts of this tick, joined, written at its end; the lines of those that
    * wait for a promise, and how many texts in all (`writeRaw`'s have no line).
@@ -77,6 +84,7 @@ export class LineWriter {
     this.#write = options.write ?? ((chunk, callback) => stream.write(chunk, callback));
     this.#handleFailure = options.handleFailure;
     this.#isCoalescing = options.isCoalescing === true;
+    this.#isTurnLong = options.coalesceUntil === 'turn';
     stream.on('error', this.#onError);
     stream.on('drain', this.#onDrain);
     stream.on('close', this.#onClose);
@@ -179,7 +187,10 @@ export class LineWriter {
   #addToBatch(text: string): void {
     // The lines of one tick (a pipelining client's requests) go to the stream together: joined,
     // then one write at the end of the tick, one syscall and one callback, not one each.
-    if (this.#batchCount++ === 0) process.nextTick(this.#flushBatch);
+    if (this.#batchCount++ === 0) {
+      if (this.#isTurnLong) setImmediate(this.#flushBatch);
+      else process.nextTick(this.#flushBatch);
+    }
     this.#batchText += text;
   }
 

@@ -108,6 +108,31 @@ describe('createStdioServerChannel', () => {
     await channel.close();
   });
 
+  it("with coalesceUntil 'turn', hands the responses of several ticks of one turn to stdout as one write (issue 25: bridge <url>)", async () => {
+    const { channel, written } = openChannel({ coalesceUntil: 'turn' });
+    channel.open(new RecordingReceiver());
+    // Each answer of a bridge's remote arrives in a tick of its own (a socket read each).
+    const sends = [channel.send({ jsonrpc: '2.0', id: 1, result: {} })];
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    sends.push(channel.send({ jsonrpc: '2.0', id: 2, result: {} }));
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    assert.deepEqual(written, [], 'nothing written before the turn ends');
+    await Promise.all(sends);
+    assert.deepEqual(written, [
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n',
+    ]);
+    // A notification still goes out at once, with the responses held before it.
+    const progress = {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 3, progress: 1 },
+    } as const;
+    const last = [channel.send({ jsonrpc: '2.0', id: 3, result: {} }), channel.send(progress)];
+    assert.equal(written.length, 2);
+    await Promise.all(last);
+    await channel.close();
+  });
+
   it('writes a notification at once, with the responses held before it: only responses wait for the end of the tick', async () => {
     const { channel, written } = openChannel();
     channel.open(new RecordingReceiver());

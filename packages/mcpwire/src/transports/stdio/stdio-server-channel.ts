@@ -38,6 +38,13 @@ export interface StdioServerChannelOptions {
    * delays the exit by at most this (hosts send SIGTERM about 2 s after closing stdin).
    */
   endDrainIdleMs?: number;
+  /**
+   * How long responses wait to share one stdout write: `'tick'` (default) the current tick (the
+   * answers of one chunk of pipelined requests); `'turn'` the current turn of the event loop, for
+   * a process whose answers arrive in several ticks of one turn, such as a bridge whose remote
+   * answers each request on a socket of its own. Notifications and requests never wait.
+   */
+  coalesceUntil?: 'tick' | 'turn';
 }
 
 const DEFAULT_END_DRAIN_IDLE_MS = 1000;
@@ -90,6 +97,7 @@ class StdioServerChannel implements Channel {
       // The answers to a chunk of pipelined requests go out in one pipe write, not one each: a pipe
       // write is a synchronous syscall, the largest single cost per call without it.
       isCoalescing: true,
+      coalesceUntil: options.coalesceUntil,
     });
     this.#stdin.on('data', this.#onData);
     this.#stdin.on('end', this.#onEnd);
