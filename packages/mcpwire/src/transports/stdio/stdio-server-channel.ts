@@ -42,7 +42,7 @@ export interface StdioServerChannelOptions {
    * How long responses wait to share one stdout write: `'tick'` (default) the current tick (the
    * answers of one chunk of pipelined requests); `'turn'` the current turn of the event loop, for
    * a process whose answers arrive in several ticks of one turn, such as a bridge whose remote
-   * answers each request on a socket of its own. Notifications and requests never wait.
+   * answers each request on a socket of its own. Notifications never wait (they flush what waits).
    */
   coalesceUntil?: 'tick' | 'turn';
 }
