@@ -32,17 +32,16 @@ export {
 } from './task-record.ts';
 export { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
 export { FakeClock, systemClock, type TaskClock } from './task-clock.ts';
+export { TaskEndedError, type TaskControl } from './task-control.ts';
+export { TaskRunner } from './task-runner.ts';
 export {
-  TaskEndedError,
-  TaskRunner,
   TOO_MANY_TASKS,
   type CancelOutcome,
   type StartTaskOptions,
-  type TaskControl,
   type TaskOutcome,
   type TaskRunnerOptions,
   type TaskWork,
-} from './task-runner.ts';
+} from './task-work.ts';
 export { toCreateTaskResult, toDetailedTask, toHandshakeTask, toStatelessTask } from './task-wire.ts';
 export {
   MODEL_IMMEDIATE_RESPONSE_META_KEY,

@@ -8,7 +8,7 @@ import type { ClientCapabilities, Implementation } from '../../protocol/types/in
 import type { Era, InputMethod, InputOptions, RequestContext } from '../../server/context.ts';
 import type { HandshakeConnection } from '../../server/method-handlers.ts';
 import { isLevelEnabled } from '../../server/logging.ts';
-import type { TaskControl } from './task-runner.ts';
+import type { TaskControl } from './task-control.ts';
 import { RELATED_TASK_META_KEY } from './tasks-protocol.ts';
 
 const noop = (): Promise<void> => Promise.resolve();

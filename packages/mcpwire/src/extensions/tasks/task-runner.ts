@@ -26,17 +26,6 @@ import {
 } from './task-work.ts';
 import { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
 
-export { TaskEndedError, type TaskControl } from './task-control.ts';
-
-export {
-  TOO_MANY_TASKS,
-  type CancelOutcome,
-  type StartTaskOptions,
-  type TaskOutcome,
-  type TaskRunnerOptions,
-  type TaskWork,
-} from './task-work.ts';
-
 const HOUR = 3_600_000;
 
 /**

@@ -11,7 +11,8 @@ import type { RequestOrigin, ServerMethodHandler } from '../../server/method-han
 import type { ToolHandler, ToolReturn } from '../../server/tools.ts';
 import { TaskRequestContext } from './task-context.ts';
 import type { TaskEra, TaskRequestor } from './task-record.ts';
-import type { TaskOutcome, TaskRunner } from './task-runner.ts';
+import type { TaskRunner } from './task-runner.ts';
+import type { TaskOutcome } from './task-work.ts';
 import { toCreateTaskResult } from './task-wire.ts';
 import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
 
