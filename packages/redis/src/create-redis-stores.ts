@@ -48,7 +48,18 @@ export type RedisStoresOptions = (
     readonly taskLeaseMs?: number;
     /** RedisSessionStore's `recordCacheMs`: how long a node serves a live session from its record. Default 1 s. */
     readonly recordCacheMs?: number;
+    /**
+     * With `url` or `clusterUrls`: how long a command may wait for Redis (ms, sent or not) before it
+     * fails, and the request that needed it gets 503 with Retry-After (a stuck or overloaded Redis
+     * holds no request longer). Default {@link DEFAULT_COMMAND_TIMEOUT_MS}. A timed-out write may
+     * still have been applied: every write is fenced or idempotent. A caller's `client` or `cluster`
+     * keeps its own command options.
+     */
+    readonly commandTimeoutMs?: number;
   };
+
+/** The default bound on one Redis command's wait (ms): `createRedisStores({ commandTimeoutMs })`. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 
 /** The seams to give `createHttpHandler(server, { sessions, bus, eventStore, leases })`, and how to let go of them. */
 export interface RedisStores extends AsyncDisposable {
@@ -86,17 +97,23 @@ interface Owned {
  */
 export async function createRedisStores(options: RedisStoresOptions): Promise<RedisStores> {
   const onError = options.onError ?? (() => {});
+  // rejectInFlight: the timeout also ends a command already sent, whose reply is then dropped.
+  const commandOptions = {
+    timeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    rejectInFlight: true,
+  } as const;
   let owned: Owned | undefined;
   let client: RedisPublisher;
   if (options.client !== undefined) client = options.client;
   else if (options.cluster !== undefined) client = clusterConnection(options.cluster);
   else if (options.clusterUrls !== undefined) {
-    const cluster = await connectCluster(options.clusterUrls, onError);
+    const cluster = await connectCluster(options.clusterUrls, onError, commandOptions);
     owned = cluster;
     client = clusterConnection(cluster);
   } else {
-    // No offline queue: while Redis is down a command fails at once (503) instead of waiting.
-    const single = createClient({ url: options.url, disableOfflineQueue: true });
+    // No offline queue: while Redis is down a command fails at once (503) instead of waiting; while
+    // it is slow, after commandTimeoutMs.
+    const single = createClient({ url: options.url, disableOfflineQueue: true, commandOptions });
     single.on('error', onError);
     await single.connect();
     owned = single;

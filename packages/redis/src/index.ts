@@ -2,7 +2,12 @@
 // (issue 24), so one MCP server runs on many nodes behind any balancer:
 // `createHttpHandler(server, await createRedisStores({ url }))` (or `{ clusterUrls }`, `{ cluster }`).
 
-export { createRedisStores, type RedisStores, type RedisStoresOptions } from './create-redis-stores.ts';
+export {
+  createRedisStores,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  type RedisStores,
+  type RedisStoresOptions,
+} from './create-redis-stores.ts';
 export { RedisSessionStore } from './redis-session-store.ts';
 export { RedisMessageBus, type RedisMessageBusOptions } from './redis-message-bus.ts';
 export { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.ts';

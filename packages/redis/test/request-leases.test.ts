@@ -28,8 +28,8 @@ describe('RedisRequestLeases', () => {
     const errors: Error[] = [];
     const leases = new RedisRequestLeases(client, {
       prefix: 'leases-test',
-      leaseMs: 300,
-      renewMs: 50,
+      leaseMs: 1_000,
+      renewMs: 100,
       onError: (error) => errors.push(error),
     });
     return Object.assign(leases, { errors });
