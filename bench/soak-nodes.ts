@@ -21,6 +21,8 @@ export interface MultiNodeOptions {
   random: () => number;
   outDir: string;
   sampleMs: number;
+  /** How many times Redis is restarted: 1 (the default), or 0 for node kills only. */
+  redisRestarts: number;
 }
 
 const SPECS: readonly DriverSpec[] = [
@@ -68,7 +70,7 @@ async function runChaos(
   let nextKill = start + between(plan.killGapMs);
   const redisAt = start + plan.redisAtMs;
   while (!stop.aborted) {
-    const isRedisNext = chaos.redisRestarts === 0 && redisAt < nextKill;
+    const isRedisNext = chaos.redisRestarts < options.redisRestarts && redisAt < nextKill;
     const at = isRedisNext ? redisAt : nextKill;
     await delay(Math.max(0, at - Date.now()), undefined, { signal: stop }).catch(() => {});
     if (stop.aborted) return;
@@ -156,6 +158,7 @@ export async function runMultiNodeSoak(options: MultiNodeOptions): Promise<numbe
     stoppedAt,
     seed: options.seed,
     nodes: options.nodes,
+    redisRestartsPlanned: options.redisRestarts,
     loadAverage: { atStart: loadAtStart, atEnd: loadAverageNow() },
     isDrained,
     ledger: ledger.figures(),

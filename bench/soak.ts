@@ -42,6 +42,7 @@ const USAGE = `Usage: npm run soak -- [options]
                      over HTTP; a random node is SIGKILLed and restarted on its port at random
                      intervals, Redis is restarted once; the verdict fails on a lost, doubled or hung
                      outcome or a node heap that is not flat (figures: soak-nodes-<time>.json)
+  --no-redis-restart multi-node mode without the Redis restart (node kills only)
   --help             this text
 `;
 /** How long in-flight operations may take to settle once the run stops. */
@@ -95,6 +96,7 @@ function readOptions() {
       only: { type: 'string' },
       nodes: { type: 'string' },
       redis: { type: 'boolean' },
+      'no-redis-restart': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -119,6 +121,7 @@ function readOptions() {
     sampleMs: Number(values['sample-ms'] ?? (durationMs >= 300_000 ? 5000 : 1000)),
     cutChance,
     nodes,
+    redisRestarts: values['no-redis-restart'] === true ? 0 : 1,
     isHelp: values.help === true,
     specs: SPECS.filter((spec) => values.only === undefined || spec.transport === values.only),
   };

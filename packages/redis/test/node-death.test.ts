@@ -259,3 +259,51 @@ test('the official v1 client through the proxy: the call whose node was SIGKILLe
     },
     codeOf: (error) => (error instanceof V1McpError ? error.code : undefined),
   }));
+
+test('our Client through the proxy: a call waiting for its elicitation answer when its node is SIGKILLed rejects with the error response (the answer goes to a dead node)', async (t) => {
+  const skip = await skipReason();
+  if (skip !== undefined) return t.skip(skip);
+  await using redis = await startRedisServer();
+  await using cluster = await startProxiedNodes(redis.url);
+  let callAnswered: ((response: Response) => void) | undefined;
+  const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
+  let holderKilled: Promise<void> | undefined;
+  const client = new Client(
+    { name: 'node-death-elicitation', version: '1' },
+    {
+      era: 'handshake',
+      handlers: {
+        // The answer is given only after the call's node is dead.
+        elicitation: async () => {
+          const holder = nodeOf(cluster, await callResponse);
+          holder.child.kill('SIGKILL');
+          await (holderKilled ??= new Promise((resolve) => holder.child.once('exit', () => resolve())));
+          return { action: 'accept', content: { name: 'after the kill' } };
+        },
+      },
+    },
+  );
+  await client.connect(
+    new StreamableHttpClientTransport(cluster.url, {
+      reconnection: { initialDelayMs: 0, maxAttempts: 10 },
+      onError: () => {},
+      fetch: async (input: string | URL | Request, init?: RequestInit) => {
+        const request = new Request(input, init);
+        const isCall =
+          request.method === 'POST' &&
+          (await request.clone().text()).includes('test_input_required_result_elicitation');
+        const response = await fetch(request);
+        if (isCall) callAnswered?.(response);
+        return response;
+      },
+    }),
+  );
+  t.after(() => client.close());
+  const error = await client
+    .callTool({ name: 'test_input_required_result_elicitation', arguments: {} }, { timeoutMs: 40_000 })
+    .then(
+      (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
+      (error: unknown) => error,
+    );
+  assert.equal(error instanceof RpcError ? error.code : undefined, HOLDER_STOPPED, String(error));
+});
