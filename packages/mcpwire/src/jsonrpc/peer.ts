@@ -55,8 +55,7 @@ export class Peer {
   // Made on first use and dropped when empty: an idle connection holds neither.
   #pending: Map<RequestId, Pending> | undefined;
   #inbound: Map<RequestId, Cancellation> | undefined;
-  // The request whose handler is running right now, synchronously: one that answers in the same call
-  // never enters #inbound (no Map made and dropped per request when requests are answered one by one).
+  // The request whose handler runs right now; one answered within that call never enters #inbound.
   #currentId: RequestId | undefined;
   #current: Cancellation | undefined;
   #closed: Error | undefined;

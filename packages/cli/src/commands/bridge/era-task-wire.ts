@@ -125,3 +125,13 @@ export function toFrontInputRequest(
 ): TaskInputRequest {
   return params === undefined ? { method } : { method, params: withoutRelatedTask(params) };
 }
+
+/** Finished tasks whose answers a bridge keeps at most (the oldest goes first). */
+export const FINISHED_KEPT = 1_000;
+
+/** True once a finished task's ttl (from its creation) has passed: the child would have forgotten it. */
+export function isPastTtl(task: { ttlMs?: number | null; createdAt: string }): boolean {
+  if (typeof task.ttlMs !== 'number') return false;
+  const createdAt = Date.parse(task.createdAt);
+  return Number.isFinite(createdAt) && Date.now() > createdAt + task.ttlMs;
+}

@@ -6,17 +6,11 @@
 // streams. The tasks live on the child, across requests; ids are mapped by era-task-wire.ts.
 
 import { randomBytes } from 'node:crypto';
-import {
-  defineExtension,
-  ErrorCode,
-  RpcError,
-  StatelessErrorCode,
-  type JsonObject,
-  type ServerCapabilities,
-} from 'mcpwire';
+import { defineExtension, ErrorCode, RpcError, type JsonObject, type ServerCapabilities } from 'mcpwire';
 import type { Client } from 'mcpwire/client';
 import type { ListenFeed, RequestContext, ServerExtension, ServerMethodHandler } from 'mcpwire/server';
 import {
+  missingExtension,
   tasks,
   TASKS_EXTENSION_ID,
   type DetailedTask,
@@ -24,7 +18,9 @@ import {
 } from 'mcpwire/extensions/tasks';
 import {
   childTaskOf,
+  FINISHED_KEPT,
   fromFrontTaskId,
+  isPastTtl,
   relatedChildTaskId,
   toFrontInputRequest,
   toFrontTask,
@@ -387,29 +383,10 @@ function declaresTasks(capabilities: { extensions?: Record<string, unknown> } | 
   return typeof declared === 'object' && declared !== null;
 }
 
-/** -32021 naming the extension, with `requiredCapabilities` (S26-TASK-3/4). */
-function missingExtension(why: string): RpcError {
-  return new RpcError(
-    StatelessErrorCode.MissingRequiredClientCapability,
-    `${why}: the request must declare the client capability extensions["${TASKS_EXTENSION_ID}"]`,
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
-  );
-}
-
 function unknownTask(taskId: string, method: string): RpcError {
   return new RpcError(
     ErrorCode.InvalidParams,
     `Invalid params for "${method}": no task "${taskId}" (unknown, expired, or not yours)`,
     { taskId },
   );
-}
-
-/** Finished tasks whose answers a bridge keeps at most (the oldest goes first). */
-export const FINISHED_KEPT = 1_000;
-
-/** True once a finished task's ttl (from its creation) has passed: the child would have forgotten it. */
-function isPastTtl(task: DetailedTask): boolean {
-  if (typeof task.ttlMs !== 'number') return false;
-  const createdAt = Date.parse(task.createdAt);
-  return Number.isFinite(createdAt) && Date.now() > createdAt + task.ttlMs;
 }

@@ -16,7 +16,7 @@
 //             tasksClientPart, tasksForClient, createTaskReceiver (the client as a handshake-era receiver)
 
 export { tasks, type TasksExtension, type TasksOptions } from './tasks-server.ts';
-export { inputThenTask } from './task-tool-call.ts';
+export { inputThenTask, missingExtension } from './task-tool-call.ts';
 export { TaskRequestContext } from './task-context.ts';
 export {
   canMove,
