@@ -70,6 +70,29 @@ describe('on a real redis-server', () => {
     assert.ok(!seen.includes('other:1'), 'a message reaches only its topic');
   });
 
+  test('RedisMessageBus: messages published while a subscriber connection is away reach it once it is back, once each, in order', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    const errors: Error[] = [];
+    await using a = new RedisMessageBus(await connect());
+    await using b = new RedisMessageBus(await connect(), { onError: (error) => errors.push(error) });
+    const admin = await connect();
+    const seen: number[] = [];
+    await b.subscribe('replayed', (message) => seen.push(message.n as number));
+    // B's subscriber connection is killed three times while A publishes one message at a time: some
+    // are published while it reconnects, which pub/sub alone never delivers to it.
+    const last = 300;
+    for (let n = 1; n <= last; n++) {
+      if (n % 100 === 50) await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+      await a.publish('replayed', { n });
+    }
+    const deadline = Date.now() + 10_000;
+    while (seen.at(-1) !== last && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const expected = Array.from({ length: last }, (_, index) => index + 1);
+    const missing = expected.filter((n) => !seen.includes(n));
+    assert.deepEqual(missing, [], `missed while away (errors: ${errors.map((e) => e.message).join('; ')})`);
+    assert.deepEqual(seen, expected, 'each once, in order');
+  });
+
   test('RedisEventStore: appended on A, replayed on B after any id; unknown, dropped and trimmed ids give undefined', async (t) => {
     if (skip !== undefined) return t.skip(skip);
     const a = new RedisEventStore(await connect());
