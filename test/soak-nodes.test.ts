@@ -1,11 +1,8 @@
 // The short multi-node soak (issue 24, point 4): `npm run soak -- --nodes 3 --redis` for ~18 s, three
 // `serve everything --redis` nodes behind a round-robin HAProxy on one persisted redis-server, both
-// eras, nodes SIGKILLed and restarted; then its verdict is checked. Without the Redis restart
-// (--no-redis-restart): an answer to a server-to-client request published while the holder's bus
-// subscriber reconnects after a Redis outage is lost (the bus is at most once) and its call ends only
-// at the server's 60 s request timeout, which the verdict counts as a hang in about one short run
-// of three (docs/design.md, "Multi-node soak"); `npm run soak -- --nodes 3 --redis` still restarts
-// Redis and shows it.
+// eras, nodes SIGKILLed and restarted, Redis restarted once; then its verdict is checked. The
+// restart is what found an answer to a server-to-client request lost while the holder's bus
+// subscriber reconnected (docs/design.md, "Multi-node soak"); the bus's replay log keeps it now.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -40,7 +37,6 @@ async function runShortMultiNodeSoak(): Promise<{
         '--nodes',
         '3',
         '--redis',
-        '--no-redis-restart',
         '--seconds',
         String(SOAK_SECONDS),
         '--seed',
@@ -64,7 +60,7 @@ async function runShortMultiNodeSoak(): Promise<{
 }
 
 test(
-  'the multi-node soak: every request has exactly one outcome across node kills',
+  'the multi-node soak: every request has exactly one outcome across node kills and a Redis restart',
   { timeout: 300_000 },
   async (t) => {
     const skip = (await redisSkipReason()) ?? (await haproxySkipReason());
@@ -77,7 +73,7 @@ test(
     assert.equal(settled, figures.requests, 'every request in the ledger has exactly one outcome');
     assert.ok(figures.nodeKills >= 1, 'a node was killed and restarted');
     assert.equal(figures.nodeRestarts, figures.nodeKills, 'every killed node came back on its port');
-    assert.equal(figures.redisRestarts, 0, 'Redis was not restarted (--no-redis-restart)');
+    assert.equal(figures.redisRestarts, 1, 'Redis was restarted once');
     assert.ok(figures.requests > 50, `only ${figures.requests} requests`);
     for (const driver of ['2025-11-25/http', '2026-07-28/http'])
       assert.ok((figures.resultsByDriver[driver] ?? 0) > 0, `${driver} got results`);

@@ -7,6 +7,9 @@ export interface KeyOptions {
   readonly prefix?: string;
 }
 
+/** What Redis Cluster hashes instead of the whole name: the text between the first `{` and the next `}`. */
+const HASH_TAG = /^[^{]*\{[^}]+\}/;
+
 /** The names of the keys a store uses, under one prefix. */
 export class RedisKeys {
   readonly prefix: string;
@@ -77,5 +80,15 @@ export class RedisKeys {
   /** A bus topic's pub/sub channel. */
   topic(topic: string): string {
     return `${this.prefix}:bus:${topic}`;
+  }
+
+  /**
+   * A bus topic's replay log (a Stream of its recent messages, bus-log.ts), in its channel's Cluster
+   * slot: the publish script appends to it and publishes in one step. A channel without a hash tag is
+   * hashed whole, so the log's tag is the whole channel name.
+   */
+  topicLog(topic: string): string {
+    const channel = this.topic(topic);
+    return HASH_TAG.test(channel) ? `${channel}:log` : `{${channel}}:log`;
   }
 }
