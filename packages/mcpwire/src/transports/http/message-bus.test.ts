@@ -10,16 +10,16 @@ import { createFixtureServer } from '../../../test/support/fixture-server.ts';
 import { SseReader, type Loose } from '../../../test/support/http-kit.ts';
 import { InMemoryEventStore, type EventStore } from './event-store.ts';
 import { createHttpHandler } from './handler.ts';
-import { InMemoryMessageBus } from './message-bus.ts';
+import { BusTopic, InMemoryMessageBus, type MessageBus } from './message-bus.ts';
+import { StoreUnavailableError } from './store-unavailable.ts';
 import { serveHttp, type HttpServerHandle } from './node.ts';
 import { InMemorySessionStore } from './session-store.ts';
 
 type Body = Record<string, Loose>;
 
 /** Two nodes: handlers over fixture servers sharing a store and a bus, each served on 127.0.0.1. */
-async function twoNodes(eventStore?: EventStore) {
+async function twoNodes(eventStore?: EventStore, bus: MessageBus = new InMemoryMessageBus()) {
   const sessions = new InMemorySessionStore();
-  const bus = new InMemoryMessageBus();
   const cancelled: string[] = [];
   let onStarted = (): void => {};
   const started = new Promise<void>((resolve) => (onStarted = resolve));
@@ -135,6 +135,45 @@ describe('sessions as state: the message bus between handlers', () => {
     assert.equal(answer.status, 202);
     const result = (await reader.nextMessage()) as Body;
     assert.equal(result.id, 1);
+    assert.match(result.result.content[0].text, /User response: accept/);
+  });
+
+  test('an answer POSTed to B while the bus refuses it is answered 503 with Retry-After, and taken when sent again', async () => {
+    // A bus whose backend is down for session messages while `isDown` (what a Redis bus throws then).
+    const bus = new (class extends InMemoryMessageBus {
+      isDown = false;
+      override publish(topic: string, message: Parameters<MessageBus['publish']>[1]): void {
+        if (this.isDown && topic === BusTopic.sessionMessage)
+          throw new StoreUnavailableError('The bus is down');
+        super.publish(topic, message);
+      }
+    })();
+    await using nodes = await twoNodes(undefined, bus);
+    const headers = await open(nodes.a.handle);
+    const call = await postTo(
+      nodes.a.handle,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'test_elicitation', arguments: { message: 'who?' } },
+      },
+      headers,
+    );
+    const reader = new SseReader(call);
+    const request = (await reader.nextMessage()) as Body;
+    const answer = {
+      jsonrpc: '2.0',
+      id: request.id,
+      result: { action: 'accept', content: { username: 'u', email: 'e@x' } },
+    };
+    bus.isDown = true;
+    const refused = await postTo(nodes.b.handle, answer, headers);
+    assert.equal(refused.status, 503, 'not a 202 for an answer that went nowhere');
+    assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+    bus.isDown = false;
+    assert.equal((await postTo(nodes.b.handle, answer, headers)).status, 202);
+    const result = (await reader.nextMessage()) as Body;
     assert.match(result.result.content[0].text, /User response: accept/);
   });
 
