@@ -7,6 +7,7 @@ import { RedisKeys, type KeyOptions } from './keys.ts';
 import { isCluster } from './cluster-connection.ts';
 import { isAfter, PUBLISH_LOGGED, readLogged, readRange, type LoggedMessage } from './bus-log.ts';
 import type { RedisPublisher, RedisSubscriber } from './redis-connection.ts';
+import { orUnavailable } from './unavailable.ts';
 
 /** A bus message: a plain JSON object. */
 type JsonObject = Parameters<BusListener>[0];
@@ -76,15 +77,10 @@ export class RedisMessageBus implements MessageBus, AsyncDisposable {
   }
 
   async publish(topic: string, message: JsonObject): Promise<void> {
-    await this.#redis.eval(PUBLISH_LOGGED, {
-      keys: [this.#keys.topicLog(topic)],
-      arguments: [
-        this.#keys.topic(topic),
-        JSON.stringify(message),
-        this.#replayLength,
-        this.#isSharded ? 'SPUBLISH' : 'PUBLISH',
-      ],
-    });
+    const keys = [this.#keys.topicLog(topic)];
+    const command = this.#isSharded ? 'SPUBLISH' : 'PUBLISH';
+    const args = [this.#keys.topic(topic), JSON.stringify(message), this.#replayLength, command];
+    await orUnavailable('message bus', () => this.#redis.eval(PUBLISH_LOGGED, { keys, arguments: args }));
   }
 
   async subscribe(name: string, listener: BusListener): Promise<() => void> {

@@ -14,7 +14,7 @@ import type {
   SessionState,
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
-import type { HttpReply } from './exchange.ts';
+import { emptyReply, type HttpReply } from './exchange.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
 import { updateFenced, type SessionStore } from './session-store.ts';
 import { SessionStreams, type SessionStreamSettings } from './session-streams.ts';
@@ -26,9 +26,9 @@ export interface SessionOwner {
   forget(session: HttpSession): void;
   /**
    * A client's response or cancellation this handler has nothing waiting for: another handler
-   * serving the session may (the message bus carries it there).
+   * serving the session may (the message bus carries it there). Rejects when the bus cannot take it.
    */
-  forward(session: HttpSession, message: Message): void;
+  forward(session: HttpSession, message: Message): Promise<void>;
   /** The session's record changed here (other handlers' live copies take it); settles once published. */
   changed(record: SessionRecord): Promise<void>;
   /** This handler's tag in stream ids: a stream is continued where it is held. */
@@ -216,7 +216,8 @@ export class HttpSession implements Channel, SessionState {
   }
 
   /**
-   * Delivers a POST body. With requests in it, resolves with their response (JSON or SSE).
+   * Delivers a POST body. With requests in it, resolves with their response (JSON or SSE); with a
+   * message for another handler, with 202 once the bus took it (rejects when it could not).
    * `delivery.principal`, who sent them, is what `info.principalOf` answers while they are in flight
    * (a token refreshed mid-session gives later requests its new scopes and expiry).
    */
@@ -250,8 +251,7 @@ export class HttpSession implements Channel, SessionState {
       }
     }
     if (requests.length === 0 && frame.type === 'message' && this.#isForElsewhere(frame.message)) {
-      this.#owner.forward(this, frame.message);
-      return undefined;
+      return this.#owner.forward(this, frame.message).then(() => emptyReply(202));
     }
     this.#deliver(frame);
     return exchange?.response;

@@ -119,10 +119,16 @@ export class SessionRegistry implements SessionOwner {
     }
   }
 
-  forward(session: HttpSession, message: Message): void {
-    this.publish(BusTopic.sessionMessage, {
+  /**
+   * Publishes a client's answer or cancellation for the handler it belongs to. Rejects when the bus
+   * cannot take it, so the POST is not answered 202 for a message that went nowhere (a
+   * StoreUnavailableError is a 503 with Retry-After, and the client can send it again).
+   */
+  async forward(session: HttpSession, message: Message): Promise<void> {
+    await this.#bus.publish(BusTopic.sessionMessage, {
       sessionId: session.id,
       message: message as unknown as JsonObject,
+      from: this.busId,
     });
   }
 
