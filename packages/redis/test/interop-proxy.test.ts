@@ -7,7 +7,7 @@
 // (resumption) is node-death.test.ts, tasks through a dead node tasks-node-death.test.ts.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -24,7 +24,7 @@ import {
   startProxiedNodes,
   type ProxiedNodes,
 } from '../../../test/support/redis-nodes.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite, startRedisServer } from '../../../test/support/redis-server.ts';
 
 type Era = 'handshake' | '2026-07-28';
 
@@ -202,6 +202,18 @@ const CLIENTS: ReadonlyArray<{
   },
 ];
 
+/** One redis-server and three nodes on it behind HAProxy; `stop` stops the proxy and nodes, then Redis. */
+async function startNodes(): Promise<{ readonly nodes: ProxiedNodes; stop(): Promise<void> }> {
+  const redis = await startRedisServer();
+  try {
+    const nodes = await startProxiedNodes(redis.url);
+    return { nodes, stop: async () => (await nodes[Symbol.asyncDispose](), await redis.stop()) };
+  } catch (error) {
+    await redis.stop();
+    throw error;
+  }
+}
+
 /** The POSTs of `exchanges` from index `from` on that carry a tools/call. */
 function callPosts(exchanges: Exchanges, from: number): Exchange[] {
   return exchanges.list
@@ -210,25 +222,14 @@ function callPosts(exchanges: Exchanges, from: number): Exchange[] {
 }
 
 describe('interop through three nodes behind HAProxy on one redis-server', () => {
-  let skip: string | undefined;
-  let redis: RedisServer | undefined;
-  let cluster: ProxiedNodes | undefined;
-  before(async () => {
-    skip = (await redisSkipReason()) ?? (await haproxySkipReason());
-    if (skip !== undefined) return;
-    redis = await startRedisServer();
-    cluster = await startProxiedNodes(redis.url);
-  });
-  after(async () => {
-    await cluster?.[Symbol.asyncDispose]();
-    await redis?.stop();
-  });
+  const redis = redisForSuite({ start: startNodes, skipReason: haproxySkipReason });
 
   for (const { name, era, connect } of CLIENTS) {
     test(`${name}, ${era}: an elicitation answered through another node than the one holding the call`, async (t) => {
-      if (skip !== undefined) return t.skip(skip);
+      if (redis.skipped(t)) return;
+      const cluster = redis.server.nodes;
       const exchanges = new Exchanges();
-      const peer = await connect(cluster!.url, exchanges);
+      const peer = await connect(cluster.url, exchanges);
       t.after(() => peer.close());
       const from = exchanges.list.length;
       const result = await peer.callTool('test_elicitation', { message: 'who?' });
@@ -258,9 +259,10 @@ describe('interop through three nodes behind HAProxy on one redis-server', () =>
     });
 
     test(`${name}, ${era}: a list change raised on one node reaches the ${era === 'handshake' ? 'GET' : 'subscriptions/listen'} stream another node holds`, async (t) => {
-      if (skip !== undefined) return t.skip(skip);
+      if (redis.skipped(t)) return;
+      const cluster = redis.server.nodes;
       const exchanges = new Exchanges();
-      const peer = await connect(cluster!.url, exchanges);
+      const peer = await connect(cluster.url, exchanges);
       t.after(() => peer.close());
       let holder: string;
       if (era === 'handshake') holder = await exchanges.getStreamNode();
@@ -272,7 +274,7 @@ describe('interop through three nodes behind HAProxy on one redis-server', () =>
         assert.ok(listen, 'the listen stream was POSTed');
         holder = listen.node;
       }
-      const raiser = cluster!.nodes.find((_node, index) => `node${index + 1}` !== holder);
+      const raiser = cluster.nodes.find((_node, index) => `node${index + 1}` !== holder);
       assert.ok(raiser, `a node other than ${holder}`);
       const changed = peer.toolListChanged();
       const raised = await statelessRequest(raiser.url, 'tools/call', {
