@@ -1,12 +1,16 @@
 // Issue 24, point 2: the official v1 and v2 clients and ours, through three `serve everything --redis`
 // nodes behind a real HAProxy in round-robin, one test per client and case the client can express.
 // Cases here: an elicitation whose answer reaches the node holding the call through another node; a
-// list change raised on one node seen on the stream another node holds (handshake era: the GET
-// stream; 2026-07-28: a `subscriptions/listen` stream).
+// call cancelled (handshake era: `notifications/cancelled`, which the round-robin sends to another
+// node; 2026-07-28: the call's connection closed) whose abort on its node is seen through another
+// (the everything server's `test_wait_for_cancel` and `test_cancellation_seen`); a list change raised
+// on one node seen on the stream another node holds (handshake era: the GET stream; 2026-07-28: a
+// `subscriptions/listen` stream).
 // The official v1 client speaks the handshake era only. Node death
 // (resumption) is node-death.test.ts, tasks through a dead node tasks-node-death.test.ts.
 
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -76,6 +80,13 @@ class Exchanges {
 /** What the cases need of a client, whichever it is. */
 interface Peer {
   callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Calls `name` asking for progress; `cancel` aborting cancels the call, as the client's era does it. */
+  callCancellable(
+    name: string,
+    args: Record<string, unknown>,
+    cancel: AbortSignal,
+    onProgress: () => void,
+  ): Promise<unknown>;
   /** The messages of the elicitations the client answered. */
   readonly asked: string[];
   /** Resolves at the next notifications/tools/list_changed. */
@@ -117,6 +128,8 @@ async function connectOurs(url: string, exchanges: Exchanges, era: Era): Promise
   return {
     asked,
     callTool: (name, args) => client.callTool({ name, arguments: args }),
+    callCancellable: (name, args, signal, onProgress) =>
+      client.callTool({ name, arguments: args }, { signal, onProgress }),
     toolListChanged: () => new Promise((resolve) => client.on('toolsListChanged', () => resolve())),
     listen: async () => {
       await client.listen({ toolsListChanged: true }).acknowledged;
@@ -138,6 +151,8 @@ async function connectV1(url: string, exchanges: Exchanges): Promise<Peer> {
   return {
     asked,
     callTool: (name, args) => client.callTool({ name, arguments: args }),
+    callCancellable: (name, args, signal, onprogress) =>
+      client.callTool({ name, arguments: args }, undefined, { signal, onprogress }),
     toolListChanged: changes.next,
     close: () => client.close(),
   };
@@ -165,6 +180,8 @@ async function connectV2(url: string, exchanges: Exchanges, era: Era): Promise<P
   return {
     asked,
     callTool: (name, args) => client.callTool({ name, arguments: args }),
+    callCancellable: (name, args, signal, onprogress) =>
+      client.callTool({ name, arguments: args }, { signal, onprogress }),
     toolListChanged: changes.next,
     listen: async () => {
       await client.listen({ toolsListChanged: true });
@@ -256,6 +273,37 @@ describe('interop through three nodes behind HAProxy on one redis-server', () =>
         exchange.body.includes('"method":"initialize"'),
       );
       assert.equal(initializes.length, era === 'handshake' ? 1 : 0, `the ${era} era`);
+    });
+
+    test(`${name}, ${era}: a call cancelled ${era === 'handshake' ? 'through another node (notifications/cancelled)' : '(its connection closed)'} aborts on its node, seen through another node`, async (t) => {
+      if (redis.skipped(t)) return;
+      const cluster = redis.server.nodes;
+      const exchanges = new Exchanges();
+      const peer = await connect(cluster.url, exchanges);
+      t.after(() => peer.close());
+      const key = randomUUID();
+      const from = exchanges.list.length;
+      const cancel = new AbortController();
+      // Cancelled once the call reports progress: it runs on its node, so the cancellation cannot overtake it.
+      const calling = peer.callCancellable('test_wait_for_cancel', { key }, cancel.signal, () =>
+        cancel.abort(new Error('cancelled by the test')),
+      );
+      await assert.rejects(calling, 'the cancelled call rejects');
+      // The 2026-07-28 era has no notifications/cancelled over HTTP: the client closes the call's
+      // connection, which the proxy closes on the node running it, so only the observation crosses.
+      const seen = await peer.callTool('test_cancellation_seen', { key });
+      assert.match(JSON.stringify(seen), new RegExp(`cancelled: ${key}`));
+      await exchanges.settled();
+      const posts = exchanges.list.slice(from).filter((exchange) => exchange.method === 'POST');
+      const call = posts.find((exchange) => exchange.body.includes('"test_wait_for_cancel"'));
+      const cancelled = posts.find((exchange) => exchange.body.includes('"notifications/cancelled"'));
+      const check = posts.find((exchange) => exchange.body.includes('"test_cancellation_seen"'));
+      assert.ok(call && check, `the calls were POSTed: ${JSON.stringify(posts)}`);
+      assert.notEqual(check.node, call.node, 'the cancellation was seen through another node');
+      if (era === 'handshake') {
+        assert.ok(cancelled, `notifications/cancelled was POSTed: ${JSON.stringify(posts)}`);
+        assert.notEqual(cancelled.node, call.node, 'the cancellation went through another node');
+      } else assert.equal(cancelled, undefined, 'no notifications/cancelled in the 2026-07-28 era');
     });
 
     test(`${name}, ${era}: a list change raised on one node reaches the ${era === 'handshake' ? 'GET' : 'subscriptions/listen'} stream another node holds`, async (t) => {
