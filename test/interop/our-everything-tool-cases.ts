@@ -47,6 +47,10 @@ export const DEDICATED_TOOLS = [
   'failing_job',
   'protocol_error_job',
   'test_tool_with_task',
+  // The cancellation fixture: the first answers only when cancelled, the second only once that was
+  // seen; packages/redis/test/interop-proxy.test.ts cancels through the nodes with each client.
+  'test_wait_for_cancel',
+  'test_cancellation_seen',
 ];
 
 /** Every other tool our everything server lists, in listing order. */

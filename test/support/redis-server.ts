@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, type TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { debianPackageSkipReason } from './debian-package.ts';
@@ -75,6 +76,56 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     throw error;
   }
   return { port, url, stop, terminate, restart, [Symbol.asyncDispose]: stop };
+}
+
+/** What a suite starts: anything it can stop (a redis-server, a cluster, nodes over either). */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/** A suite's Redis, started by its `before` hook and stopped by its `after` hook. */
+export interface SuiteRedis<T extends Stoppable> {
+  /** Skips `t` (saying why) and returns true when the suite cannot run: call it first in each test. */
+  skipped(t: TestContext): boolean;
+  /** What `start` resolved with; throws when read in a skipped suite or before the hook ran. */
+  readonly server: T;
+}
+
+/** What a suite starts beyond the default, and what else it needs. */
+export interface SuiteRedisOptions<T extends Stoppable> {
+  readonly start: () => Promise<T>;
+  /** Another reason to skip, asked only when redis-server is there (e.g. `haproxySkipReason`). */
+  readonly skipReason?: () => Promise<string | undefined>;
+}
+
+/**
+ * Registers `before` and `after` hooks on the enclosing `describe`: one redis-server (or what
+ * `options.start` makes) for all its tests, started once redis-server (and `options.skipReason`'s
+ * need) is there, stopped after the last test.
+ */
+export function redisForSuite(): SuiteRedis<RedisServer>;
+export function redisForSuite<T extends Stoppable>(options: SuiteRedisOptions<T>): SuiteRedis<T>;
+export function redisForSuite(
+  options: SuiteRedisOptions<Stoppable> = { start: startRedisServer },
+): SuiteRedis<Stoppable> {
+  let skip: string | undefined;
+  let started: Stoppable | undefined;
+  before(async () => {
+    skip = (await redisSkipReason()) ?? (await options.skipReason?.());
+    if (skip === undefined) started = await options.start();
+  });
+  after(() => started?.stop());
+  return {
+    skipped(t) {
+      if (skip === undefined) return false;
+      t.skip(skip);
+      return true;
+    },
+    get server() {
+      if (started === undefined) throw new Error(`no Redis for this suite: ${skip ?? 'not started yet'}`);
+      return started;
+    },
+  };
 }
 
 /** Spawns one redis-server process and resolves once it answers PING (rejects, stopped, if it does not); `stop` sends SIGTERM and awaits its exit. */

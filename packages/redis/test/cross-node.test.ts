@@ -5,10 +5,10 @@
 // change raised on B reaches A's GET stream; Last-Event-ID on B resumes A's stream.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { HttpServerHandle } from 'mcpwire/node';
 import { twoRedisNodes, type StoresTarget } from './support/nodes.ts';
-import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite, startRedisServer } from '../../../test/support/redis-server.ts';
 import { startRedisCluster } from '../../../test/support/redis-cluster.ts';
 import { SseFrames } from './support/sse.ts';
 import { answerOf, open, postTo } from './support/mcp-http.ts';
@@ -34,17 +34,11 @@ for (const [where, start] of [
   ['a three-master Redis Cluster', threeMasters],
 ] as const)
   describe(`two nodes on ${where}`, () => {
-    let skip: string | undefined;
-    let redis: RunningRedis | undefined;
-    before(async () => {
-      skip = await redisSkipReason();
-      if (skip === undefined) redis = await start();
-    });
-    after(() => redis?.stop());
+    const redis = redisForSuite({ start });
 
     test('a session made on A is served on B; DELETE on B gives 404 on A', async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const call = {
         jsonrpc: '2.0',
@@ -63,8 +57,8 @@ for (const [where, start] of [
     });
 
     test('the answer to ctx.elicit on A, POSTed to B, reaches the handler waiting on A', async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const call = await postTo(
         nodes.a.handle,
@@ -88,8 +82,8 @@ for (const [where, start] of [
     });
 
     test('elicitations sent at once by A and by B in one session: each answer, POSTed to the other node, reaches its sender only', async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const ask = (handle: HttpServerHandle, id: number) =>
         postTo(handle, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask' } }, headers);
@@ -112,8 +106,8 @@ for (const [where, start] of [
     });
 
     test('notifications/cancelled POSTed to B aborts the handler running on A', async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const gone = new AbortController();
       const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait_for_cancel' } };
@@ -132,8 +126,8 @@ for (const [where, start] of [
     });
 
     test('Last-Event-ID on B resumes a stream A writes: what was written, then what A writes later, once each', async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const call = await postTo(
         nodes.a.handle,
@@ -169,8 +163,8 @@ for (const [where, start] of [
     });
 
     test("a list change raised on B's server reaches the GET stream held by A", async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      await using nodes = await twoRedisNodes(redis!.target);
+      if (redis.skipped(t)) return;
+      await using nodes = await twoRedisNodes(redis.server.target);
       const headers = await open(nodes.a.handle);
       const stream = await fetch(nodes.a.handle.url, {
         headers: { ...headers, Accept: 'text/event-stream' },

@@ -4,11 +4,11 @@
 // client's next request (the bus), and a lost bus message is out of date for at most recordCacheMs.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { twoRedisNodes } from './support/nodes.ts';
 import { answerOf, open, postTo } from './support/mcp-http.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite } from '../../../test/support/redis-server.ts';
 
 /** Calls of one command so far, from Redis's own `INFO commandstats`. */
 async function callsOf(url: string, command: string): Promise<number> {
@@ -30,33 +30,27 @@ const echo = (id: number) => ({
 });
 
 describe('an established POST on Redis', () => {
-  let skip: string | undefined;
-  let redis: RedisServer | undefined;
-  before(async () => {
-    skip = await redisSkipReason();
-    if (skip === undefined) redis = await startRedisServer();
-  });
-  after(() => redis?.stop());
+  const redis = redisForSuite();
 
   test('of a session live on the node reads no record: ten POSTs, no HGETALL', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     // A minute: the test's POSTs all fall within it, however slow the machine.
-    const target = { url: redis!.url, recordCacheMs: 60_000 };
+    const target = { url: redis.server.url, recordCacheMs: 60_000 };
     await using nodes = await twoRedisNodes(target);
     const headers = await open(nodes.a.handle);
-    const before = await callsOf(redis!.url, 'hgetall');
+    const before = await callsOf(redis.server.url, 'hgetall');
     for (let id = 1; id <= 10; id++) {
       const answer = await answerOf(await postTo(nodes.a.handle, echo(id), headers));
       assert.deepEqual((answer.result as { content: unknown }).content, [
         { type: 'text', text: `${id} from a` },
       ]);
     }
-    assert.equal((await callsOf(redis!.url, 'hgetall')) - before, 0);
+    assert.equal((await callsOf(redis.server.url, 'hgetall')) - before, 0);
   });
 
   test('DELETE through B: the next POST through A gets 404 (the bus, not a read, tells A)', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    const target = { url: redis!.url, recordCacheMs: 60_000 };
+    if (redis.skipped(t)) return;
+    const target = { url: redis.server.url, recordCacheMs: 60_000 };
     await using nodes = await twoRedisNodes(target);
     const headers = await open(nodes.a.handle);
     assert.equal((await postTo(nodes.a.handle, echo(1), headers)).status, 200);
@@ -66,12 +60,12 @@ describe('an established POST on Redis', () => {
   });
 
   test('a lost invalidation: the record deleted with no bus message is seen after recordCacheMs', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    const target = { url: redis!.url, recordCacheMs: 60_000 };
+    if (redis.skipped(t)) return;
+    const target = { url: redis.server.url, recordCacheMs: 60_000 };
     await using nodes = await twoRedisNodes(target);
     const headers = await open(nodes.a.handle);
     assert.equal((await postTo(nodes.a.handle, echo(1), headers)).status, 200);
-    const client = createClient({ url: redis!.url });
+    const client = createClient({ url: redis.server.url });
     await client.connect();
     try {
       // What a lost `sessionEnded` leaves: the record gone, node A not told.

@@ -4,33 +4,29 @@
 // gives undefined.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { RedisEventStore } from '../src/redis-event-store.ts';
 import { RedisMessageBus } from '../src/redis-message-bus.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite } from '../../../test/support/redis-server.ts';
 
 describe('on a real redis-server', () => {
-  let skip: string | undefined;
-  let server: RedisServer | undefined;
   const clients: { destroy(): void }[] = [];
+  // Before redisForSuite's hooks: node:test runs `after` hooks in the order they were registered, and
+  // a client must be gone before its server stops.
+  after(() => {
+    for (const client of clients) client.destroy();
+  });
+  const redis = redisForSuite();
   const connect = async () => {
-    const client = createClient({ url: server!.url });
+    const client = createClient({ url: redis.server.url });
     await client.connect();
     clients.push(client);
     return client;
   };
-  before(async () => {
-    skip = await redisSkipReason();
-    if (skip === undefined) server = await startRedisServer();
-  });
-  after(async () => {
-    for (const client of clients) client.destroy();
-    await server?.stop();
-  });
 
   test('RedisMessageBus: what node A publishes reaches node B and A, in order; a throwing listener does not stop the next; unsubscribe ends delivery', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     const errors: Error[] = [];
     await using a = new RedisMessageBus(await connect(), { onError: (error) => errors.push(error) });
     await using b = new RedisMessageBus(await connect(), { onError: (error) => errors.push(error) });
@@ -94,7 +90,7 @@ describe('on a real redis-server', () => {
   });
 
   test('RedisEventStore: appended on A, replayed on B after any id; unknown, dropped and trimmed ids give undefined', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     const a = new RedisEventStore(await connect());
     const b = new RedisEventStore(await connect());
     const priming = await a.append('stream-1', '');

@@ -4,11 +4,11 @@
 // the worker's late result is refused).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { TaskRecord } from 'mcpwire/extensions/tasks';
 import { createRedisStores } from '../src/create-redis-stores.ts';
 import { WORKER_LOST_MESSAGE } from '../src/redis-task-store.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite } from '../../../test/support/redis-server.ts';
 
 function working(taskId: string): TaskRecord {
   const now = Date.now();
@@ -30,18 +30,12 @@ const finish =
     record.status === 'working' ? { ...record, status, lastUpdatedAt: Date.now() } : undefined;
 
 describe('RedisTaskStore on one redis-server, two stores', () => {
-  let skip: string | undefined;
-  let redis: RedisServer | undefined;
-  before(async () => {
-    skip = await redisSkipReason();
-    if (skip === undefined) redis = await startRedisServer();
-  });
-  after(() => redis?.stop());
+  const redis = redisForSuite();
 
   test('two nodes finishing one task at once: one write wins, both see it, one terminal change is published', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    await using a = await createRedisStores({ url: redis!.url });
-    await using b = await createRedisStores({ url: redis!.url });
+    if (redis.skipped(t)) return;
+    await using a = await createRedisStores({ url: redis.server.url });
+    await using b = await createRedisStores({ url: redis.server.url });
     const seen: string[] = [];
     await a.tasks.create(working('race'));
     let terminal!: () => void;
@@ -72,9 +66,9 @@ describe('RedisTaskStore on one redis-server, two stores', () => {
   });
 
   test('a worker that stops renewing: another node watching sees the task failed; its late result is refused', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    await using worker = await createRedisStores({ url: redis!.url, taskLeaseMs: 200 });
-    await using other = await createRedisStores({ url: redis!.url, taskLeaseMs: 200 });
+    if (redis.skipped(t)) return;
+    await using worker = await createRedisStores({ url: redis.server.url, taskLeaseMs: 200 });
+    await using other = await createRedisStores({ url: redis.server.url, taskLeaseMs: 200 });
     await worker.tasks.create(working('orphan'));
     assert.equal((await other.tasks.get('orphan'))?.status, 'working', 'the lease is held');
     const failed = new Promise<TaskRecord | undefined>((resolve) => {

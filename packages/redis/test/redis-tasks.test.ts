@@ -5,13 +5,13 @@
 // held by B.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { tasks } from 'mcpwire/extensions/tasks';
 import { createHttpHandler } from 'mcpwire/http';
 import { serveHttp, type HttpServerHandle } from 'mcpwire/node';
 import { Server } from 'mcpwire/server';
 import { createRedisStores } from '../src/create-redis-stores.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite } from '../../../test/support/redis-server.ts';
 import { postRaw, RawHttpSession, statelessRequest, type Loose } from '../../../test/support/raw-mcp-http.ts';
 import { SseFrames } from './support/sse.ts';
 
@@ -148,17 +148,11 @@ async function nextOf(frames: SseFrames, method: string, accept: (params: Loose)
 }
 
 describe('tasks and listen feeds on one redis-server, two nodes', { timeout: 60_000 }, () => {
-  let skip: string | undefined;
-  let redis: RedisServer | undefined;
-  before(async () => {
-    skip = await redisSkipReason();
-    if (skip === undefined) redis = await startRedisServer();
-  });
-  after(() => redis?.stop());
+  const redis = redisForSuite();
 
   test('2026-07-28: a task created through A is read and cancelled through B, and its work on A aborts', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    await using nodes = await twoTaskNodes(redis!.url);
+    if (redis.skipped(t)) return;
+    await using nodes = await twoTaskNodes(redis.server.url);
     const created = await onNode(nodes.a.handle, 'tools/call', { name: 'hold', arguments: {} });
     assert.equal(created.result.resultType, 'task', JSON.stringify(created));
     const taskId = created.result.taskId as string;
@@ -175,8 +169,8 @@ describe('tasks and listen feeds on one redis-server, two nodes', { timeout: 60_
   });
 
   test('2025-11-25: tasks/result through B waits for the task running on A and returns its result', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    await using nodes = await twoTaskNodes(redis!.url);
+    if (redis.skipped(t)) return;
+    await using nodes = await twoTaskNodes(redis.server.url);
     const onA = await RawHttpSession.open(nodes.a.handle.url);
     const created = await onA.request('tools/call', { name: 'hold', arguments: {}, task: { ttl: 60_000 } });
     const taskId = created.result.task.taskId as string;
@@ -198,8 +192,8 @@ describe('tasks and listen feeds on one redis-server, two nodes', { timeout: 60_
   });
 
   test('listen on B: a resource update raised on A and the status of a task running on A arrive', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    await using nodes = await twoTaskNodes(redis!.url);
+    if (redis.skipped(t)) return;
+    await using nodes = await twoTaskNodes(redis.server.url);
     const stop = new AbortController();
     t.after(() => stop.abort());
     const updates = await listenOn(nodes.b.handle, { resourceSubscriptions: [RESOURCE] }, stop.signal);

@@ -3,22 +3,16 @@
 // stopped), `lost` once it ran out; of two nodes settling one stream at once, one claims it.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { RedisRequestLeases } from '../src/request-leases.ts';
-import { redisSkipReason, startRedisServer, type RedisServer } from '../../../test/support/redis-server.ts';
+import { redisForSuite } from '../../../test/support/redis-server.ts';
 
 describe('RedisRequestLeases', () => {
-  let skip: string | undefined;
-  let redis: RedisServer | undefined;
-  before(async () => {
-    skip = await redisSkipReason();
-    if (skip === undefined) redis = await startRedisServer();
-  });
-  after(() => redis?.stop());
+  const redis = redisForSuite();
 
   async function connect() {
-    const client = createClient({ url: redis!.url });
+    const client = createClient({ url: redis.server.url });
     await client.connect();
     return Object.assign(client, { [Symbol.asyncDispose]: async () => void client.destroy() });
   }
@@ -36,7 +30,7 @@ describe('RedisRequestLeases', () => {
   }
 
   test('held while renewed (past its lease time); answered: none, and no key is left', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     await using client = await connect();
     await using a = await node(client);
     await using b = await node(client);
@@ -50,7 +44,7 @@ describe('RedisRequestLeases', () => {
   });
 
   test('given up (its session closed with requests unanswered): lost at once, claimed once', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     await using client = await connect();
     await using a = await node(client);
     await using b = await node(client);
@@ -60,7 +54,7 @@ describe('RedisRequestLeases', () => {
   });
 
   test('its node stopped renewing: lost once it ran out, to exactly one of two settling nodes', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     await using client = await connect();
     await using other = await connect();
     const a = await node(client);
@@ -82,7 +76,7 @@ describe('RedisRequestLeases', () => {
   });
 
   test('no lease at all: none', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (redis.skipped(t)) return;
     await using client = await connect();
     await using b = await node(client);
     assert.deepEqual(await b.settle('never-held'), { state: 'none' });
