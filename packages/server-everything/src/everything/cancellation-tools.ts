@@ -39,13 +39,20 @@ export class CancellationLog {
   seen(key: string, signal: AbortSignal): Promise<void> {
     if (this.#seen.has(key)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
       const waiters = this.#waiters.get(key) ?? [];
-      waiters.push(() => {
+      const wake = (): void => {
         signal.removeEventListener('abort', onAbort);
         resolve();
-      });
+      };
+      // An aborted wait leaves nothing behind: a call that times out does not keep its waiter.
+      const onAbort = (): void => {
+        const at = waiters.indexOf(wake);
+        if (at >= 0) waiters.splice(at, 1);
+        if (waiters.length === 0 && this.#waiters.get(key) === waiters) this.#waiters.delete(key);
+        reject(signal.reason as Error);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiters.push(wake);
       this.#waiters.set(key, waiters);
     });
   }
