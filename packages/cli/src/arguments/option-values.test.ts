@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InvalidArgumentError } from 'commander';
-import { parseAuthMode, parseCount, parsePort, parseSeconds, parseWholeSeconds } from './option-values.ts';
+import {
+  parseAuthMode,
+  parseCount,
+  parseMilliseconds,
+  parsePort,
+  parseSeconds,
+  parseWholeSeconds,
+} from './option-values.ts';
 
 test('parsePort: 0 to 65535, digits only', () => {
   assert.equal(parsePort('0'), 0);
@@ -23,6 +30,13 @@ test('parseSeconds: above 0, up to three decimals', () => {
   assert.equal(parseSeconds('0.001'), 0.001);
   for (const bad of ['0', '0.0', '0.0001', '-1', '1e3', 'Infinity', 'NaN', ''])
     assert.throws(() => parseSeconds(bad), InvalidArgumentError, bad);
+});
+
+test('parseMilliseconds: a whole number, 0 or more', () => {
+  assert.equal(parseMilliseconds('0'), 0);
+  assert.equal(parseMilliseconds('20'), 20);
+  for (const bad of ['', '-1', '1.5', '20ms', '1234567890'])
+    assert.throws(() => parseMilliseconds(bad), InvalidArgumentError, bad);
 });
 
 test('parseAuthMode: only "dev"', () => {

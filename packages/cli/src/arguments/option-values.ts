@@ -26,6 +26,13 @@ export function parseSeconds(value: string): number {
   return seconds;
 }
 
+/** A whole number of milliseconds, 0 or more (up to 9 digits). */
+export function parseMilliseconds(value: string): number {
+  if (!/^\d{1,9}$/.test(value))
+    throw new InvalidArgumentError('expected a whole number of milliseconds, 0 or more.');
+  return Number(value);
+}
+
 /** `--auth`'s one mode today: `dev`, the development authorization server. */
 export function parseAuthMode(value: string): 'dev' {
   if (value !== 'dev')

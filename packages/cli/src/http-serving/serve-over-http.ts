@@ -46,8 +46,8 @@ export interface HttpServeOptions {
   sessionIdleTimeoutMs?: number;
   /** False: no HTTP+SSE endpoint (/sse) for old clients. Default true (with sessions and without --auth). */
   hasLegacySse?: boolean;
-  /** The handler's `preferSse`: a POST's answer on SSE whenever the client accepts it (a bridge's relay). */
-  preferSse?: boolean;
+  /** The handler's `sseAfterMs`: a POST not answered this long after it goes on SSE (a bridge's relay). */
+  sseAfterMs?: number;
   /** Answers first, before the Streamable HTTP endpoint, where it answers at all (e.g. a refusal at a cap). */
   gate?: ChainableHandler;
   /** The line said on stderr once listening; default "serving MCP over Streamable HTTP at <url>". */
@@ -104,7 +104,7 @@ export async function serveOverHttp(server: ChannelServer, options: HttpServeOpt
       ? {}
       : { sessionIdleTimeoutMs: options.sessionIdleTimeoutMs }),
     ...(options.sessionStore === undefined ? {} : { sessions: options.sessionStore }),
-    ...(options.preferSse === undefined ? {} : { preferSse: options.preferSse }),
+    ...(options.sseAfterMs === undefined ? {} : { sseAfterMs: options.sseAfterMs }),
     ...shared,
   };
   const streamable = sessions

@@ -13,9 +13,20 @@ import {
 import { authOf, type AuthCommandOptions } from '../../oauth/auth-options.ts';
 import { parseHeaders } from '../../target/target.ts';
 import { addAuthOptions } from '../../target/target-options.ts';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_SESSIONS, type HttpFrontOptions } from './http-front.ts';
+import {
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SSE_AFTER_MS,
+  type HttpFrontOptions,
+} from './http-front.ts';
 import type { BridgeRecording } from './bridge-recording.ts';
-import { parseAuthMode, parseCount, parsePort, parseSeconds } from '../../arguments/option-values.ts';
+import {
+  parseAuthMode,
+  parseCount,
+  parseMilliseconds,
+  parsePort,
+  parseSeconds,
+} from '../../arguments/option-values.ts';
 
 interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   http?: number;
@@ -28,6 +39,7 @@ interface BridgeOptions extends Omit<AuthCommandOptions, 'auth'> {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  sseAfter: number;
   shared?: boolean;
   config?: string;
   allow?: string[];
@@ -105,6 +117,12 @@ export function bridgeCommand(): Command {
       `stop a session and its process after this long without traffic or an open stream (default ${DEFAULT_IDLE_TIMEOUT_SECONDS}, 10 minutes)`,
       parseSeconds,
       DEFAULT_IDLE_TIMEOUT_SECONDS,
+    )
+    .option(
+      '--sse-after <ms>',
+      `with --http -- <command>: answer a request on a resumable SSE stream when the server process has not answered it this long after (default ${DEFAULT_SSE_AFTER_MS}); 0: every answer on SSE when the client accepts it`,
+      parseMilliseconds,
+      DEFAULT_SSE_AFTER_MS,
     )
     .option(
       '--shared',
@@ -273,6 +291,7 @@ function httpFrontOptions(options: BridgeOptions): HttpFrontOptions {
     ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
     maxSessions: options.maxSessions,
     idleTimeoutSeconds: options.idleTimeout,
+    sseAfterMs: options.sseAfter,
   };
 }
 

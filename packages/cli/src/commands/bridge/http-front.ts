@@ -14,6 +14,12 @@ import { SharedChildServer } from './shared-child.ts';
 export const DEFAULT_MAX_SESSIONS = 32;
 /** An idle session and its child are stopped after this long by default (10 minutes). */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 600;
+/**
+ * A POST the child has not answered this long after it is answered on a resumable SSE stream, by
+ * default: well under the pause of the conformance suite's polling fixture (test_reconnection,
+ * 100 ms), far above a quick call's round trip through the bridge (under a millisecond).
+ */
+export const DEFAULT_SSE_AFTER_MS = 20;
 
 /** What `bridge --http` was asked for. */
 export interface HttpFrontOptions {
@@ -25,6 +31,8 @@ export interface HttpFrontOptions {
   idleTimeoutSeconds: number;
   /** One child for every handshake-era session, ids remapped (shared-child.ts); else a child per session. */
   shared?: boolean;
+  /** `--sse-after`: ms before an unanswered POST goes on SSE; 0: every POST that accepts SSE. */
+  sseAfterMs: number;
 }
 
 /** Serves `child` over HTTP until SIGINT or SIGTERM; then every child is stopped before it resolves. */
@@ -62,9 +70,10 @@ export async function runHttpFront(
     sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
     sessionStore,
     hasLegacySse: false,
-    // The child may send progress, requests or a result late, and cannot say over stdio that the
-    // client should poll: each POST's answer is a resumable stream, as a server's that may say more.
-    preferSse: true,
+    // A child that streams first gets SSE anyway (the handler's rule). Over stdio it cannot say that
+    // the client should poll, so a slow answer gets a primed, resumable stream too; a quick one JSON,
+    // which costs the relay far less (bench/NOTES.md, "The bridge's cost per call").
+    sseAfterMs: options.sseAfterMs,
     gate: createSessionCap(relay, options.maxSessions),
     banner: (url) =>
       `bridging ${url} to ${shown} (${options.shared === true ? 'one process for every session' : 'a process per session'})`,

@@ -1,11 +1,19 @@
 // SSE polling asked for by the server (SEP-1699, HTTP-10) through the HTTP handler, in-process: a
 // handler's `ctx.disconnectForPolling()` closes its POST's connection after the priming event, the client
 // resumes with GET and Last-Event-ID, and nothing is lost or repeated; older clients never see it.
+// And `sseAfterMs`: a POST not answered within it gets a primed, resumable stream of its own.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { ENDPOINT, statelessPost, post, SseReader, type Loose } from '../../../test/support/http-kit.ts';
+import {
+  ENDPOINT,
+  statelessPost,
+  post,
+  SseReader,
+  sseMessages,
+  type Loose,
+} from '../../../test/support/http-kit.ts';
 import { createHttpHandler, type HttpHandler } from './handler.ts';
 
 type Body = Record<string, Loose>;
@@ -20,7 +28,10 @@ async function open(handler: HttpHandler, version: string) {
       params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'test', version: '1' } },
     }),
   );
-  assert.equal(((await init.json()) as Body).result.protocolVersion, version);
+  // With sseAfterMs 0 even initialize is answered on SSE.
+  const isStream = init.headers.get('content-type') === 'text/event-stream';
+  const answer = (isStream ? (await sseMessages(init))[0] : await init.json()) as Body;
+  assert.equal(answer.result.protocolVersion, version);
   const headers = { 'Mcp-Session-Id': init.headers.get('mcp-session-id')!, 'MCP-Protocol-Version': version };
   const send = (body: unknown, extra: Record<string, string> = {}) =>
     handler(post(body, { ...headers, ...extra }));
@@ -136,6 +147,57 @@ describe('handshake era: the server closes a request stream (SEP-1699)', () => {
       );
     });
   }
+});
+
+describe('handshake era: sseAfterMs, a slow answer on a resumable stream', () => {
+  /** A server whose `held` says nothing until `release`, then answers; the fixture's others answer at once. */
+  function heldServer(sseAfterMs: number) {
+    const server = createFixtureServer();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.tool({ name: 'held', inputSchema: { type: 'object' } }, async () => {
+      await released;
+      return 'released';
+    });
+    return { handler: createHttpHandler(server, { keepAliveMs: 0, sseAfterMs }), release };
+  }
+  const both = { Accept: 'text/event-stream, application/json' };
+
+  test('a response that comes first is JSON, even when the client accepts SSE', async () => {
+    const { handler } = heldServer(600_000);
+    const session = await open(handler, '2025-11-25');
+    const response = await session.send(call(1, 'test_simple_text'), both);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.equal(((await response.json()) as Body).id, 1);
+  });
+
+  test('no response within sseAfterMs: a stream opened with its priming event, the result on it', async () => {
+    const { handler, release } = heldServer(1);
+    const session = await open(handler, '2025-11-25');
+    // The headers come only once the handler has switched: the tool cannot answer before release.
+    const response = await session.send(call(2, 'held'), both);
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    release();
+    const [priming, ...rest] = await new SseReader(response).rest();
+    assert.deepEqual([priming!.data, priming!.retry, typeof priming!.id], ['', 1000, 'string']);
+    assert.deepEqual(
+      rest.map((frame) => textOf(JSON.parse(frame.data) as Body)),
+      ['released'],
+    );
+  });
+
+  test('sseAfterMs 0: SSE at once; a client that accepts JSON only gets JSON', async () => {
+    const { handler } = heldServer(0);
+    const session = await open(handler, '2025-11-25');
+    const streamed = await session.send(call(3, 'test_simple_text'), both);
+    assert.equal(streamed.headers.get('content-type'), 'text/event-stream');
+    assert.deepEqual(
+      (await sseMessages(streamed)).map((message) => message.id),
+      [3],
+    );
+    const json = await session.send(call(4, 'test_simple_text'), { Accept: 'application/json' });
+    assert.equal(json.headers.get('content-type'), 'application/json');
+  });
 });
 
 describe('stateless era: no polling', () => {

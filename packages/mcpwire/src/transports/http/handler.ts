@@ -48,7 +48,7 @@ export function createHttpHandler(
       keepAliveMs: config.keepAliveMs,
       maxSseBufferBytes: config.maxSseBufferBytes,
       closeSseStreamsAfterMs: config.closeSseStreamsAfterMs,
-      preferSse: config.preferSse,
+      sseAfterMs: config.sseAfterMs,
       onError: config.onError,
     },
     bus,

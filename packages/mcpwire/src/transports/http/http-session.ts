@@ -50,8 +50,8 @@ export interface HttpSessionSettings extends SessionStreamSettings {
   sessions: SessionStore;
   retryMs: number;
   closeSseStreamsAfterMs: number | undefined;
-  /** SSE whenever the client accepts it, JSON only for a client that accepts nothing else. */
-  preferSse: boolean;
+  /** A POST not answered this long after it goes on SSE if the client accepts it; 0: at once. */
+  sseAfterMs: number | undefined;
 }
 
 /**
@@ -72,8 +72,7 @@ export class HttpSession implements Channel, SessionState {
   #record: SessionRecord;
   /** The revision read from the initialize response, for a server that keeps no facts in the record. */
   #negotiated: string | undefined;
-  // An idle session is small: what only some sessions need is made on first use (and maps of
-  // in-flight work are dropped when empty).
+  // An idle session is small: what only some need is made on first use, in-flight maps dropped when empty.
   #settings: HttpSessionSettings;
   #owner: SessionOwner;
   #receiver: ChannelReceiver | undefined;
@@ -234,7 +233,7 @@ export class HttpSession implements Channel, SessionState {
       const isPolling = hasPolling(version);
       const ids = requests.map((request) => request.id);
       exchange = new PostExchange(ids, {
-        accepts: this.#settings.preferSse && accepts.sse ? { json: false, sse: true } : accepts,
+        accepts,
         isBatch: frame.type === 'batch',
         headers,
         keepAliveMs: this.#settings.keepAliveMs,
@@ -242,6 +241,7 @@ export class HttpSession implements Channel, SessionState {
         openStream: () => this.#streamsMade().openPostStream(ids),
         priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
         closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
+        sseAfterMs: this.#settings.sseAfterMs,
       });
       const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {

@@ -126,13 +126,14 @@ export interface HttpHandlerOptions {
    */
   closeSseStreamsAfterMs?: number;
   /**
-   * Answer a handshake-era POST of requests on an SSE stream whenever the client accepts one (with
-   * its priming event on 2025-11-25, so it can resume), even when the responses come first: for a
-   * server that forwards to another (a bridge), which cannot tell whether progress, requests or a
-   * wish to let the client poll will come before the response. Default false: JSON when the
-   * responses come first.
+   * Answer a handshake-era POST of requests on an SSE stream (with its priming event on 2025-11-25,
+   * so the client can resume) when its responses have not all come this long after it, and the
+   * client accepts SSE: for a server that forwards to another (a bridge), which cannot tell whether
+   * the slow call will later want the client to poll. 0: on SSE at once, even when the responses
+   * come first. Default: never for slowness; a POST goes on SSE only when something other than
+   * its responses comes first (progress, a log, a request to the client) or the server polls.
    */
-  preferSse?: boolean;
+  sseAfterMs?: number;
   /** Comment lines on idle SSE streams every this many ms (S26-HTTP-7); 0 turns them off. Default 15,000. */
   keepAliveMs?: number;
   /**
@@ -169,13 +170,17 @@ export type HttpConfig = Required<
     | 'bus'
     | 'leases'
     | 'closeSseStreamsAfterMs'
+    | 'sseAfterMs'
     | 'toolSchema'
     | 'authenticate'
     | 'auth'
     | 'clientKey'
   >
 > &
-  Pick<HttpHandlerOptions, 'closeSseStreamsAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'>;
+  Pick<
+    HttpHandlerOptions,
+    'closeSseStreamsAfterMs' | 'sseAfterMs' | 'toolSchema' | 'authenticate' | 'auth' | 'clientKey'
+  >;
 
 /** Applies the defaults. */
 export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
@@ -185,6 +190,7 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     bus: _bus,
     leases: _leases,
     closeSseStreamsAfterMs,
+    sseAfterMs,
     toolSchema,
     authenticate,
     auth,
@@ -202,10 +208,10 @@ export function resolveOptions(options: HttpHandlerOptions): HttpConfig {
     retryMs: 1_000,
     keepAliveMs: 15_000,
     maxSseBufferBytes: DEFAULT_MAX_SSE_BUFFER_BYTES,
-    preferSse: false,
     onError: (error) => console.error(`[mcpwire http] ${error.message}`, error.cause ?? ''),
     ...rest,
     ...(closeSseStreamsAfterMs === undefined ? {} : { closeSseStreamsAfterMs }),
+    ...(sseAfterMs === undefined ? {} : { sseAfterMs }),
     ...(toolSchema === undefined ? {} : { toolSchema }),
     ...(authenticate === undefined ? {} : { authenticate }),
     ...(auth === undefined ? {} : { auth }),

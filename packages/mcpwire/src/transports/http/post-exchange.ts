@@ -1,6 +1,7 @@
 // One handshake-era POST that carries requests (HTTP-8, HTTP-12..14): its responses go back as one
-// JSON body when they come first, else on a resumable SSE stream that also carries the messages
-// related to those requests (progress, logs, server-to-client requests) and ends after the last response.
+// JSON body when they come first (and, with sseAfterMs, in time), else on a resumable SSE stream that
+// also carries the messages related to those requests (progress, logs, server-to-client requests)
+// and ends after the last response.
 
 import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
@@ -44,6 +45,8 @@ export interface PostExchangeOptions {
   priming: { retryMs: number } | undefined;
   /** Close the SSE connection (not the stream) this long after the POST: the client polls (HTTP-10). */
   closeAfterMs: number | undefined;
+  /** Switch to SSE (primed, resumable) when the responses have not all come this long after the POST; 0: at once. */
+  sseAfterMs?: number | undefined;
 }
 
 /** The state of one POST of requests. `response` settles once: JSON, or the start of an SSE stream. */
@@ -56,13 +59,26 @@ export class PostExchange {
   #state: 'pending' | 'streaming' | 'done' = 'pending';
   #resolve!: (response: HttpReply) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #sseTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ids: readonly RequestId[], options: PostExchangeOptions) {
-    this.#options = options;
+    // sseAfterMs 0: answered as if the client accepted SSE only (it accepts it, and JSON besides).
+    this.#options =
+      options.sseAfterMs === 0 && options.accepts.sse
+        ? { ...options, accepts: { json: false, sse: true } }
+        : options;
     this.#waiting = new Set(ids);
     this.response = new Promise((resolve) => (this.#resolve = resolve));
     if (options.closeAfterMs !== undefined && options.accepts.sse) {
       this.#timer = setTimeout(() => this.poll(), options.closeAfterMs);
+    }
+    // A slow answer gets its stream early, so a client whose connection drops can resume the call
+    // (a client that accepts SSE only is on SSE from the first message anyway).
+    const { accepts, sseAfterMs } = this.#options;
+    if (sseAfterMs !== undefined && accepts.sse && accepts.json) {
+      this.#sseTimer = setTimeout(() => {
+        if (this.#state === 'pending') this.#startStream();
+      }, sseAfterMs);
     }
   }
 
@@ -146,6 +162,7 @@ export class PostExchange {
 
   #end(isAnswered = true): void {
     clearTimeout(this.#timer);
+    clearTimeout(this.#sseTimer);
     if (this.#state === 'streaming') this.#stream?.finish(isAnswered);
     this.#state = 'done';
   }

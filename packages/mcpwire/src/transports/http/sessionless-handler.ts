@@ -21,7 +21,7 @@ export type SessionlessHandlerOptions = Omit<
   | 'leases'
   | 'retryMs'
   | 'closeSseStreamsAfterMs'
-  | 'preferSse'
+  | 'sseAfterMs'
 >;
 
 /**
