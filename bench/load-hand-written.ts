@@ -6,6 +6,8 @@
 // JIT and heap as cold. Run in the bench's own process instead (BENCH_LOAD_HAND=in-process), the
 // driver is warm from its second slice on, which `load`, a new process per slice, never is.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,7 +17,8 @@ import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './se
 import { latencyBucketMs } from './stats.ts';
 import { echo2025 } from './workloads.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The bundle runs from a temporary directory: the repository's root comes from the bench.
+const root = process.env.BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
 const server = join(root, 'bench/servers/raw-mcp.mjs');
 
@@ -207,25 +210,49 @@ export async function runHandWrittenHttp(http: HttpTarget, config: SliceConfig):
   }
 }
 
+/** This file bundled once per bench run (its imports are local files and node:*), then reused. */
+let bundled: Promise<string> | undefined;
+
+function bundledScript(): Promise<string> {
+  bundled ??= (async () => {
+    const { build } = await import('esbuild');
+    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-bench-load-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, 'load-hand-written.mjs');
+    await build({
+      entryPoints: [fileURLToPath(import.meta.url)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
 /**
- * One slice of the hand-written driver in a new process (this file run as a script), started as
- * `load` is: node, then connect, warm up, measure; resolves with its slice.
+ * One slice of the hand-written driver in a new process (this file, bundled, run as a script),
+ * started as `load` is: node, then connect, warm up, measure; resolves with its slice.
  */
 export async function runHandWrittenInChild(
   transport: 'stdio' | 'http',
   config: SliceConfig,
   url?: string,
 ): Promise<Slice> {
-  const script = fileURLToPath(import.meta.url);
   const args = [
-    '--import',
-    'tsx',
-    script,
+    await bundledScript(),
     transport,
     JSON.stringify(config),
     ...(url === undefined ? [] : [url]),
   ];
-  const child = spawn(node, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, args, {
+    cwd: root,
+    env: { ...process.env, BENCH_ROOT: root },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
