@@ -7,7 +7,9 @@
 // slice with its own warm-up and the same measured window, and each driver's slices are merged
 // (requests summed, latency histograms added), so drift lands on both alike. Both drivers time a
 // request from the write that carried it to the read of its answer and bucket it in the same histogram
-// (`load`'s log-linear buckets, bench/stats.ts latencyBucketMs); a request counts when it started inside the window. Over HTTP the
+// (`load`'s log-linear buckets, bench/stats.ts latencyBucketMs); a request counts when it started
+// inside the window. Both run each slice in a new process (the hand-written drivers:
+// bench/load-hand-written.ts), so both are measured as cold, after the same warm-up. Over HTTP the
 // slices of a round share one server; over stdio each slice starts its own (load starts it, as a
 // user's run does). Prints the ratios of the merged slices (the goal's figures) over the run and per
 // round; writes bench/results/load-latest.json.
@@ -15,19 +17,25 @@
 // BENCH_LOAD_SLICE_MS=<ms> measured per slice (default 1000), BENCH_LOAD_WARMUP_MS=<ms> per slice
 // (default 1000), BENCH_LOAD_CONCURRENCY=<n> (default 8), BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http
 // (default both), BENCH_LOAD_CLI=<path of another build's main.js> (an A/B of two builds: its slices
-// interleaved with the others', its rows 'load (other)').
+// interleaved with the others', its rows 'load (other)'), BENCH_LOAD_HAND_IN_PROCESS=1 (the
+// hand-written driver also run in this process, warm after its first slice, as this bench ran it
+// before: its rows 'hand-written, in-process', its ratios to the hand-written driver in a process of
+// its own).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractResponse, HttpServerProcess, killAllHttpChildren, type HttpWorkload } from './http-driver.ts';
+import { HttpServerProcess, killAllHttpChildren } from './http-driver.ts';
+import {
+  runHandWrittenHttp,
+  runHandWrittenInChild,
+  runHandWrittenStdio,
+  type Slice,
+} from './load-hand-written.ts';
 import { positiveInt } from './machine.ts';
-import { RawHttpConnection } from './raw-http.ts';
-import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './server-process.ts';
-import { formatNumber, formatTable, latencyBucketMs, median } from './stats.ts';
-import { echo2025 } from './workloads.ts';
+import { killAllChildren } from './server-process.ts';
+import { formatNumber, formatTable, median } from './stats.ts';
 import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,12 +44,13 @@ const cli = join(root, 'packages/cli/dist/main.js');
 const server = join(root, 'bench/servers/raw-mcp.mjs');
 
 type Transport = 'stdio' | 'http';
-type Driver = 'load' | 'hand-written' | 'other';
+type Driver = 'load' | 'hand-written' | 'other' | 'in-process';
 
 const transports = (process.env.BENCH_LOAD_TRANSPORTS ?? 'stdio,http').split(',') as Transport[];
 if (transports.some((transport) => transport !== 'stdio' && transport !== 'http'))
   throw new Error('BENCH_LOAD_TRANSPORTS must list stdio and/or http');
 const otherCli = process.env.BENCH_LOAD_CLI;
+const isInProcessToo = process.env.BENCH_LOAD_HAND_IN_PROCESS === '1';
 
 const config = {
   rounds: positiveInt('BENCH_ROUNDS', 3),
@@ -51,14 +60,6 @@ const config = {
   concurrency: positiveInt('BENCH_LOAD_CONCURRENCY', 8),
 };
 
-/** One slice of a driver: requests started in its window, errors, latencies (ms) as histogram buckets. */
-interface Slice {
-  requests: number;
-  errors: number;
-  /** [value ms, count]: each bucket read as load's histogram reads it (its start if 1 ns wide, else its midpoint). */
-  buckets: Array<[number, number]>;
-}
-
 /** The merged slices of a driver: requests/s over their windows and latency percentiles (ms). */
 interface Measurement {
   rps: number;
@@ -67,22 +68,6 @@ interface Measurement {
   p99: number;
   requests: number;
   errors: number;
-}
-
-/** A hand-written driver's latencies, bucketed as `load` buckets its own. */
-class Buckets {
-  readonly #counts = new Map<number, number>();
-  count = 0;
-
-  record(ms: number): void {
-    const value = latencyBucketMs(ms);
-    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
-    this.count++;
-  }
-
-  slice(errors: ErrorLog): Slice {
-    return { requests: this.count, errors: errors.count, buckets: [...this.#counts] };
-  }
 }
 
 /** The buckets of `load`'s --json report, each with the value it reads as. */
@@ -170,170 +155,21 @@ async function runLoadCli(
   };
 }
 
-/**
- * The hand-written stdio driver, one slice: one process, initialize, then a closed loop of
- * `concurrency` requests in flight (each answer sends the next; the writes of one stdout chunk go out
- * as one), every answer checked. A request is timed from that write to the read of its answer, and
- * counted when written inside the window.
- */
-async function runHandWrittenStdio(): Promise<Slice> {
-  const errors = new ErrorLog();
-  const histogram = new Buckets();
-  const process_ = new ServerProcess(
-    { name: 'raw-mcp', command: node, args: [server, 'stdio'], cwd: root },
-    errors,
-  );
-  try {
-    await new Promise<void>((resolve, reject) => {
-      process_.listen((response) => {
-        if (response.id !== 0 || response.error !== undefined)
-          errors.record(`initialize: ${JSON.stringify(response)}`);
-        resolve();
-      }, reject);
-      const params = {
-        protocolVersion: echo2025.protocolVersion,
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '0' },
-      };
-      process_.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }) + '\n');
-    });
-    process_.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-    const sentAt = new Map<number, number>();
-    let nextId = 1;
-    let pending = '';
-    const encode = (id: number): string => {
-      const { method, params } = echo2025.makeRequest(id);
-      return JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
-    };
-    const measureStart = performance.now() + config.warmupMs;
-    const measureEnd = measureStart + config.sliceMs;
-    await new Promise<void>((resolve, reject) => {
-      const handle = (response: RawResponse): void => {
-        const now = performance.now();
-        const id = response.id as number;
-        const at = sentAt.get(id);
-        if (at === undefined) return errors.record(`unknown id ${JSON.stringify(response.id)}`);
-        sentAt.delete(id);
-        const problem = echo2025.check(response, id);
-        if (problem !== undefined) errors.record(problem);
-        else if (at >= measureStart && at < measureEnd) histogram.record(now - at);
-        if (now < measureEnd) {
-          sentAt.set(nextId, -1);
-          pending += encode(nextId++);
-        }
-      };
-      const afterChunk = (): void => {
-        if (pending !== '') {
-          const now = performance.now();
-          for (const [id, at] of sentAt) if (at === -1) sentAt.set(id, now);
-          process_.write(pending);
-          pending = '';
-        }
-        if (sentAt.size === 0) resolve();
-      };
-      process_.listen(handle, reject, afterChunk);
-      let batch = '';
-      const now = performance.now();
-      for (let index = 0; index < config.concurrency; index++) {
-        sentAt.set(nextId, now);
-        batch += encode(nextId++);
-      }
-      process_.write(batch);
-    });
-    return histogram.slice(errors);
-  } finally {
-    await process_.close(2000);
-  }
-}
-
-/** initialize (answer must carry a session), notifications/initialized; the headers of the calls. */
-const sessionWorkload: HttpWorkload = {
-  name: 'stateful 2025-06-18',
-  setup: async (connection) => {
-    const accept = 'application/json, text/event-stream';
-    const params = {
-      protocolVersion: echo2025.protocolVersion,
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '0' },
-    };
-    const answer = await connection.post(
-      { accept },
-      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }),
-    );
-    if (answer.status !== 200 || answer.sessionId === undefined)
-      throw new Error(`initialize: HTTP ${answer.status}`);
-    const headers = {
-      accept,
-      'mcp-session-id': answer.sessionId,
-      'mcp-protocol-version': echo2025.protocolVersion,
-    };
-    await connection.post(headers, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    return headers;
-  },
-  call: async (connection, headers, i) => {
-    const { method, params } = echo2025.makeRequest(i);
-    const answer = await connection.post(headers, JSON.stringify({ jsonrpc: '2.0', id: i, method, params }));
-    if (answer.status !== 200) return `HTTP ${answer.status}`;
-    const message = extractResponse(answer, i);
-    return typeof message === 'string' ? message : echo2025.check(message as RawResponse, i);
-  },
-};
-
-/**
- * The hand-written HTTP driver, one slice: a session per connection (bench/raw-http.ts, one request
- * in flight each), a closed loop per connection, every answer checked. A request is timed from the
- * socket write to the read of its whole response (RawHttpConnection's sentAt and answeredAt, as load's
- * engine times it), and counted when it started inside the window.
- */
-async function runHandWrittenHttp(http: HttpServerProcess): Promise<Slice> {
-  const url = new URL(http.url);
-  const errors = new ErrorLog();
-  const histogram = new Buckets();
-  const connections = Array.from({ length: config.concurrency }, () => new RawHttpConnection(url));
-  try {
-    const sessions = await Promise.all(connections.map((connection) => sessionWorkload.setup(connection)));
-    let nextId = 1;
-    const measureStart = performance.now() + config.warmupMs;
-    const measureEnd = measureStart + config.sliceMs;
-    const worker = async (connection: RawHttpConnection, headers: Record<string, string>): Promise<void> => {
-      for (;;) {
-        const start = performance.now();
-        if (start >= measureEnd) return;
-        const i = nextId++;
-        let problem: string | undefined;
-        try {
-          problem = await sessionWorkload.call(connection, headers, i);
-        } catch (error) {
-          problem = `request failed: ${(error as Error).message}`;
-        }
-        if (problem !== undefined) {
-          errors.record(problem);
-          if (http.hasExited) throw new Error(`server exited; stderr: ${http.stderrTail()}`);
-          if (errors.count > 1_000) throw new Error(`over 1,000 wrong answers; first: ${errors.samples[0]}`);
-        } else if (start >= measureStart) histogram.record(connection.answeredAt - connection.sentAt);
-      }
-    };
-    await Promise.all(connections.map((connection, index) => worker(connection, sessions[index]!)));
-    return histogram.slice(errors);
-  } finally {
-    for (const connection of connections) connection.close();
-  }
-}
-
 function measureSlice(
   transport: Transport,
   driver: Driver,
   http: HttpServerProcess | undefined,
 ): Promise<Slice> {
   const build = driver === 'other' ? otherCli! : cli;
+  if (driver === 'hand-written') return runHandWrittenInChild(transport, config, http?.url);
   if (transport === 'stdio')
-    return driver === 'hand-written'
-      ? runHandWrittenStdio()
+    return driver === 'in-process'
+      ? runHandWrittenStdio(config)
       : runLoadCli({ command: [node, server, 'stdio'] }, [], build);
   // One connection per worker for both. As a user runs it: OAuth on (the default for a URL), which
   // this server never asks for.
-  return driver === 'hand-written'
-    ? runHandWrittenHttp(http!)
+  return driver === 'in-process'
+    ? runHandWrittenHttp(http!, config)
     : runLoadCli({ url: http!.url }, ['--connections', String(config.concurrency)], build);
 }
 
@@ -343,7 +179,7 @@ async function runRound(
   order: readonly Driver[],
   round: number,
 ): Promise<Record<Driver, Slice[]>> {
-  const slices: Record<Driver, Slice[]> = { load: [], 'hand-written': [], other: [] };
+  const slices: Record<Driver, Slice[]> = { load: [], 'hand-written': [], other: [], 'in-process': [] };
   const http =
     transport === 'http'
       ? await HttpServerProcess.start({
@@ -376,11 +212,15 @@ function ratio(of: Measurement, to: Measurement, key: 'rps' | 'p50' | 'p90' | 'p
 async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const loadAverageAtStart = os.loadavg();
-  const builds: Driver[] = otherCli === undefined ? ['load'] : ['load', 'other'];
+  const builds: Driver[] = [
+    'load',
+    ...(otherCli === undefined ? [] : ['other' as const]),
+    ...(isInProcessToo ? ['in-process' as const] : []),
+  ];
   const drivers: Driver[] = [...builds, 'hand-written'];
   const slices: Record<Transport, Record<Driver, Slice[][]>> = {
-    stdio: { load: [], 'hand-written': [], other: [] },
-    http: { load: [], 'hand-written': [], other: [] },
+    stdio: { load: [], 'hand-written': [], other: [], 'in-process': [] },
+    http: { load: [], 'hand-written': [], other: [], 'in-process': [] },
   };
   for (let round = 0; round < config.rounds; round++)
     for (const transport of transports) {
@@ -398,7 +238,12 @@ async function main(): Promise<void> {
       const merged = merge(slices[transport][build].flat());
       const rounds = slices[transport][build].map(merge);
       return {
-        transport: build === 'load' ? transport : `${transport} (${otherCli})`,
+        transport:
+          build === 'load'
+            ? transport
+            : build === 'other'
+              ? `${transport} (${otherCli})`
+              : `${transport} (hand-written, in-process)`,
         load: merged,
         handWritten: hand,
         ratio: Object.fromEntries(keys.map((key) => [key, ratio(merged, hand, key)])) as Record<

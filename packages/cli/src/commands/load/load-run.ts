@@ -55,9 +55,11 @@ export class LoadRun {
   #isMeasuring = false;
   #measureStart = NaN;
   #started = 0;
-  #warmupStarted = 0;
-  #measuredStarted = 0;
-  #warmupEnd = Infinity;
+  /** The phase requests are claimed in, how many it has started, and its bounds. */
+  #phase: Phase = WARMUP;
+  #phaseStarted = 0;
+  #phaseLimit = Infinity;
+  #phaseEnd = Infinity;
   readonly #open: OpenState | undefined;
   /** One per closed-loop worker, reused: the hot path allocates none. */
   readonly #timings: SendTiming[] = [];
@@ -123,7 +125,9 @@ export class LoadRun {
 
   /** Runs the plan to its end (or `stop`). */
   async run(): Promise<void> {
-    if ('ms' in this.#plan.warmup) this.#warmupEnd = performance.now() + this.#plan.warmup.ms;
+    const { warmup } = this.#plan;
+    if ('ms' in warmup) this.#phaseEnd = performance.now() + warmup.ms;
+    else this.#phaseLimit = warmup.requests;
     if (this.#open !== undefined) return this.#open.run(this);
     const loop: ClosedLoop = {
       steps: this.#plan.steps,
@@ -159,32 +163,30 @@ export class LoadRun {
 
   /**
    * Whether the request about to start at `now` is warm-up, measured, or not to be sent (the run
-   * is over); the measured part starts with the first request after the warm-up.
+   * is over); the measured part starts with the first request after the warm-up. Both phases pass
+   * the same test (a count and an end time, one of them unbounded), so the code a measured request
+   * runs is the code the warm-up ran.
    */
   #claim(now: number): Phase {
     if (this.#isStopped) return DONE;
-    if (!this.#isMeasuring) {
-      const { warmup } = this.#plan;
-      if ('requests' in warmup ? this.#warmupStarted < warmup.requests : now < this.#warmupEnd) {
-        this.#warmupStarted++;
-        return WARMUP;
-      }
-      this.#startMeasuring(now);
+    if (this.#phaseStarted < this.#phaseLimit && now < this.#phaseEnd) {
+      this.#phaseStarted++;
+      return this.#phase;
     }
-    const { stop } = this.#plan;
-    if (
-      'requests' in stop
-        ? this.#measuredStarted >= stop.requests
-        : now - this.#measureStart >= stop.durationMs
-    )
-      return DONE;
-    this.#measuredStarted++;
-    return MEASURED;
+    if (this.#phase === MEASURED) return DONE;
+    this.#startMeasuring(now);
+    return this.#claim(now);
   }
 
   #startMeasuring(now: number): void {
+    const { stop } = this.#plan;
     this.#isMeasuring = true;
     this.#measureStart = now;
+    this.#phase = MEASURED;
+    this.#phaseStarted = 0;
+    this.#phaseLimit = 'requests' in stop ? stop.requests : Infinity;
+    this.#phaseEnd = 'requests' in stop ? Infinity : now + stop.durationMs;
+    this.#recorder.startMeasuring();
     this.#plan.onMeasureStart?.();
   }
 

@@ -40,6 +40,8 @@ export class LoadTally {
   readonly stepCounts: Float64Array;
   ok = 0;
   errors = 0;
+  /** When the last answer counted came (performance.now() ms), NaN before one. */
+  lastEnd = NaN;
   readonly #errors = new Map<string, LoadErrorCount>();
 
   constructor(stepCount: number) {
