@@ -141,7 +141,8 @@ export class ServerCore implements RequestServer {
       (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
       MethodTable.core,
     );
-    [this.#handlers, this.#plainHandlers] = handlerTables(extensions, features?.handlers);
+    this.#handlers = handlerTable(extensions, features?.handlers);
+    this.#plainHandlers = plainHandlerTable(this.#handlers);
     this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
     const host: ExtensionHost = {
       tools: this.tools,
@@ -351,13 +352,11 @@ function methodNotFound(method: string): Promise<never> {
 /**
  * The core handlers, the features' (if any) and each extension's; an extension method a client sends
  * must have one. A feature method a ServerCore lacks is never reached: its capability is not declared.
- * Second, the plain twins (PLAIN_HANDLERS) of the core methods that no extension replaced and whose
- * every wrap has a plain twin (`plainWraps`), wrapped the same way in the same order.
  */
-function handlerTables(
+function handlerTable(
   extensions: readonly ServerExtension[],
   features: FeatureHandlers | undefined,
-): [Readonly<Record<string, ServerMethodHandler>>, Readonly<Record<string, PlainHandler>>] {
+): Readonly<Record<string, ServerMethodHandler>> {
   // The one place the core handlers, each typed from its row (CoreHandler), join the untyped table
   // dispatch reads by name: dispatch calls a handler only after checkInbound checked its params
   // against that same row.
@@ -366,7 +365,6 @@ function handlerTables(
     CORE_HANDLERS,
     features,
   );
-  const plain = Object.assign(Object.create(null) as Record<string, PlainHandler>, PLAIN_HANDLERS);
   for (const { id, methods, server } of extensions) {
     for (const [method, spec] of Object.entries(methods)) {
       if (spec.kind !== 'request' || spec.sender === 'server') continue;
@@ -374,7 +372,6 @@ function handlerTables(
       if (!handler)
         throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
       table[method] = handler;
-      delete plain[method];
     }
   }
   for (const { id, server } of extensions) {
@@ -382,11 +379,18 @@ function handlerTables(
       const next = table[method];
       if (!next) throw new TypeError(`Extension "${id}" wraps "${method}", which this server does not serve`);
       table[method] = wrap(next);
-      const plainNext = plain[method];
-      const plainWrap = server?.plainWraps?.[method];
-      if (plainNext !== undefined && plainWrap !== undefined) plain[method] = plainWrap(plainNext);
-      else delete plain[method];
     }
   }
-  return [table, plain];
+  return table;
+}
+
+/** The plain twins of the core handlers no extension wrapped or replaced (`table` is handlerTable's). */
+function plainHandlerTable(
+  table: Readonly<Record<string, ServerMethodHandler>>,
+): Readonly<Record<string, PlainHandler>> {
+  const plain = Object.create(null) as Record<string, PlainHandler>;
+  for (const [method, handler] of Object.entries(PLAIN_HANDLERS))
+    if ((table[method] as unknown) === CORE_HANDLERS[method as keyof typeof PLAIN_HANDLERS])
+      plain[method] = handler;
+  return plain;
 }
