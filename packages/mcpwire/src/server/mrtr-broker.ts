@@ -7,6 +7,25 @@ import { hasCapability } from '../protocol/capabilities.ts';
 import { StatelessErrorCode } from '../protocol/types/index.ts';
 import type { InputBroker, InputMethod, InputOptions } from './context.ts';
 
+/** What a round starts from: the answers it has, and what the verified requestState said. */
+export interface RoundStart {
+  readonly answers: JsonObject;
+  /** The answers sealed by earlier rounds (kept in the next requestState). */
+  readonly earlier: JsonObject | undefined;
+  /** The keys the previous round asked for. */
+  readonly asked: readonly string[];
+  /** What the previous round carried. */
+  readonly carried: string | undefined;
+}
+
+/** A first round's start (no answers, no state), shared by every first round: nothing writes to it. */
+export const FIRST_ROUND: RoundStart = Object.freeze({
+  answers: Object.freeze({}),
+  earlier: undefined,
+  asked: Object.freeze([]),
+  carried: undefined,
+});
+
 /**
  * One round of one stateless request. The handler runs from the top each round: inputs it already
  * has resolve at once; the first missing one marks the round as needing input, and every input
@@ -31,16 +50,10 @@ export class InputRound implements InputBroker {
   /** What the handler keeps for the next round (sealed with the input-required result). */
   toCarry: string | undefined;
 
-  constructor(
-    answers: JsonObject,
-    clientCapabilities: JsonObject,
-    onNeeded: () => void,
-    asked: readonly string[] = [],
-    carried?: string,
-  ) {
-    this.asked = asked;
-    this.carried = carried;
-    this.#answers = answers;
+  constructor(start: RoundStart, clientCapabilities: JsonObject, onNeeded: () => void) {
+    this.asked = start.asked;
+    this.carried = start.carried;
+    this.#answers = start.answers;
     this.#capabilities = clientCapabilities;
     this.#onNeeded = onNeeded;
   }

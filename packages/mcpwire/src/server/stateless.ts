@@ -15,7 +15,7 @@ import { MetaKey, type LoggingLevel, type SubscriptionsListenResult } from '../p
 import type { InputBroker, RequestContext } from './context.ts';
 import type { HandlerHost, RequestOrigin } from './method-handlers.ts';
 import { isLevelEnabled, isLoggingLevel } from './logging.ts';
-import { InputRound } from './mrtr-broker.ts';
+import { FIRST_ROUND, InputRound, type RoundStart } from './mrtr-broker.ts';
 import { createRequestContext, type ContextOutput } from './request-context.ts';
 import type { RequestStateSealer } from './request-state.ts';
 import { cacheHints, type CacheDefaults } from './cache-hints.ts';
@@ -128,7 +128,7 @@ function runRounds(
   }
   // A first round has no answers and no state to open.
   if (responses === undefined && params.requestState === undefined)
-    return runRound(host, spec, request, envelope, stream, params, {}, undefined);
+    return runRound(host, spec, request, envelope, stream, params, FIRST_ROUND);
   return runLaterRound(host, spec, request, envelope, stream, responses as JsonObject | undefined);
 }
 
@@ -155,18 +155,12 @@ async function runLaterRound(
   const solicited = solicitedAnswers(responses, opened?.asked);
   const answers = earlier || solicited ? { ...earlier, ...solicited } : {};
   // The handler sees its params without the round's bookkeeping.
-  return await runRound(
-    host,
-    spec,
-    request,
-    envelope,
-    stream,
-    withoutRoundKeys(params),
+  return await runRound(host, spec, request, envelope, stream, withoutRoundKeys(params), {
     answers,
     earlier,
-    opened?.asked ?? [],
-    opened?.carried,
-  );
+    asked: opened?.asked ?? [],
+    carried: opened?.carried,
+  });
 }
 
 /**
@@ -182,20 +176,10 @@ function runRound(
   envelope: ReturnType<typeof readEnvelope>,
   stream: StatelessStream,
   handlerParams: JsonObject,
-  answers: JsonObject,
-  earlier: JsonObject | undefined,
-  asked: readonly string[] = [],
-  carried?: string,
+  start: RoundStart,
 ): Promise<JsonObject> | JsonObject {
-  let onNeeded: (() => void) | undefined;
-  const round = new InputRound(
-    answers,
-    envelope.capabilities as JsonObject,
-    () => onNeeded?.(),
-    asked,
-    carried,
-  );
-  const origin = new StatelessOutput(host, request, stream, envelope, round);
+  // The round itself (InputRound) is made when the handler first reaches for input: most never do.
+  const origin = new StatelessOutput(host, request, stream, envelope, start);
   const outcome: Promise<JsonObject | undefined> | JsonObject | undefined = host.dispatch(
     request.method,
     handlerParams,
@@ -218,9 +202,9 @@ function runRound(
     const needInput = (): void => {
       if (isDecided) return;
       isDecided = true;
-      inputRequired(host, request, round, earlier).then(settle, reject);
+      inputRequired(host, request, origin.round, start.earlier).then(settle, reject);
     };
-    onNeeded = needInput;
+    origin.onNeeded = needInput;
     (outcome instanceof Promise ? outcome : Promise.resolve(outcome)).then(
       (value: JsonObject | undefined) => {
         if (value === undefined) return needInput();
@@ -327,20 +311,31 @@ class StatelessOutput implements ContextOutput, RequestOrigin {
   readonly #request: StatelessRequest;
   readonly #stream: StatelessStream;
   readonly #level: LoggingLevel | undefined;
-  readonly #round: InputRound | undefined;
+  readonly #capabilities: JsonObject;
+  /** Where the request's round starts; undefined for a method without input rounds. */
+  readonly #start: RoundStart | undefined;
+  #round: InputRound | undefined;
+  /** Set by runRound once the handler answered with a promise: ends the round needing input. */
+  onNeeded: (() => void) | undefined;
 
   constructor(
     host: StatelessHost,
     request: StatelessRequest,
     stream: StatelessStream,
     envelope: ReturnType<typeof readEnvelope>,
-    round: InputRound | undefined,
+    start: RoundStart | undefined,
   ) {
     this.server = host;
     this.#request = request;
     this.#stream = stream;
     this.#level = envelope.meta[MetaKey.logLevel] as LoggingLevel | undefined;
-    this.#round = round;
+    this.#capabilities = envelope.capabilities as JsonObject;
+    this.#start = start;
+  }
+
+  /** This request's round (a method with input rounds only), made on first use. */
+  get round(): InputRound {
+    return (this.#round ??= new InputRound(this.#start!, this.#capabilities, () => this.onNeeded?.()));
   }
 
   listen(): Promise<SubscriptionsListenResult> {
@@ -357,16 +352,15 @@ class StatelessOutput implements ContextOutput, RequestOrigin {
   }
 
   get broker(): InputBroker {
-    return (
-      this.#round ?? {
-        request: () =>
-          Promise.reject(
-            new Error(
-              `"${this.#request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
-            ),
+    if (this.#start !== undefined) return this.round;
+    return {
+      request: () =>
+        Promise.reject(
+          new Error(
+            `"${this.#request.method}" cannot ask the client for input (only tools/call, resources/read and prompts/get can)`,
           ),
-      }
-    );
+        ),
+    };
   }
 }
 
