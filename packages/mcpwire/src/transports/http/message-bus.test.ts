@@ -101,6 +101,20 @@ async function open(handle: HttpServerHandle) {
   return headers;
 }
 
+/** POSTs a `test_elicitation` call (id 1) to `handle`: its answer is an SSE stream with the request first. */
+function callElicitation(handle: HttpServerHandle, headers: Record<string, string>) {
+  return postTo(
+    handle,
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'test_elicitation', arguments: { message: 'who?' } },
+    },
+    headers,
+  );
+}
+
 function getStream(handle: HttpServerHandle, headers: Record<string, string>) {
   return fetch(handle.url, { headers: { ...headers, Accept: 'text/event-stream' } });
 }
@@ -109,16 +123,7 @@ describe('sessions as state: the message bus between handlers', () => {
   test('the answer to ctx.elicit on A, POSTed to B, reaches the handler waiting on A', async () => {
     await using nodes = await twoNodes();
     const headers = await open(nodes.a.handle);
-    const call = await postTo(
-      nodes.a.handle,
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'test_elicitation', arguments: { message: 'who?' } },
-      },
-      headers,
-    );
+    const call = await callElicitation(nodes.a.handle, headers);
     assert.equal(call.headers.get('content-type'), 'text/event-stream');
     const reader = new SseReader(call);
     const request = (await reader.nextMessage()) as Body;
@@ -150,16 +155,7 @@ describe('sessions as state: the message bus between handlers', () => {
     })();
     await using nodes = await twoNodes(undefined, bus);
     const headers = await open(nodes.a.handle);
-    const call = await postTo(
-      nodes.a.handle,
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'test_elicitation', arguments: { message: 'who?' } },
-      },
-      headers,
-    );
+    const call = await callElicitation(nodes.a.handle, headers);
     const reader = new SseReader(call);
     const request = (await reader.nextMessage()) as Body;
     const answer = {
