@@ -23,6 +23,7 @@ import {
   HOST_ROOTS,
   SERVER_EVERYTHING_TOOL_CASES,
 } from './server-everything-tool-cases.ts';
+import { CHILD_STARTUP_WAIT } from '../support/node-options.ts';
 import { OFFICIAL_EVERYTHING_SERVER, StderrTail } from './stdio-peers.ts';
 
 const stderr = new StderrTail();
@@ -50,6 +51,7 @@ const client = new Client(
       roots: () => HOST_ROOTS,
     },
     onError: (error) => clientErrors.push(error),
+    ...CHILD_STARTUP_WAIT,
   },
 );
 client.on('log', (params) => {

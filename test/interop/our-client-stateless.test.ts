@@ -25,6 +25,7 @@ import {
   SAMPLED_TEXT,
   textResult,
 } from './our-everything-expectations.ts';
+import { CHILD_STARTUP_WAIT } from '../support/node-options.ts';
 import { OUR_EVERYTHING_SERVER, REPO_ROOT, StderrTail, type StdioCommand } from './stdio-peers.ts';
 
 const STATELESS = '2026-07-28';
@@ -95,6 +96,7 @@ class Peer {
       handlers,
       // Each test file starts fresh servers; a verdict remembered from another connection would skip the probe.
       eraCache: false,
+      ...CHILD_STARTUP_WAIT,
       ...(options.era === undefined ? {} : { era: options.era }),
       onError: (error) => this.errors.push(error),
     });

@@ -9,7 +9,7 @@ import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index
 import { StdioClientTransport as OfficialStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client, RpcError } from 'mcpwire/client';
 import { StdioClientTransport } from 'mcpwire/stdio';
-import { sourceCommand } from '../support/node-options.ts';
+import { CHILD_STARTUP_WAIT, sourceCommand } from '../support/node-options.ts';
 import { REPO_ROOT, StderrTail } from './stdio-peers.ts';
 
 const SIX_MB = 6_000_000;
@@ -33,7 +33,7 @@ async function ourClient(
   maxMessageBytes?: number,
 ): Promise<Client & AsyncDisposable> {
   const stderr = new StderrTail();
-  const client = new Client(info, { requestTimeoutMs: 60_000, eraCache: false });
+  const client = new Client(info, { requestTimeoutMs: 60_000, eraCache: false, ...CHILD_STARTUP_WAIT });
   await client.connect(
     new StdioClientTransport({
       ...command,

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { Client } from 'mcpwire/client';
 import { tasks } from 'mcpwire/extensions/tasks';
 import { StdioClientTransport } from 'mcpwire/stdio';
+import { CHILD_STARTUP_WAIT } from '../support/node-options.ts';
 import { REPO_ROOT, StderrTail } from './stdio-peers.ts';
 
 test('the official v1 server runs an elicitation as a task on our client and gets the answer through tasks/result (TASK-5, TASK-12, TASK-15)', async () => {
@@ -22,6 +23,7 @@ test('the official v1 server runs an elicitation as a task on our client and get
       era: 'handshake',
       eraCache: false,
       extensions: [tasks()],
+      ...CHILD_STARTUP_WAIT,
       // The user takes a moment: the server sees the task working before it completes.
       handlers: {
         elicitation: async () => {

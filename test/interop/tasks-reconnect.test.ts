@@ -14,7 +14,7 @@ import { Client } from 'mcpwire/client';
 import { tasks, TaskDetachedError, TasksClient, type TaskHandle } from 'mcpwire/extensions/tasks';
 import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { StdioClientTransport } from 'mcpwire/stdio';
-import { sourceCommand } from '../support/node-options.ts';
+import { CHILD_STARTUP_WAIT, sourceCommand } from '../support/node-options.ts';
 import { startOurHttpServer } from './http/http-hosts.ts';
 import { OUR_EVERYTHING_SERVER, REPO_ROOT, StderrTail, type StdioCommand } from './stdio-peers.ts';
 
@@ -34,7 +34,7 @@ async function connect(
 ): Promise<Client> {
   const client = new Client(
     { name: 'interop-tasks-reconnect', version: '1.0.0' },
-    { era, eraCache: false, extensions: [tasks()] },
+    { era, eraCache: false, extensions: [tasks()], ...CHILD_STARTUP_WAIT },
   );
   await client.connect(transport);
   return client;

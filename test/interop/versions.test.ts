@@ -11,6 +11,7 @@ import { hasFeature, HANDSHAKE_VERSIONS } from 'mcpwire';
 import type { ElicitRequestParams, ElicitResult } from 'mcpwire';
 import { StdioClientTransport } from 'mcpwire/stdio';
 import { tapChannel } from 'mcpwire';
+import { CHILD_STARTUP_WAIT } from '../support/node-options.ts';
 import { ClientWireCheck } from './client-wire-check.ts';
 import { onlyText, SAMPLED_TEXT } from './our-everything-expectations.ts';
 import {
@@ -48,6 +49,7 @@ async function withPinnedClient(
     { name: `interop-pinned-${version}`, version: '0.1.0' },
     {
       protocolVersion: version,
+      ...CHILD_STARTUP_WAIT,
       handlers: {
         sampling: () => ({
           role: 'assistant',

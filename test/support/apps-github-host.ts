@@ -6,12 +6,9 @@ import { tapChannel } from 'mcpwire';
 import { Client, type Transport } from 'mcpwire/client';
 import { apps } from 'mcpwire/extensions/apps';
 import { StdioClientTransport, type StdioClientChannel } from 'mcpwire/stdio';
-import { ourCliCommand } from './node-options.ts';
+import { CHILD_STARTUP_WAIT, ourCliCommand } from './node-options.ts';
 
 /** The repository root: the server's working directory, so `--import tsx` resolves. */
-
-/** How long connecting waits for the child to answer; generous, never asserted on. */
-const STARTUP_WAIT_MS = 120_000;
 
 /** Which protocol era the host speaks: `handshake` (2025-11-25 handshake) or `auto` (2026-07-28 when offered). */
 export type HostEra = 'handshake' | 'auto';
@@ -58,9 +55,7 @@ export async function openGithubAppHost(
       era: options.era ?? 'auto',
       eraCache: false,
       extensions: [apps()],
-      // The server starts under tsx on 2 shared cores: silence at start is slowness, not a handshake-era server.
-      probeTimeoutMs: STARTUP_WAIT_MS,
-      initializeTimeoutMs: STARTUP_WAIT_MS,
+      ...CHILD_STARTUP_WAIT,
     },
   );
   const close = async () => {

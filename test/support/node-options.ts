@@ -44,6 +44,13 @@ export function sourceCommand(script: string, ...args: string[]): SourceCommand 
   };
 }
 
+/**
+ * Client options for a test whose server is a child it just started: node (often compiling the source
+ * under tsx) on two shared cores during a full run can take many seconds to answer its first message,
+ * and silence then is slowness, not a server of another era. Generous, and never asserted on.
+ */
+export const CHILD_STARTUP_WAIT = { probeTimeoutMs: 120_000, initializeTimeoutMs: 120_000 } as const;
+
 /** How to start `mcpwire <args>` from source as a stdio child. */
 export function ourCliCommand(...args: string[]): SourceCommand {
   return sourceCommand(join(REPO_ROOT, 'packages', 'cli', 'src', 'main.ts'), ...args);
