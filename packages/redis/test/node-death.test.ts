@@ -168,41 +168,59 @@ const OFFICIAL_RECONNECTION = {
  * after the third progress; the client resumes by itself on another node, its call rejects with the
  * -32004 error response and every progress value arrived once, in order.
  */
-async function holderKilledMidCall(t: TestContext, caller: SlowCaller): Promise<void> {
+/** What a test does with the proxied nodes: `callResponse` is the response to the POST calling its tool. */
+type NodesRun = (
+  cluster: ProxiedNodes,
+  watchingFetch: typeof fetch,
+  callResponse: Promise<Response>,
+) => Promise<void>;
+
+/**
+ * Redis and three proxied nodes for one test (skipped without redis-server or HAProxy), and a fetch
+ * that hands over the response to the POST calling `tool`: its node header names the call's holder.
+ */
+async function withNodesWatchingCall(t: TestContext, tool: string, run: NodesRun): Promise<void> {
   const skip = await skipReason();
   if (skip !== undefined) return t.skip(skip);
   await using redis = await startRedisServer();
   await using cluster = await startProxiedNodes(redis.url);
   let callAnswered: ((response: Response) => void) | undefined;
   const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
-  const client = await caller.connect(cluster.url, async (input, init) => {
+  const watchingFetch = async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);
-    const isCall = request.method === 'POST' && (await request.clone().text()).includes('test_tool_slow');
+    const isCall = request.method === 'POST' && (await request.clone().text()).includes(tool);
     const response = await fetch(request);
     if (isCall) callAnswered?.(response);
     return response;
+  };
+  await run(cluster, watchingFetch, callResponse);
+}
+
+function holderKilledMidCall(t: TestContext, caller: SlowCaller): Promise<void> {
+  return withNodesWatchingCall(t, 'test_tool_slow', async (cluster, watchingFetch, callResponse) => {
+    const client = await caller.connect(cluster.url, watchingFetch);
+    t.after(() => client.close());
+    const values: number[] = [];
+    let killing: (() => void) | undefined;
+    const isThird = new Promise<void>((resolve) => (killing = resolve));
+    const calling = client.callSlow((progress) => {
+      values.push(progress);
+      if (values.length === 3) killing?.();
+    });
+    const holder = nodeOf(cluster, await callResponse);
+    await isThird;
+    holder.child.kill('SIGKILL');
+    const error = await calling.then(
+      (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
+      (error: unknown) => error,
+    );
+    assert.equal(caller.codeOf(error), HOLDER_STOPPED, `an error response, not ${String(error)}`);
+    assert.deepEqual(
+      values,
+      values.map((_value, index) => (index + 1) * 100),
+      'every progress value once, in order',
+    );
   });
-  t.after(() => client.close());
-  const values: number[] = [];
-  let killing: (() => void) | undefined;
-  const isThird = new Promise<void>((resolve) => (killing = resolve));
-  const calling = client.callSlow((progress) => {
-    values.push(progress);
-    if (values.length === 3) killing?.();
-  });
-  const holder = nodeOf(cluster, await callResponse);
-  await isThird;
-  holder.child.kill('SIGKILL');
-  const error = await calling.then(
-    (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
-    (error: unknown) => error,
-  );
-  assert.equal(caller.codeOf(error), HOLDER_STOPPED, `an error response, not ${String(error)}`);
-  assert.deepEqual(
-    values,
-    values.map((_value, index) => (index + 1) * 100),
-    'every progress value once, in order',
-  );
 }
 
 test('our Client through the proxy: the call whose node was SIGKILLed rejects with the error response, progress seen once each', (t) =>
@@ -260,50 +278,41 @@ test('the official v1 client through the proxy: the call whose node was SIGKILLe
     codeOf: (error) => (error instanceof V1McpError ? error.code : undefined),
   }));
 
-test('our Client through the proxy: a call waiting for its elicitation answer when its node is SIGKILLed rejects with the error response (the answer goes to a dead node)', async (t) => {
-  const skip = await skipReason();
-  if (skip !== undefined) return t.skip(skip);
-  await using redis = await startRedisServer();
-  await using cluster = await startProxiedNodes(redis.url);
-  let callAnswered: ((response: Response) => void) | undefined;
-  const callResponse = new Promise<Response>((resolve) => (callAnswered = resolve));
-  let holderKilled: Promise<void> | undefined;
-  const client = new Client(
-    { name: 'node-death-elicitation', version: '1' },
-    {
-      era: 'handshake',
-      handlers: {
-        // The answer is given only after the call's node is dead.
-        elicitation: async () => {
-          const holder = nodeOf(cluster, await callResponse);
-          holder.child.kill('SIGKILL');
-          await (holderKilled ??= new Promise((resolve) => holder.child.once('exit', () => resolve())));
-          return { action: 'accept', content: { name: 'after the kill' } };
+test('our Client through the proxy: a call waiting for its elicitation answer when its node is SIGKILLed rejects with the error response (the answer goes to a dead node)', (t) =>
+  withNodesWatchingCall(
+    t,
+    'test_input_required_result_elicitation',
+    async (cluster, watchingFetch, callResponse) => {
+      let holderKilled: Promise<void> | undefined;
+      const client = new Client(
+        { name: 'node-death-elicitation', version: '1' },
+        {
+          era: 'handshake',
+          handlers: {
+            // The answer is given only after the call's node is dead.
+            elicitation: async () => {
+              const holder = nodeOf(cluster, await callResponse);
+              holder.child.kill('SIGKILL');
+              await (holderKilled ??= new Promise((resolve) => holder.child.once('exit', () => resolve())));
+              return { action: 'accept', content: { name: 'after the kill' } };
+            },
+          },
         },
-      },
+      );
+      await client.connect(
+        new StreamableHttpClientTransport(cluster.url, {
+          reconnection: { initialDelayMs: 0, maxAttempts: 10 },
+          onError: () => {},
+          fetch: watchingFetch,
+        }),
+      );
+      t.after(() => client.close());
+      const error = await client
+        .callTool({ name: 'test_input_required_result_elicitation', arguments: {} }, { timeoutMs: 40_000 })
+        .then(
+          (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
+          (error: unknown) => error,
+        );
+      assert.equal(error instanceof RpcError ? error.code : undefined, HOLDER_STOPPED, String(error));
     },
-  );
-  await client.connect(
-    new StreamableHttpClientTransport(cluster.url, {
-      reconnection: { initialDelayMs: 0, maxAttempts: 10 },
-      onError: () => {},
-      fetch: async (input: string | URL | Request, init?: RequestInit) => {
-        const request = new Request(input, init);
-        const isCall =
-          request.method === 'POST' &&
-          (await request.clone().text()).includes('test_input_required_result_elicitation');
-        const response = await fetch(request);
-        if (isCall) callAnswered?.(response);
-        return response;
-      },
-    }),
-  );
-  t.after(() => client.close());
-  const error = await client
-    .callTool({ name: 'test_input_required_result_elicitation', arguments: {} }, { timeoutMs: 40_000 })
-    .then(
-      (result) => assert.fail(`the call was answered: ${JSON.stringify(result)}`),
-      (error: unknown) => error,
-    );
-  assert.equal(error instanceof RpcError ? error.code : undefined, HOLDER_STOPPED, String(error));
-});
+  ));
