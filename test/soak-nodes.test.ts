@@ -5,59 +5,13 @@
 // subscriber reconnected (docs/design.md, "Multi-node soak"); the bus's replay log keeps it now.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import type { MultiNodeVerdict } from '../bench/soak-nodes-verdict.ts';
 import { haproxySkipReason } from './support/redis-nodes.ts';
 import { redisSkipReason } from './support/redis-server.ts';
-import { ROOT } from './support/raw-server-process.ts';
+import { runSoak } from './support/soak-run.ts';
 
 const SOAK_SECONDS = 18;
-
-async function runShortMultiNodeSoak(): Promise<{
-  code: number | null;
-  stderr: string;
-  verdict: MultiNodeVerdict;
-}> {
-  const outDir = mkdtempSync(join(tmpdir(), 'mcpwire-soak-nodes-'));
-  try {
-    // The environment of `npm run soak`: the test runner's NODE_OPTIONS (tsx, the wire check) stay out.
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
-    const child = spawn(
-      process.execPath,
-      [
-        '--expose-gc',
-        '--conditions=@mcpwire/source',
-        `--import=${import.meta.resolve('tsx')}`,
-        join(ROOT, 'bench', 'soak.ts'),
-        '--nodes',
-        '3',
-        '--redis',
-        '--seconds',
-        String(SOAK_SECONDS),
-        '--seed',
-        '24',
-        '--out-dir',
-        outDir,
-      ],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.stdout.resume();
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    const name = readdirSync(outDir).find((file) => file.endsWith('.json'));
-    assert.ok(name, `the multi-node soak wrote no figures (exit ${code}):\n${stderr}`);
-    const verdict = JSON.parse(readFileSync(join(outDir, name), 'utf8')) as MultiNodeVerdict;
-    return { code, stderr, verdict };
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
-}
 
 test(
   'the multi-node soak: every request has exactly one outcome across node kills and a Redis restart',
@@ -65,7 +19,15 @@ test(
   async (t) => {
     const skip = (await redisSkipReason()) ?? (await haproxySkipReason());
     if (skip !== undefined) return t.skip(skip);
-    const { code, stderr, verdict } = await runShortMultiNodeSoak();
+    const { code, stderr, verdict } = await runSoak<MultiNodeVerdict>([
+      '--nodes',
+      '3',
+      '--redis',
+      '--seconds',
+      String(SOAK_SECONDS),
+      '--seed',
+      '24',
+    ]);
     const { figures } = verdict;
     assert.deepEqual(verdict.reasons, [], stderr);
     assert.equal(code, 0, `the soak failed:\n${stderr}`);
