@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import type { JsonObject } from 'mcpwire';
@@ -38,6 +38,23 @@ class RecordingRequest implements EngineRequest {
   }
 }
 
+/** Starts `http` on 127.0.0.1 and an engine to it. */
+async function engineOf(http: Server): Promise<HttpEngine> {
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  const { port } = http.address() as AddressInfo;
+  return new HttpEngine({
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    timeoutMs: 60_000,
+    maxBodyBytes: 1024 * 1024,
+  });
+}
+
+function closeServer(http: Server): void {
+  http.close();
+  http.closeAllConnections();
+}
+
 test('HttpEngine.send settles a reused request with no promise and fills its timing from write to answer', async () => {
   const http = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -50,14 +67,7 @@ test('HttpEngine.send settles a reused request with no promise and fills its tim
         .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { n: message.id } }));
     });
   });
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  const { port } = http.address() as AddressInfo;
-  const engine = new HttpEngine({
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    timeoutMs: 60_000,
-    maxBodyBytes: 1024 * 1024,
-  });
+  const engine = await engineOf(http);
   try {
     const request = new RecordingRequest();
     const lines = 'content-type: application/json\r\naccept: application/json, text/event-stream\r\n';
@@ -77,7 +87,41 @@ test('HttpEngine.send settles a reused request with no promise and fills its tim
     assert.ok(failure.error instanceof HttpStatusError && failure.error.status === 500);
   } finally {
     engine.close();
-    http.close();
-    http.closeAllConnections();
+    closeServer(http);
+  }
+});
+
+test('HttpEngine.send stamps an answer when its response is read whole, before its body is decoded', async () => {
+  // What the hand-written driver of bench/load.ts measures: the read of the whole response. The
+  // decoding (JSON.parse of the body) is the driver's own work after it, on both sides alike.
+  const http = createServer((request, response) => {
+    request.resume();
+    request.on('end', () =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":7,"result":{"decoded":true}}'),
+    );
+  });
+  const engine = await engineOf(http);
+  const parse = JSON.parse;
+  let decodedAt = NaN;
+  try {
+    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]): unknown => {
+      if (typeof text === 'string' && text.includes('"decoded"')) decodedAt = performance.now();
+      return parse(text, reviver);
+    };
+    const request = new RecordingRequest();
+    engine.send('content-type: application/json\r\n', '{"jsonrpc":"2.0","id":7,"method":"ping"}', 7, request);
+    await request.settled(1);
+    assert.deepEqual(request.outcomes[0], { result: { decoded: true } });
+    assert.ok(Number.isFinite(decodedAt), 'the body was decoded');
+    assert.ok(
+      request.timing.answeredAt <= decodedAt,
+      `answered at ${request.timing.answeredAt}, after the body was decoded at ${decodedAt}`,
+    );
+  } finally {
+    JSON.parse = parse;
+    engine.close();
+    closeServer(http);
   }
 });

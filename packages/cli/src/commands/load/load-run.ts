@@ -52,11 +52,10 @@ export class LoadRun {
   readonly #cumulative: Float64Array;
   readonly #totalWeight: number;
   #isStopped = false;
-  #isMeasuring = false;
-  #measureStart = NaN;
   #started = 0;
-  /** The phase requests are claimed in, how many it has started, and its bounds. */
+  /** The phase requests are claimed in, when it began, how many it has started, and its bounds. */
   #phase: Phase = WARMUP;
+  #phaseStart = NaN;
   #phaseStarted = 0;
   #phaseLimit = Infinity;
   #phaseEnd = Infinity;
@@ -92,17 +91,17 @@ export class LoadRun {
   /** Milliseconds from the first measured send to the last measured answer (0 before). */
   get elapsedMs(): number {
     const { lastEnd } = this.#recorder;
-    return Number.isNaN(lastEnd) ? 0 : lastEnd - this.#measureStart;
+    return Number.isNaN(lastEnd) ? 0 : lastEnd - this.#phaseStart;
   }
 
   /** Milliseconds since measuring started, for the progress line. */
   get measuringMs(): number {
-    return this.#isMeasuring ? performance.now() - this.#measureStart : 0;
+    return this.isMeasuring ? performance.now() - this.#phaseStart : 0;
   }
 
   /** True once measuring has started. */
   get isMeasuring(): boolean {
-    return this.#isMeasuring;
+    return this.#phase === MEASURED;
   }
 
   /** The connections that closed during the run. */
@@ -126,8 +125,13 @@ export class LoadRun {
   /** Runs the plan to its end (or `stop`). */
   async run(): Promise<void> {
     const { warmup } = this.#plan;
-    if ('ms' in warmup) this.#phaseEnd = performance.now() + warmup.ms;
-    else this.#phaseLimit = warmup.requests;
+    const now = performance.now();
+    this.#enterPhase(
+      WARMUP,
+      now,
+      'requests' in warmup ? warmup.requests : Infinity,
+      'ms' in warmup ? now + warmup.ms : Infinity,
+    );
     if (this.#open !== undefined) return this.#open.run(this);
     const loop: ClosedLoop = {
       steps: this.#plan.steps,
@@ -180,14 +184,30 @@ export class LoadRun {
 
   #startMeasuring(now: number): void {
     const { stop } = this.#plan;
-    this.#isMeasuring = true;
-    this.#measureStart = now;
-    this.#phase = MEASURED;
-    this.#phaseStarted = 0;
-    this.#phaseLimit = 'requests' in stop ? stop.requests : Infinity;
-    this.#phaseEnd = 'requests' in stop ? Infinity : now + stop.durationMs;
+    const isCounted = 'requests' in stop;
+    this.#enterPhase(
+      MEASURED,
+      now,
+      isCounted ? stop.requests : Infinity,
+      isCounted ? Infinity : now + stop.durationMs,
+    );
     this.#recorder.startMeasuring();
     this.#plan.onMeasureStart?.();
+  }
+
+  /**
+   * Enters `phase` at `now`, bounded by `limit` requests and the time `end`. The warm-up enters
+   * its phase by this code too, so each field is written again before the answer path is compiled:
+   * V8 compiles a field written only once (by the constructor) as a constant, and the measured
+   * phase's first write then threw that code away (`--trace-deopt`: "code dependencies" in the
+   * worker's `next` at the start of every measured window).
+   */
+  #enterPhase(phase: Phase, now: number, limit: number, end: number): void {
+    this.#phase = phase;
+    this.#phaseStart = now;
+    this.#phaseStarted = 0;
+    this.#phaseLimit = limit;
+    this.#phaseEnd = end;
   }
 
   /**
@@ -242,7 +262,7 @@ export class LoadRun {
 
   /** For the open model: marks the start of measuring at `now`. */
   markMeasuring(now: number): void {
-    if (!this.#isMeasuring) this.#startMeasuring(now);
+    if (!this.isMeasuring) this.#startMeasuring(now);
   }
 }
 
