@@ -7,52 +7,22 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BridgeProcess } from './support/bridge-process.ts';
+import {
+  ACCEPT_BOTH as BOTH,
+  openToolCaller,
+  primedMessages,
+  type Answer,
+} from './support/bridge-sse-answers.ts';
 import { MCPWIRE_ARGV } from '../../../test/support/cli-child.ts';
-import { RawHttpSession } from '../../../test/support/raw-mcp-http.ts';
 
 const HANDSHAKE_EVERYTHING = [...MCPWIRE_ARGV, 'serve', 'everything', '--era', 'handshake'];
-const BOTH = 'application/json, text/event-stream';
 /** Long enough that no call of these tests reaches it: the choice then depends on the child only. */
 const NEVER = '600000';
-
-type Answer = { id?: number; method?: string; result?: { content: Array<{ text: string }> } };
 
 /** Starts the bridge with `options`; returns a caller of `tools/call` in one 2025-11-25 session. */
 async function startBridge(options: readonly string[]) {
   const { bridge, url } = await BridgeProcess.start(options, HANDSHAKE_EVERYTHING);
-  const session = await RawHttpSession.open(url, { protocolVersion: '2025-11-25' });
-  const call = (id: number, name: string, accept: string, meta?: object) =>
-    fetch(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'Mcp-Session-Id': session.sessionId,
-        'MCP-Protocol-Version': '2025-11-25',
-        Accept: accept,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name, arguments: {}, ...(meta === undefined ? {} : { _meta: meta }) },
-      }),
-    });
-  return { bridge, call };
-}
-
-/** An SSE answer's events: asserts the first is the priming event, returns the messages after it. */
-async function primedMessages(response: Response): Promise<Answer[]> {
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
-  const events = (await response.text()).split('\n\n').filter((event) => event.trim() !== '');
-  // The priming event: an id to resume from, no data, and a retry.
-  assert.match(events[0]!, /^id: \S+$/m, events[0]);
-  assert.match(events[0]!, /^retry: \d+$/m, events[0]);
-  assert.doesNotMatch(events[0]!, /^data: ?\S/m, events[0]);
-  return events
-    .slice(1)
-    .flatMap((event) => event.split('\n').filter((line) => line.startsWith('data:')))
-    .map((line) => JSON.parse(line.slice(5)) as Answer);
+  return { bridge, call: await openToolCaller(url) };
 }
 
 describe('bridge --http: the session relay chooses SSE per POST', { concurrency: 1 }, () => {

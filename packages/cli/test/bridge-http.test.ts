@@ -59,6 +59,19 @@ describe('mcpwire bridge --http', { concurrency: 2 }, () => {
     assert.equal(bridge.stdout, '');
   });
 
+  test("a response of the child's is the HTTP body byte for byte (no decode and encode again)", async () => {
+    // --sse-after far away: the answer is JSON however loaded the machine is.
+    const { bridge, url } = await BridgeProcess.start(['--sse-after', '600000']);
+    await using _bridge = bridge;
+    const sessionId = await openSession(url);
+    const answer = await post(url, callBody(12, 'spelled'), sessionId);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(
+      answer.text,
+      '{ "id": 12, "jsonrpc": "2.0", "result": {"content": [{"type": "text", "text": "\\u0041"}], "n": 1.0} }',
+    );
+  });
+
   test('our Client: a tool call, an elicitation the child asks mid-call, progress, cancellation, a list change', async () => {
     const { bridge, url } = await BridgeProcess.start();
     await using _bridge = bridge;

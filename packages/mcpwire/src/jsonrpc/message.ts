@@ -75,4 +75,10 @@ export function isErrorResponse(message: Message): message is JsonRpcErrorRespon
  */
 export interface SendOptions {
   relatedRequestId?: RequestId;
+  /**
+   * The message's JSON text as a peer wrote it, when the sender relays that message unchanged (a
+   * bridge): a transport writing this one message as a JSON body may write the text as it is instead
+   * of encoding the message again. The sender vouches that the text decodes to `message`.
+   */
+  text?: string;
 }

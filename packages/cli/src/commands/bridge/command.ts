@@ -120,7 +120,7 @@ export function bridgeCommand(): Command {
     )
     .option(
       '--sse-after <ms>',
-      `with --http -- <command>: answer a request on a resumable SSE stream when the server process has not answered it this long after (default ${DEFAULT_SSE_AFTER_MS}); 0: every answer on SSE when the client accepts it`,
+      `with --http: answer a request on a resumable SSE stream when the server has not answered it this long after (default ${DEFAULT_SSE_AFTER_MS}); 0: every answer on SSE when the client accepts it`,
       parseMilliseconds,
       DEFAULT_SSE_AFTER_MS,
     )

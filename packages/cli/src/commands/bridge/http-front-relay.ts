@@ -4,6 +4,7 @@
 // stream a message of the child's goes on.
 
 import {
+  decodeFrame,
   ErrorCode,
   isRequest,
   isResponse,
@@ -101,6 +102,12 @@ class SessionRelay {
       handleFrame: (frame) => this.#fromChild(frame),
       handleClose: (error) => void this.#childGone(error),
     });
+    // Each line decoded here, so a response can go on with the text the child wrote (byte-exact,
+    // issue 25) rather than encoded again; an oversize line still reaches handleFrame as its error.
+    child.takeLines((line) => {
+      this.#fromChild(decodeFrame(line), line);
+      return true;
+    });
     const backlog = this.#backlog ?? [];
     this.#backlog = undefined;
     for (const frame of backlog) this.#fromClient(frame);
@@ -183,19 +190,25 @@ class SessionRelay {
       this.#front.send(frame.response).catch(() => {});
   }
 
-  #fromChild(frame: Frame): void {
+  /** `line`: the text of a frame read as one line, which a single response is passed on as. */
+  #fromChild(frame: Frame, line?: string): void {
     if (frame.type === 'invalid') {
       this.#options.onNote(`the server wrote a line that is not JSON-RPC (${frame.response.error.message})`);
       return;
     }
-    const messages = frame.type === 'batch' ? frame.items.flatMap(messagesOf) : [frame.message];
-    for (const message of messages) this.#toClient(message);
+    if (frame.type === 'message') return this.#toClient(frame.message, line);
+    for (const message of frame.items.flatMap(messagesOf)) this.#toClient(message);
   }
 
-  #toClient(message: Message): void {
-    if (isResponse(message) && message.id !== undefined && message.id !== null) this.#settled(message.id);
+  #toClient(message: Message, line?: string): void {
+    const isAnswer = isResponse(message);
+    if (isAnswer && message.id !== undefined && message.id !== null) this.#settled(message.id);
     const related = this.#relatedRequest(message);
-    const sent = this.#front.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    const options = {
+      ...(related === undefined ? {} : { relatedRequestId: related }),
+      ...(isAnswer && line !== undefined ? { text: line } : {}),
+    };
+    const sent = this.#front.send(message, options);
     sent.catch((error: unknown) => {
       // A request of the child's with no stream to go on would wait forever: answer it at once.
       if (!isRequest(message)) return;

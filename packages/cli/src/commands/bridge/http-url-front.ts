@@ -57,6 +57,9 @@ export async function runHttpUrlFront(
       sessionIdleTimeoutMs: options.idleTimeoutSeconds * 1000,
       sessionStore,
       hasLegacySse: false,
+      // The remote's own choice of SSE or JSON does not cross the relay: a slow answer gets a
+      // primed, resumable stream here too, a quick one JSON (http-front.ts).
+      sseAfterMs: options.sseAfterMs,
       gate: createSessionCap(sessions, options.maxSessions),
       banner: (url) => `bridging ${url} to ${toTerminalText(remote.url)} (a remote session per session)`,
     });

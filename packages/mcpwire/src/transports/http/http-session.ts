@@ -334,7 +334,7 @@ export class HttpSession implements Channel, SessionState {
         }
         if (exchanges.size === 0) this.#exchanges = this.#senders = undefined;
       }
-      if (exchange) return exchange.handle(message);
+      if (exchange) return exchange.handle(message, options?.text);
     }
     const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
     const standalone = key === undefined ? this.#streams?.sendStandalone(message) : undefined;

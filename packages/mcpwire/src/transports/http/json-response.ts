@@ -18,12 +18,17 @@ export function jsonReply(
   status: number,
   headers?: Record<string, string>,
 ): HttpReply {
+  return jsonTextReply(JSON.stringify(body), status, headers);
+}
+
+/** A JSON reply whose body is `text`, JSON already encoded (a relayed message's own text). */
+export function jsonTextReply(text: string, status: number, headers?: Record<string, string>): HttpReply {
   return {
     status,
     headers: headers
       ? { 'Content-Type': 'application/json', ...headers }
       : { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    body: text,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import { emptyReply, type HttpReply } from './exchange.ts';
-import { jsonReply } from './json-response.ts';
+import { jsonReply, jsonTextReply } from './json-response.ts';
 import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
 /** Which bodies the client's Accept header allows. */
@@ -55,6 +55,8 @@ export class PostExchange {
   #options: PostExchangeOptions;
   #waiting: Set<RequestId>;
   #collected: JsonRpcResponse[] = [];
+  /** The JSON text of the one response of a single-request POST, when its sender gave it. */
+  #collectedText: string | undefined;
   #stream: PostStream | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
   #resolve!: (response: HttpReply) => void;
@@ -89,9 +91,11 @@ export class PostExchange {
 
   /**
    * Takes one message related to this POST. Rejects for a server-to-client request the client cannot
-   * receive (it accepts JSON only, or the exchange is over), so the caller fails fast.
+   * receive (it accepts JSON only, or the exchange is over), so the caller fails fast. `text`: the
+   * message's JSON text as its sender received it (SendOptions.text), the body of a JSON answer; only
+   * a response's is used, and the session never rewrites a response's id (wire-ids.ts: requests only).
    */
-  handle(message: Message | readonly Message[]): Promise<void> {
+  handle(message: Message | readonly Message[], text?: string): Promise<void> {
     const messages: readonly Message[] = Array.isArray(message) ? message : [message as Message];
     const responses = messages.filter(isResponse);
     if (
@@ -108,6 +112,7 @@ export class PostExchange {
     const isComplete = this.#waiting.size === 0;
     if (this.#state === 'pending' && responses.length === messages.length && this.#options.accepts.json) {
       this.#collected.push(...responses);
+      if (!Array.isArray(message)) this.#collectedText = text;
       if (isComplete) this.#answerJson();
       return Promise.resolve();
     }
@@ -140,7 +145,10 @@ export class PostExchange {
 
   #answerJson(): void {
     const body = this.#options.isBatch ? this.#collected : this.#collected[0];
-    if (body !== undefined) this.#resolve(jsonReply(body, 200, this.#options.headers));
+    const { headers } = this.#options;
+    if (!this.#options.isBatch && this.#collectedText !== undefined)
+      this.#resolve(jsonTextReply(this.#collectedText, 200, headers));
+    else if (body !== undefined) this.#resolve(jsonReply(body, 200, headers));
     this.#end();
   }
 

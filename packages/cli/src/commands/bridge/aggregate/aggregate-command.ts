@@ -17,6 +17,8 @@ export interface AggregateCommandOptions {
   insecureDevAuthOnNetwork?: boolean;
   maxSessions: number;
   idleTimeout: number;
+  /** `--sse-after`: ms before an unanswered POST goes on SSE; 0: every POST that accepts SSE. */
+  sseAfter: number;
   /** Wraps the aggregate's server (--trace, --record). */
   wrapServer?: <Server extends object>(server: Server) => Server;
 }
@@ -53,6 +55,8 @@ export async function runAggregateCommand(
           ...(options.auth === 'dev' ? { auth: 'dev' as const } : {}),
           maxSessions: options.maxSessions,
           sessionIdleTimeoutMs: options.idleTimeout * 1000,
+          // An upstream cannot tell the client to poll through the aggregate: a slow call gets a stream.
+          sseAfterMs: options.sseAfter,
         };
   return runAggregateFront(
     { config: options.config, names: words, allow: options.allow ?? [], deny: options.deny ?? [] },
