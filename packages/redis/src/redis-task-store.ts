@@ -8,6 +8,7 @@ import type { MessageBus } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
 import { CREATE_TASK, DELETE_TASK, INDEX_TASK, READ_TASK, RENEW_LEASE, UPDATE_TASK } from './task-scripts.ts';
+import { toLost, toRerun } from './lost-task.ts';
 import { orUnavailable } from './unavailable.ts';
 
 /** The bus topic of task changes: `{ taskId, record }` (record null once deleted). */
@@ -18,10 +19,6 @@ export const DEFAULT_TASK_LEASE_MS = 10_000;
 
 /** Rounds of a fenced write that lost to another writer before `update` gives up. */
 const MAX_UPDATE_ROUNDS = 32;
-
-/** The message of a task failed because its worker stopped renewing its lease. */
-export const WORKER_LOST_MESSAGE =
-  'The task failed: the node running it stopped (its lease was not renewed); its work is lost';
 
 /** Options of a RedisTaskStore. */
 export interface RedisTaskStoreOptions extends KeyOptions {
@@ -45,8 +42,10 @@ function isTerminal(status: string | undefined): boolean {
  * it). `update` reads, applies the change and writes only if the task is still at the revision and
  * status it read (UPDATE_TASK), reading again when another node wrote first; a terminal task is
  * never written again. A task that is not terminal and whose lease is gone (its worker's process
- * died) is failed with {@link WORKER_LOST_MESSAGE} by the first read that finds it so, on any node;
- * watched tasks are read every half lease, so waiters see it too. Every write publishes the record
+ * died) is failed with WORKER_LOST_MESSAGE (lost-task.ts) by the first read that finds it so, on any
+ * node, or, when its `rerun` has runs left and a runner listens (`onRerun`), claimed by that node,
+ * which takes the lease in the same fenced script and runs it again; watched tasks are read every
+ * half lease, so waiters see it too. Every write publishes the record
  * on the bus topic {@link TASK_CHANGED_TOPIC}, which `watch` listens to. `list` keeps one sorted set
  * per requestor (principal or session); tasks created by nobody in particular are listed to no one.
  * Call `start()` before use (it subscribes to the bus) and `close()` to stop renewing.
@@ -63,6 +62,7 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   /** Tasks this store leases (it created them and they are not terminal). */
   readonly #held = new Set<string>();
   readonly #watchers = new Map<string, Set<Listener>>();
+  #onRerun: ((record: TaskRecord) => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #checkTimer: ReturnType<typeof setInterval> | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -123,7 +123,7 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
       if (isTerminal(read.status)) return read.record;
       const next = change(structuredClone(read.record));
       if (next === undefined) return read.record;
-      const outcome = await this.#write(taskId, read, next, false);
+      const outcome = await this.#write(taskId, read, next, 'held');
       if (outcome === 1) return next;
       if (outcome === -1) return undefined;
       // 0: another node wrote first; -2: it is terminal now. Read again: `change` judges the new state.
@@ -172,6 +172,14 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     return at < ids.length && last ? { records, nextCursor: last.taskId } : { records };
   }
 
+  /** Claims re-runnable tasks of dead workers for `listener` (one listener: its runner). */
+  onRerun(listener: (record: TaskRecord) => void): () => void {
+    this.#onRerun = listener;
+    return () => {
+      if (this.#onRerun === listener) this.#onRerun = undefined;
+    };
+  }
+
   watch(taskId: string, listener: Listener): () => void {
     let set = this.#watchers.get(taskId);
     if (!set) this.#watchers.set(taskId, (set = new Set()));
@@ -215,40 +223,46 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     return { record: JSON.parse(json) as TaskRecord, rev, status, hasLease: lease === 1 };
   }
 
-  /** One fenced write (UPDATE_TASK's reply); a terminal one stops this store renewing the lease. */
+  /**
+   * One fenced write (UPDATE_TASK's reply); a terminal one stops this store renewing the lease.
+   * `lease`: 'lost' when the lease must be gone, 'claim' when it must be gone and this store takes it.
+   */
   async #write(
     taskId: string,
     read: { rev: string; status: string },
     next: TaskRecord,
-    needsLeaseGone: boolean,
+    lease: 'held' | 'lost' | 'claim',
   ): Promise<number> {
+    const claim = lease === 'claim' ? [this.#holder, String(this.leaseMs)] : ['', ''];
     const outcome = (await this.#eval(
       UPDATE_TASK,
       [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
-      [read.rev, read.status, JSON.stringify(next), next.status, needsLeaseGone ? '1' : '0'],
+      [read.rev, read.status, JSON.stringify(next), next.status, lease === 'held' ? '0' : '1', ...claim],
     )) as number;
     if (outcome === 1) this.#publish(taskId, next);
     if (outcome === 1 && isTerminal(next.status)) this.#release(taskId);
     return outcome;
   }
 
-  /** Fails a task whose lease is gone, unless it changed meanwhile; resolves with the record as it is. */
+  /**
+   * Settles a task whose lease is gone, unless it changed meanwhile: claims it for a re-run here when
+   * its `rerun` allows another run and a runner listens (the claim takes the lease in the same
+   * fenced script, so one node re-runs it), else fails it. Resolves with the record as it is.
+   */
   async #failLost(taskId: string): Promise<TaskRecord | undefined> {
     for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
       const read = await this.#read(taskId);
       if (read === undefined) return undefined;
       if (read.hasLease || isTerminal(read.status)) return read.record;
-      const failed: TaskRecord = {
-        ...read.record,
-        status: 'failed',
-        statusMessage: WORKER_LOST_MESSAGE,
-        lastUpdatedAt: Date.now(),
-        error: { code: -32603, message: WORKER_LOST_MESSAGE },
-      };
-      delete failed.inputRequests;
-      delete failed.inputResponses;
-      const outcome = await this.#write(taskId, read, failed, true);
-      if (outcome === 1) return failed;
+      const rerun = read.record.rerun;
+      const isClaim = rerun !== undefined && rerun.runs < rerun.maxRuns && this.#onRerun !== undefined;
+      const next = isClaim ? toRerun(read.record) : toLost(read.record);
+      const outcome = await this.#write(taskId, read, next, isClaim ? 'claim' : 'lost');
+      if (outcome === 1 && isClaim) {
+        this.#hold(taskId);
+        this.#onRerun?.(structuredClone(next));
+      }
+      if (outcome === 1) return next;
       if (outcome === -1) return undefined;
     }
     throw new Error(`Task "${taskId}": other nodes kept changing it over ${MAX_UPDATE_ROUNDS} rounds`);

@@ -21,9 +21,11 @@ return 1
 
 /**
  * KEYS: task hash, lease. ARGV: expected rev, expected status, record JSON, new status, '1' when the
- * lease must be gone (a dead worker's task failed by another node).
+ * lease must be gone (a dead worker's task failed or claimed by another node), and for a claim the
+ * new holder and lease ms ('' and '' otherwise).
  * The fence: the write happens only if the task is still at the revision and status it was read at
- * and that status is not terminal, so of two nodes finishing one task only the first writes.
+ * and that status is not terminal, so of two nodes finishing one task only the first writes, and of
+ * two nodes claiming a dead worker's task for a re-run only the first takes its lease.
  * Replies 1 (written), 0 (changed since: read again), -1 (gone), -2 (terminal, or the lease is held).
  * A terminal write drops the lease.
  */
@@ -36,7 +38,8 @@ if from == 'completed' or from == 'failed' or from == 'cancelled' then return -2
 if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
 redis.call('HSET', KEYS[1], 'record', ARGV[3], 'rev', tonumber(fields[1]) + 1, 'status', ARGV[4])
 local to = ARGV[4]
-if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2]) end
+if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2])
+elseif ARGV[6] ~= nil and ARGV[6] ~= '' then redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[7]) end
 return 1
 `;
 

@@ -48,6 +48,13 @@ export interface TaskStore {
    */
   watch?(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void;
   /**
+   * Optional, for a shared store: calls `listener` with a task this process has just claimed (one
+   * fenced transition, so exactly one process claims it) because its worker died and its `rerun`
+   * allows another run; the runner then runs the task's request again here. Returns the unsubscribe.
+   * A store with no listener never claims: it fails such a task as it fails any other.
+   */
+  onRerun?(listener: (record: TaskRecord) => void): () => void;
+  /**
    * True for a store other processes change too (Redis): a runner then watches each task it runs,
    * and aborts the work when the task ends elsewhere (cancelled through another node, or failed
    * because this process lost its lease). Requires `watch`.
