@@ -7,8 +7,17 @@ import type { JsonObject } from 'mcpwire';
 import type { MessageBus } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
-import { CREATE_TASK, DELETE_TASK, INDEX_TASK, READ_TASK, RENEW_LEASE, UPDATE_TASK } from './task-scripts.ts';
+import {
+  CREATE_TASK,
+  DELETE_TASK,
+  INDEX_TASK,
+  READ_TASK,
+  RENEW_LEASE,
+  RESERVE_TASK,
+  UPDATE_TASK,
+} from './task-scripts.ts';
 import { toLost, toRerun } from './lost-task.ts';
+import { listPage, requestorOf, type ListOptions } from './task-list.ts';
 import { orUnavailable } from './unavailable.ts';
 
 /** The bus topic of task changes: `{ taskId, record }` (record null once deleted). */
@@ -104,6 +113,29 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
       );
   }
 
+  /**
+   * `create` within `limit` tasks of the record's requestor that are not terminal, on every node:
+   * RESERVE_TASK checks and adds the id in one script; at the limit, the ids of tasks that ended or
+   * are gone (a delete, a ttl, a node that died between its terminal write and the removal) are
+   * dropped once and the check runs again.
+   */
+  async createWithin(record: TaskRecord, limit: number): Promise<boolean> {
+    const active = this.#activeKey(record);
+    const expireAt = record.ttlMs === null ? '' : String(record.createdAt + record.ttlMs + 1);
+    const args = [String(limit), record.taskId, String(record.createdAt), expireAt];
+    let isReserved = (await this.#eval(RESERVE_TASK, [active], args)) === 1;
+    if (!isReserved && (await this.#pruneActive(active)))
+      isReserved = (await this.#eval(RESERVE_TASK, [active], args)) === 1;
+    if (!isReserved) return false;
+    try {
+      await this.create(record);
+    } catch (error) {
+      await this.#redis.sendCommand(['ZREM', active, record.taskId]).catch(() => {});
+      throw error;
+    }
+    return true;
+  }
+
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const read = await this.#read(taskId);
     if (read === undefined) return undefined;
@@ -141,35 +173,11 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     if (existed === 1) this.#publish(taskId, undefined);
   }
 
-  async list(options: {
-    owner: string | undefined;
-    session?: string | undefined;
-    cursor?: string | undefined;
-    limit: number;
-  }): Promise<TaskPage | undefined> {
+  list(options: ListOptions): Promise<TaskPage | undefined> {
     const requestor = requestorOf(options);
-    if (requestor === undefined) return options.cursor === undefined ? { records: [] } : undefined;
-    const index = this.#keys.requestorTasks(requestor);
-    const ids = (await orUnavailable('task store', () =>
-      this.#redis.sendCommand(['ZRANGE', index, '0', '-1']),
-    )) as string[];
-    let start = 0;
-    if (options.cursor !== undefined) {
-      start = ids.indexOf(options.cursor) + 1;
-      if (start === 0) return undefined;
-    }
-    const records: TaskRecord[] = [];
-    let at = start;
-    for (; at < ids.length && records.length < options.limit; at++) {
-      const record = await this.get(ids[at]!);
-      if (record === undefined) {
-        await this.#redis.sendCommand(['ZREM', index, ids[at]!]).catch(() => {});
-        continue;
-      }
-      if (record.owner === options.owner && record.session === options.session) records.push(record);
-    }
-    const last = records.at(-1);
-    return at < ids.length && last ? { records, nextCursor: last.taskId } : { records };
+    if (requestor === undefined)
+      return Promise.resolve(options.cursor === undefined ? { records: [] } : undefined);
+    return listPage(this.#redis, this.#keys.requestorTasks(requestor), options, (id) => this.get(id));
   }
 
   /** Claims re-runnable tasks of dead workers for `listener` (one listener: its runner). */
@@ -240,8 +248,31 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
       [read.rev, read.status, JSON.stringify(next), next.status, lease === 'held' ? '0' : '1', ...claim],
     )) as number;
     if (outcome === 1) this.#publish(taskId, next);
-    if (outcome === 1 && isTerminal(next.status)) this.#release(taskId);
+    if (outcome === 1 && isTerminal(next.status)) {
+      this.#release(taskId);
+      // Frees its requestor's place; a node dying before this leaves an id the next prune drops.
+      void this.#redis
+        .sendCommand(['ZREM', this.#activeKey(next), taskId])
+        .catch((error: unknown) => this.#onError(asError(error)));
+    }
     return outcome;
+  }
+
+  /** The active set of a record's requestor (requestorKey's form: `anonymous` for nobody in particular). */
+  #activeKey(record: TaskRecord): string {
+    return this.#keys.requestorActive(requestorOf(record) ?? 'anonymous');
+  }
+
+  /** Drops the ids of `active` whose tasks are terminal or gone; resolves true if it dropped any. */
+  async #pruneActive(active: string): Promise<boolean> {
+    const ids = (await this.#redis.sendCommand(['ZRANGE', active, '0', '-1'])) as string[];
+    const ended: string[] = [];
+    for (const taskId of ids) {
+      const record = await this.get(taskId);
+      if (record === undefined || isTerminal(record.status)) ended.push(taskId);
+    }
+    if (ended.length > 0) await this.#redis.sendCommand(['ZREM', active, ...ended]);
+    return ended.length > 0;
   }
 
   /**
@@ -340,15 +371,6 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
     return orUnavailable('task store', () => this.#redis.eval(script, { keys, arguments: args }));
   }
-}
-
-/** The index a record is listed under: its principal, else its session; none for neither. */
-function requestorOf(record: {
-  owner?: string | undefined;
-  session?: string | undefined;
-}): string | undefined {
-  if (record.owner !== undefined) return `principal:${record.owner}`;
-  return record.session === undefined ? undefined : `session:${record.session}`;
 }
 
 function unref<T>(timer: T): T {

@@ -80,3 +80,23 @@ else
 end
 return 1
 `;
+
+/**
+ * KEYS: a requestor's active set. ARGV: limit, task id, created-at score, expire-at ms ('' for none).
+ * Adds the id only if the set holds fewer than `limit` ids (the check and the add are one step, so
+ * two nodes cannot both take the last place) and keeps the set alive as long as its longest-lived
+ * task. Replies 1 (added), 0 (at the limit).
+ */
+export const RESERVE_TASK = `
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+if ARGV[4] == '' then
+  redis.call('PERSIST', KEYS[1])
+elseif existed == 0 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+else
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4], 'GT')
+end
+return 1
+`;

@@ -19,7 +19,7 @@ import {
 } from './task-record.ts';
 import {
   cappedTtl,
-  TOO_MANY_TASKS,
+  tooManyTasks,
   withOutcome,
   type CancelOutcome,
   type StartTaskOptions,
@@ -98,18 +98,16 @@ export class TaskRunner {
   /**
    * Creates a task in `working` (TASK-7), resolves with its record once the store has it (S26-TASK-6),
    * and runs `work` in the background. The record's `ttlMs` is what will be honoured (TASK-10).
-   * Rejects with RpcError {@link TOO_MANY_TASKS} when the owner is at `maxTasksPerRequestor`.
+   * Rejects with RpcError TOO_MANY_TASKS when the owner is at `maxTasksPerRequestor` (over every
+   * process sharing the store when it has `createWithin`, else in this one).
    */
   async start(work: TaskWork, options: StartTaskOptions): Promise<TaskRecord> {
     const owner = requestorKey(options);
     const active = this.#activeByOwner.get(owner) ?? 0;
     const limit = this.#options.maxTasksPerRequestor ?? 100;
-    if (active >= limit)
-      throw new RpcError(
-        TOO_MANY_TASKS,
-        `Too many tasks: this requestor already has ${active} that are not finished (the limit is ${limit}); wait for one to finish or cancel one`,
-        { maxTasksPerRequestor: limit },
-      );
+    // A store shared by processes counts across them (createWithin); else this process counts.
+    const isCountedByStore = this.store.createWithin !== undefined;
+    if (active >= limit && !isCountedByStore) throw tooManyTasks(limit);
     const now = this.clock.now();
     const record: TaskRecord = {
       taskId: this.#options.createId?.() ?? crypto.randomUUID(),
@@ -130,7 +128,8 @@ export class TaskRunner {
     this.#running.set(record.taskId, { controller, owner });
     this.#activeByOwner.set(owner, active + 1);
     try {
-      await this.store.create(record);
+      if (!isCountedByStore) await this.store.create(record);
+      else if (!(await this.store.createWithin!(record, limit))) throw tooManyTasks(limit);
     } catch (error) {
       this.#release(record.taskId);
       throw error;

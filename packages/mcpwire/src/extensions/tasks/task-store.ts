@@ -17,6 +17,13 @@ export interface TaskPage {
 export interface TaskStore {
   /** Stores a new record; resolves once a `get` anywhere would see it (S26-TASK-6: durably created). */
   create(record: TaskRecord): Promise<void>;
+  /**
+   * Optional: creates the record only if its requestor (its `owner`, else its `session`, else
+   * nobody in particular) has fewer than `limit` records that are not terminal, counted over every
+   * process sharing the store, as one atomic check-and-create; resolves false, creating nothing, at
+   * the limit. A runner whose store has it counts `maxTasksPerRequestor` there, not per process.
+   */
+  createWithin?(record: TaskRecord, limit: number): Promise<boolean>;
   /** The record, or undefined if unknown or deleted. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**

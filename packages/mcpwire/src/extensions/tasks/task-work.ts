@@ -3,6 +3,7 @@
 // file holds the engine.
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
+import { RpcError } from '../../jsonrpc/rpc-error.ts';
 import type { TaskClock } from './task-clock.ts';
 import type { TaskControl } from './task-control.ts';
 import {
@@ -29,9 +30,9 @@ export interface TaskRunnerOptions {
   pollIntervalMs?: number;
   /**
    * Most tasks one requestor (a TaskRequestor: a principal, else a handshake-era session; all
-   * stateless-era unauthenticated callers are one) may have that are not terminal, counted per
-   * runner (TASK-21). One more is refused with {@link TOO_MANY_TASKS}. Default
-   * 100; Infinity: no limit.
+   * stateless-era unauthenticated callers are one) may have that are not terminal (TASK-21), counted
+   * per runner, or over every process when the store has `createWithin` (Redis). One more is
+   * refused with {@link TOO_MANY_TASKS}. Default 100; Infinity: no limit.
    */
   maxTasksPerRequestor?: number;
   /**
@@ -86,6 +87,15 @@ export interface CancelOutcome {
  * -32020..-32099; `data` holds `{ maxTasksPerRequestor }`.
  */
 export const TOO_MANY_TASKS = -32010;
+
+/** The refusal of a task whose requestor is at `limit` tasks that are not terminal. */
+export function tooManyTasks(limit: number): RpcError {
+  return new RpcError(
+    TOO_MANY_TASKS,
+    `Too many tasks: this requestor already has ${limit} that are not finished (the limit is ${limit}); wait for one to finish or cancel one`,
+    { maxTasksPerRequestor: limit },
+  );
+}
 
 const HOUR = 3_600_000;
 
