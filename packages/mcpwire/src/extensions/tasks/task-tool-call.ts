@@ -196,7 +196,8 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
 /**
  * The work of a tools/call task run again in this process after its worker died (TaskRerun): the
  * tool called with the stored params and a context rebuilt from the stored facts. No connection is
- * left to it: handshake-era progress and logs are dropped, and input it asks for in that era fails.
+ * left to it: handshake-era progress and logs are dropped, and input it asks for becomes the task's
+ * `inputRequests` (answered by `tasks/update` at 2026-07-28; a handshake-era client never answers it).
  */
 export function rerunToolCall(tools: Pick<Tools, 'call'>, record: TaskRecord): TaskWork {
   const { params, context } = record.rerun!;
