@@ -15,9 +15,9 @@ export {
   DEFAULT_TASK_LEASE_MS,
   RedisTaskStore,
   TASK_CHANGED_TOPIC,
-  WORKER_LOST_MESSAGE,
   type RedisTaskStoreOptions,
 } from './redis-task-store.ts';
+export { RERUN_MESSAGE, WORKER_LOST_MESSAGE } from './lost-task.ts';
 export { RedisRequestLeases, type RedisRequestLeasesOptions } from './request-leases.ts';
 export type { RedisConnection, RedisPublisher, RedisSubscriber } from './redis-connection.ts';
 export { clusterConnection, type ClusterPublisher, type RedisClusterClient } from './cluster-connection.ts';

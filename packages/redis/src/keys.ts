@@ -77,6 +77,14 @@ export class RedisKeys {
     return `${this.prefix}:tasks:${encodeURIComponent(requestor)}`;
   }
 
+  /**
+   * One requestor's task ids that are not terminal (a sorted set), for `maxTasksPerRequestor` over
+   * every node: one key, so its check-and-add is one script in one Cluster slot.
+   */
+  requestorActive(requestor: string): string {
+    return `${this.prefix}:active-tasks:${encodeURIComponent(requestor)}`;
+  }
+
   /** A bus topic's pub/sub channel. */
   topic(topic: string): string {
     return `${this.prefix}:bus:${topic}`;

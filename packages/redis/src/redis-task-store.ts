@@ -7,7 +7,17 @@ import type { JsonObject } from 'mcpwire';
 import type { MessageBus } from 'mcpwire/http';
 import { RedisKeys, type KeyOptions } from './keys.ts';
 import type { RedisConnection } from './redis-connection.ts';
-import { CREATE_TASK, DELETE_TASK, INDEX_TASK, READ_TASK, RENEW_LEASE, UPDATE_TASK } from './task-scripts.ts';
+import {
+  CREATE_TASK,
+  DELETE_TASK,
+  INDEX_TASK,
+  READ_TASK,
+  RENEW_LEASE,
+  RESERVE_TASK,
+  UPDATE_TASK,
+} from './task-scripts.ts';
+import { toLost, toRerun } from './lost-task.ts';
+import { listPage, requestorOf, type ListOptions } from './task-list.ts';
 import { orUnavailable } from './unavailable.ts';
 
 /** The bus topic of task changes: `{ taskId, record }` (record null once deleted). */
@@ -18,10 +28,6 @@ export const DEFAULT_TASK_LEASE_MS = 10_000;
 
 /** Rounds of a fenced write that lost to another writer before `update` gives up. */
 const MAX_UPDATE_ROUNDS = 32;
-
-/** The message of a task failed because its worker stopped renewing its lease. */
-export const WORKER_LOST_MESSAGE =
-  'The task failed: the node running it stopped (its lease was not renewed); its work is lost';
 
 /** Options of a RedisTaskStore. */
 export interface RedisTaskStoreOptions extends KeyOptions {
@@ -45,8 +51,10 @@ function isTerminal(status: string | undefined): boolean {
  * it). `update` reads, applies the change and writes only if the task is still at the revision and
  * status it read (UPDATE_TASK), reading again when another node wrote first; a terminal task is
  * never written again. A task that is not terminal and whose lease is gone (its worker's process
- * died) is failed with {@link WORKER_LOST_MESSAGE} by the first read that finds it so, on any node;
- * watched tasks are read every half lease, so waiters see it too. Every write publishes the record
+ * died) is failed with WORKER_LOST_MESSAGE (lost-task.ts) by the first read that finds it so, on any
+ * node, or, when its `rerun` has runs left and a runner listens (`onRerun`), claimed by that node,
+ * which takes the lease in the same fenced script and runs it again; watched tasks are read every
+ * half lease, so waiters see it too. Every write publishes the record
  * on the bus topic {@link TASK_CHANGED_TOPIC}, which `watch` listens to. `list` keeps one sorted set
  * per requestor (principal or session); tasks created by nobody in particular are listed to no one.
  * Call `start()` before use (it subscribes to the bus) and `close()` to stop renewing.
@@ -63,6 +71,7 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   /** Tasks this store leases (it created them and they are not terminal). */
   readonly #held = new Set<string>();
   readonly #watchers = new Map<string, Set<Listener>>();
+  #onRerun: ((record: TaskRecord) => void) | undefined;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
   #checkTimer: ReturnType<typeof setInterval> | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -104,6 +113,29 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
       );
   }
 
+  /**
+   * `create` within `limit` tasks of the record's requestor that are not terminal, on every node:
+   * RESERVE_TASK checks and adds the id in one script; at the limit, the ids of tasks that ended or
+   * are gone (a delete, a ttl, a node that died between its terminal write and the removal) are
+   * dropped once and the check runs again.
+   */
+  async createWithin(record: TaskRecord, limit: number): Promise<boolean> {
+    const active = this.#activeKey(record);
+    const expireAt = record.ttlMs === null ? '' : String(record.createdAt + record.ttlMs + 1);
+    const args = [String(limit), record.taskId, String(record.createdAt), expireAt];
+    let isReserved = (await this.#eval(RESERVE_TASK, [active], args)) === 1;
+    if (!isReserved && (await this.#pruneActive(active)))
+      isReserved = (await this.#eval(RESERVE_TASK, [active], args)) === 1;
+    if (!isReserved) return false;
+    try {
+      await this.create(record);
+    } catch (error) {
+      await this.#redis.sendCommand(['ZREM', active, record.taskId]).catch(() => {});
+      throw error;
+    }
+    return true;
+  }
+
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const read = await this.#read(taskId);
     if (read === undefined) return undefined;
@@ -123,7 +155,7 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
       if (isTerminal(read.status)) return read.record;
       const next = change(structuredClone(read.record));
       if (next === undefined) return read.record;
-      const outcome = await this.#write(taskId, read, next, false);
+      const outcome = await this.#write(taskId, read, next, 'held');
       if (outcome === 1) return next;
       if (outcome === -1) return undefined;
       // 0: another node wrote first; -2: it is terminal now. Read again: `change` judges the new state.
@@ -141,35 +173,19 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     if (existed === 1) this.#publish(taskId, undefined);
   }
 
-  async list(options: {
-    owner: string | undefined;
-    session?: string | undefined;
-    cursor?: string | undefined;
-    limit: number;
-  }): Promise<TaskPage | undefined> {
+  list(options: ListOptions): Promise<TaskPage | undefined> {
     const requestor = requestorOf(options);
-    if (requestor === undefined) return options.cursor === undefined ? { records: [] } : undefined;
-    const index = this.#keys.requestorTasks(requestor);
-    const ids = (await orUnavailable('task store', () =>
-      this.#redis.sendCommand(['ZRANGE', index, '0', '-1']),
-    )) as string[];
-    let start = 0;
-    if (options.cursor !== undefined) {
-      start = ids.indexOf(options.cursor) + 1;
-      if (start === 0) return undefined;
-    }
-    const records: TaskRecord[] = [];
-    let at = start;
-    for (; at < ids.length && records.length < options.limit; at++) {
-      const record = await this.get(ids[at]!);
-      if (record === undefined) {
-        await this.#redis.sendCommand(['ZREM', index, ids[at]!]).catch(() => {});
-        continue;
-      }
-      if (record.owner === options.owner && record.session === options.session) records.push(record);
-    }
-    const last = records.at(-1);
-    return at < ids.length && last ? { records, nextCursor: last.taskId } : { records };
+    if (requestor === undefined)
+      return Promise.resolve(options.cursor === undefined ? { records: [] } : undefined);
+    return listPage(this.#redis, this.#keys.requestorTasks(requestor), options, (id) => this.get(id));
+  }
+
+  /** Claims re-runnable tasks of dead workers for `listener` (one listener: its runner). */
+  onRerun(listener: (record: TaskRecord) => void): () => void {
+    this.#onRerun = listener;
+    return () => {
+      if (this.#onRerun === listener) this.#onRerun = undefined;
+    };
   }
 
   watch(taskId: string, listener: Listener): () => void {
@@ -215,40 +231,69 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
     return { record: JSON.parse(json) as TaskRecord, rev, status, hasLease: lease === 1 };
   }
 
-  /** One fenced write (UPDATE_TASK's reply); a terminal one stops this store renewing the lease. */
+  /**
+   * One fenced write (UPDATE_TASK's reply); a terminal one stops this store renewing the lease.
+   * `lease`: 'lost' when the lease must be gone, 'claim' when it must be gone and this store takes it.
+   */
   async #write(
     taskId: string,
     read: { rev: string; status: string },
     next: TaskRecord,
-    needsLeaseGone: boolean,
+    lease: 'held' | 'lost' | 'claim',
   ): Promise<number> {
+    const claim = lease === 'claim' ? [this.#holder, String(this.leaseMs)] : ['', ''];
     const outcome = (await this.#eval(
       UPDATE_TASK,
       [this.#keys.task(taskId), this.#keys.taskLease(taskId)],
-      [read.rev, read.status, JSON.stringify(next), next.status, needsLeaseGone ? '1' : '0'],
+      [read.rev, read.status, JSON.stringify(next), next.status, lease === 'held' ? '0' : '1', ...claim],
     )) as number;
     if (outcome === 1) this.#publish(taskId, next);
-    if (outcome === 1 && isTerminal(next.status)) this.#release(taskId);
+    if (outcome === 1 && isTerminal(next.status)) {
+      this.#release(taskId);
+      // Frees its requestor's place; a node dying before this leaves an id the next prune drops.
+      void this.#redis
+        .sendCommand(['ZREM', this.#activeKey(next), taskId])
+        .catch((error: unknown) => this.#onError(asError(error)));
+    }
     return outcome;
   }
 
-  /** Fails a task whose lease is gone, unless it changed meanwhile; resolves with the record as it is. */
+  /** The active set of a record's requestor (requestorKey's form: `anonymous` for nobody in particular). */
+  #activeKey(record: TaskRecord): string {
+    return this.#keys.requestorActive(requestorOf(record) ?? 'anonymous');
+  }
+
+  /** Drops the ids of `active` whose tasks are terminal or gone; resolves true if it dropped any. */
+  async #pruneActive(active: string): Promise<boolean> {
+    const ids = (await this.#redis.sendCommand(['ZRANGE', active, '0', '-1'])) as string[];
+    const ended: string[] = [];
+    for (const taskId of ids) {
+      const record = await this.get(taskId);
+      if (record === undefined || isTerminal(record.status)) ended.push(taskId);
+    }
+    if (ended.length > 0) await this.#redis.sendCommand(['ZREM', active, ...ended]);
+    return ended.length > 0;
+  }
+
+  /**
+   * Settles a task whose lease is gone, unless it changed meanwhile: claims it for a re-run here when
+   * its `rerun` allows another run and a runner listens (the claim takes the lease in the same
+   * fenced script, so one node re-runs it), else fails it. Resolves with the record as it is.
+   */
   async #failLost(taskId: string): Promise<TaskRecord | undefined> {
     for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
       const read = await this.#read(taskId);
       if (read === undefined) return undefined;
       if (read.hasLease || isTerminal(read.status)) return read.record;
-      const failed: TaskRecord = {
-        ...read.record,
-        status: 'failed',
-        statusMessage: WORKER_LOST_MESSAGE,
-        lastUpdatedAt: Date.now(),
-        error: { code: -32603, message: WORKER_LOST_MESSAGE },
-      };
-      delete failed.inputRequests;
-      delete failed.inputResponses;
-      const outcome = await this.#write(taskId, read, failed, true);
-      if (outcome === 1) return failed;
+      const rerun = read.record.rerun;
+      const isClaim = rerun !== undefined && rerun.runs < rerun.maxRuns && this.#onRerun !== undefined;
+      const next = isClaim ? toRerun(read.record) : toLost(read.record);
+      const outcome = await this.#write(taskId, read, next, isClaim ? 'claim' : 'lost');
+      if (outcome === 1 && isClaim) {
+        this.#hold(taskId);
+        this.#onRerun?.(structuredClone(next));
+      }
+      if (outcome === 1) return next;
       if (outcome === -1) return undefined;
     }
     throw new Error(`Task "${taskId}": other nodes kept changing it over ${MAX_UPDATE_ROUNDS} rounds`);
@@ -326,15 +371,6 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   #eval(script: string, keys: string[], args: string[]): Promise<unknown> {
     return orUnavailable('task store', () => this.#redis.eval(script, { keys, arguments: args }));
   }
-}
-
-/** The index a record is listed under: its principal, else its session; none for neither. */
-function requestorOf(record: {
-  owner?: string | undefined;
-  session?: string | undefined;
-}): string | undefined {
-  if (record.owner !== undefined) return `principal:${record.owner}`;
-  return record.session === undefined ? undefined : `session:${record.session}`;
 }
 
 function unref<T>(timer: T): T {

@@ -21,9 +21,11 @@ return 1
 
 /**
  * KEYS: task hash, lease. ARGV: expected rev, expected status, record JSON, new status, '1' when the
- * lease must be gone (a dead worker's task failed by another node).
+ * lease must be gone (a dead worker's task failed or claimed by another node), and for a claim the
+ * new holder and lease ms ('' and '' otherwise).
  * The fence: the write happens only if the task is still at the revision and status it was read at
- * and that status is not terminal, so of two nodes finishing one task only the first writes.
+ * and that status is not terminal, so of two nodes finishing one task only the first writes, and of
+ * two nodes claiming a dead worker's task for a re-run only the first takes its lease.
  * Replies 1 (written), 0 (changed since: read again), -1 (gone), -2 (terminal, or the lease is held).
  * A terminal write drops the lease.
  */
@@ -36,7 +38,8 @@ if from == 'completed' or from == 'failed' or from == 'cancelled' then return -2
 if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
 redis.call('HSET', KEYS[1], 'record', ARGV[3], 'rev', tonumber(fields[1]) + 1, 'status', ARGV[4])
 local to = ARGV[4]
-if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2]) end
+if to == 'completed' or to == 'failed' or to == 'cancelled' then redis.call('DEL', KEYS[2])
+elseif ARGV[6] ~= nil and ARGV[6] ~= '' then redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[7]) end
 return 1
 `;
 
@@ -74,6 +77,26 @@ elseif existed == 0 then
 else
   -- GT leaves a key without expiry (a task without ttl is in it) as it is.
   redis.call('PEXPIREAT', KEYS[1], ARGV[3], 'GT')
+end
+return 1
+`;
+
+/**
+ * KEYS: a requestor's active set. ARGV: limit, task id, created-at score, expire-at ms ('' for none).
+ * Adds the id only if the set holds fewer than `limit` ids (the check and the add are one step, so
+ * two nodes cannot both take the last place) and keeps the set alive as long as its longest-lived
+ * task. Replies 1 (added), 0 (at the limit).
+ */
+export const RESERVE_TASK = `
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+if ARGV[4] == '' then
+  redis.call('PERSIST', KEYS[1])
+elseif existed == 0 then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+else
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4], 'GT')
 end
 return 1
 `;

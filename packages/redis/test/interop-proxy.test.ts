@@ -24,58 +24,13 @@ import { StreamableHttpClientTransport } from 'mcpwire/http';
 import { statelessRequest } from '../../../test/support/raw-mcp-http.ts';
 import {
   haproxySkipReason,
-  NODE_HEADER,
   startProxiedNodes,
   type ProxiedNodes,
 } from '../../../test/support/redis-nodes.ts';
 import { redisForSuite, startRedisServer } from '../../../test/support/redis-server.ts';
+import { Exchanges, type Exchange } from './support/exchanges.ts';
 
 type Era = 'handshake' | '2026-07-28';
-
-/** One HTTP exchange of a client through the proxy: its method, its body, the node that answered. */
-interface Exchange {
-  readonly method: string;
-  readonly body: string;
-  readonly status: number;
-  readonly node: string;
-}
-
-/** A fetch for any of the three clients' transports that records each exchange and the node that answered. */
-class Exchanges {
-  readonly list: Exchange[] = [];
-  #onGet: Array<(node: string) => void> = [];
-
-  readonly #inFlight = new Set<Promise<Response>>();
-
-  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const exchange = this.#exchange(new Request(input, init));
-    this.#inFlight.add(exchange);
-    const forget = (): boolean => this.#inFlight.delete(exchange);
-    exchange.then(forget, forget);
-    return exchange;
-  };
-
-  /** Resolves once every exchange begun so far was answered (a client may settle a call before its answer's POST got its 202). */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.#inFlight]);
-  }
-
-  async #exchange(request: Request): Promise<Response> {
-    const body = request.method === 'POST' ? await request.clone().text() : '';
-    const response = await fetch(request);
-    const node = response.headers.get(NODE_HEADER) ?? '';
-    this.list.push({ method: request.method, body, status: response.status, node });
-    if (request.method === 'GET' && response.status === 200) for (const resolve of this.#onGet) resolve(node);
-    return response;
-  }
-
-  /** The node of the client's GET stream, once the proxy answered it. */
-  getStreamNode(): Promise<string> {
-    const open = this.list.find((exchange) => exchange.method === 'GET' && exchange.status === 200);
-    if (open !== undefined) return Promise.resolve(open.node);
-    return new Promise((resolve) => this.#onGet.push(resolve));
-  }
-}
 
 /** What the cases need of a client, whichever it is. */
 interface Peer {

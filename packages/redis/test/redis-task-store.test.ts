@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TaskRecord } from 'mcpwire/extensions/tasks';
+import { createClient } from 'redis';
 import { createRedisStores } from '../src/create-redis-stores.ts';
-import { WORKER_LOST_MESSAGE } from '../src/redis-task-store.ts';
+import { RedisKeys } from '../src/keys.ts';
+import { RERUN_MESSAGE, WORKER_LOST_MESSAGE } from '../src/lost-task.ts';
 import { redisForSuite } from '../../../test/support/redis-server.ts';
 
 function working(taskId: string): TaskRecord {
@@ -83,5 +85,39 @@ describe('RedisTaskStore on one redis-server, two stores', () => {
     const late = await worker.tasks.update('orphan', finish('completed'));
     assert.equal(late?.status, 'failed', 'the fence refuses the late result');
     assert.equal((await other.tasks.get('orphan'))?.status, 'failed');
+  });
+
+  test('a re-runnable task whose lease is gone: two nodes read it at once, exactly one claims it; at maxRuns it fails', async (t) => {
+    if (redis.skipped(t)) return;
+    await using worker = await createRedisStores({ url: redis.server.url });
+    await using b = await createRedisStores({ url: redis.server.url });
+    await using c = await createRedisStores({ url: redis.server.url });
+    const claims: string[] = [];
+    b.tasks.onRerun((record) => claims.push(`b ${record.rerun?.runs}`));
+    c.tasks.onRerun((record) => claims.push(`c ${record.rerun?.runs}`));
+    const rerun = { params: { name: 'x' }, context: {}, runs: 1, maxRuns: 2 };
+    await worker.tasks.create({ ...working('rerun'), rerun });
+    await worker.tasks.close();
+    // The lease's expiry, without waiting for it: the worker is gone and nobody renews it.
+    const raw = createClient({ url: redis.server.url });
+    await raw.connect();
+    t.after(() => raw.close());
+    const lease = new RedisKeys().taskLease('rerun');
+    await raw.del(lease);
+    const [onB, onC] = await Promise.all([b.tasks.get('rerun'), c.tasks.get('rerun')]);
+    assert.deepEqual(claims.length, 1, `one claim: ${claims.join(', ')}`);
+    assert.match(claims[0]!, / 2$/);
+    for (const record of [onB, onC]) {
+      assert.equal(record?.status, 'working');
+      assert.equal(record?.rerun?.runs, 2);
+    }
+    assert.equal(onB?.statusMessage, `${RERUN_MESSAGE} (run 2 of 2)`);
+    assert.equal(await raw.exists(lease), 1, 'the claim took the lease');
+
+    await raw.del(lease);
+    const failed = await b.tasks.get('rerun');
+    assert.equal(failed?.status, 'failed', 'no runs left');
+    assert.equal(failed?.statusMessage, `${WORKER_LOST_MESSAGE} (after 2 of at most 2 runs)`);
+    assert.equal(claims.length, 1);
   });
 });

@@ -13,8 +13,11 @@ import type { Tools } from './tools.ts';
 /** What an extension may do to the Server that takes it, once, at construction. */
 export interface ExtensionHost {
   resource(definition: ResourceDefinition, handler: ResourceHandler): Registration<ResourceDefinition>;
-  /** The server's tools, to read a registration (e.g. its `_meta`) while serving a request. */
-  readonly tools: Pick<Tools, 'registry'>;
+  /**
+   * The server's tools, to read a registration (e.g. its `_meta`) while serving a request, and to
+   * call one outside any request (a task re-run after its worker died, tasks()).
+   */
+  readonly tools: Pick<Tools, 'registry' | 'call'>;
 }
 
 /** The server side of an extension. */

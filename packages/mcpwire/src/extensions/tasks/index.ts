@@ -3,12 +3,12 @@
 //
 // Exported names:
 //   server:   tasks, TasksOptions, TasksExtension, inputThenTask, TaskRequestContext
-//   records:  TaskRecord, TaskStatus, TaskEra, TaskError, TaskInputRequest, TaskRequestor, isTerminal,
-//             canMove, isExpired, isVisibleTo
+//   records:  TaskRecord, TaskStatus, TaskEra, TaskError, TaskInputRequest, TaskRequestor, TaskRerun,
+//             isTerminal, canMove, isExpired, isVisibleTo
 //   store:    TaskStore, TaskPage, MemoryTaskStore
 //   clock:    TaskClock, systemClock, FakeClock
 //   runner:   TaskRunner, TaskRunnerOptions, TaskWork, TaskControl, TaskOutcome, StartTaskOptions,
-//             CancelOutcome, TaskEndedError, TOO_MANY_TASKS
+//             TaskRerunner, CancelOutcome, TaskEndedError, TOO_MANY_TASKS
 //   wire:     toHandshakeTask, toStatelessTask, toDetailedTask, toCreateTaskResult
 //   protocol: TASKS_EXTENSION_ID, RELATED_TASK_META_KEY, MODEL_IMMEDIATE_RESPONSE_META_KEY, StatelessTask,
 //             StatelessCreateTaskResult, DetailedTask, UpdateTaskRequestParams, TaskAckResult
@@ -28,6 +28,7 @@ export {
   type TaskInputRequest,
   type TaskRecord,
   type TaskRequestor,
+  type TaskRerun,
   type TaskStatus,
 } from './task-record.ts';
 export { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
@@ -39,6 +40,7 @@ export {
   type CancelOutcome,
   type StartTaskOptions,
   type TaskOutcome,
+  type TaskRerunner,
   type TaskRunnerOptions,
   type TaskWork,
 } from './task-work.ts';

@@ -13,6 +13,10 @@ import { RELATED_TASK_META_KEY } from './tasks-protocol.ts';
 
 const noop = (): Promise<void> => Promise.resolve();
 
+/** The facts of a request a task's context keeps (a re-run rebuilds them from TaskRerun.context). */
+export type RequestFacts =
+  'era' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'requestId' | 'method' | 'meta' | 'auth';
+
 /**
  * A task's context. `connection` is the handshake-era connection that created the task (its input
  * requests and progress go there); undefined in the stateless era, which sends no progress and no
@@ -38,7 +42,11 @@ export class TaskRequestContext implements RequestContext {
   #count = 0;
   #waiting = 0;
 
-  constructor(request: RequestContext, control: TaskControl, connection: HandshakeConnection | undefined) {
+  constructor(
+    request: Pick<RequestContext, RequestFacts>,
+    control: TaskControl,
+    connection: HandshakeConnection | undefined,
+  ) {
     this.era = request.era;
     this.protocolVersion = request.protocolVersion;
     this.clientCapabilities = request.clientCapabilities;

@@ -56,6 +56,24 @@ export interface TaskRecord {
   inputResponses?: Record<string, JsonObject>;
   /** Every input key the task has used, so a key is never reused (S26-TASK-10). */
   usedInputKeys?: string[];
+  /** Present when another process may run the task again if its worker dies (an idempotent tool). */
+  rerun?: TaskRerun;
+}
+
+/**
+ * What a process needs to run a task's request again when the worker running it died (issue 24):
+ * the request's params and the facts of its context, as JSON. Only for a tool that declares
+ * `annotations.idempotentHint: true`; never sent on the wire.
+ */
+export interface TaskRerun {
+  /** The request's params as the work got them (a tools/call's, without `task`). */
+  params: JsonObject;
+  /** The request context's facts: era, protocolVersion, clientCapabilities, clientInfo, requestId, method, meta, auth. */
+  context: JsonObject;
+  /** Runs so far, the first included. */
+  runs: number;
+  /** The most runs allowed (the runner's `maxTaskRuns`); at that many a dead worker's task fails. */
+  maxRuns: number;
 }
 
 /**
@@ -111,4 +129,29 @@ export function withStatus(
   if (statusMessage === undefined) delete next.statusMessage;
   else next.statusMessage = statusMessage;
   return next;
+}
+
+/**
+ * The record with `responses` taken for its outstanding input keys (S26-TASK-10), or undefined when
+ * none of them is outstanding or the task is terminal; `working` again once nothing is outstanding.
+ */
+export function withAnswers(
+  record: TaskRecord,
+  responses: Record<string, JsonObject>,
+  now: number,
+): TaskRecord | undefined {
+  const outstanding = record.inputRequests ?? {};
+  const keys = Object.keys(responses).filter((key) => Object.hasOwn(outstanding, key));
+  if (keys.length === 0 || isTerminal(record.status)) return undefined;
+  const answers = { ...record.inputResponses };
+  for (const key of keys) {
+    answers[key] = responses[key]!;
+    delete outstanding[key];
+  }
+  record.inputResponses = answers;
+  record.inputRequests = outstanding;
+  record.lastUpdatedAt = now;
+  if (Object.keys(outstanding).length > 0) return record;
+  delete record.inputRequests;
+  return withStatus(record, 'working', undefined, now);
 }

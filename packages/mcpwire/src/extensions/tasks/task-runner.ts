@@ -11,22 +11,24 @@ import {
   isTerminal,
   isVisibleTo,
   requestorKey,
+  withAnswers,
   withStatus,
   type TaskError,
   type TaskRecord,
   type TaskRequestor,
 } from './task-record.ts';
 import {
-  TOO_MANY_TASKS,
+  cappedTtl,
+  tooManyTasks,
+  withOutcome,
   type CancelOutcome,
   type StartTaskOptions,
   type TaskOutcome,
+  type TaskRerunner,
   type TaskRunnerOptions,
   type TaskWork,
 } from './task-work.ts';
 import { MemoryTaskStore, type TaskPage, type TaskStore } from './task-store.ts';
-
-const HOUR = 3_600_000;
 
 /**
  * Runs tasks. Records live in the store; what lives only here is the running work of this process
@@ -46,12 +48,24 @@ export class TaskRunner {
   readonly #local = new Map<string, Set<(record: TaskRecord | undefined) => void>>();
   /** With a shared store: the watch of each task this process runs, until it is terminal. */
   readonly #following = new Map<string, () => void>();
+  /** How a claimed task's request runs again, by request method (`setRerunner`). */
+  readonly #rerunners = new Map<string, TaskRerunner>();
+  #stopClaims: (() => void) | undefined;
 
   constructor(options: TaskRunnerOptions = {}) {
     this.#options = options;
     this.#store = options.store ?? new MemoryTaskStore();
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
+  }
+
+  /**
+   * Says how a task of `requestMethod` with a `rerun` runs again: a shared store's claim of one whose
+   * worker died (TaskStore.onRerun) then runs it here. Without a rerunner the store fails such tasks.
+   */
+  setRerunner(requestMethod: string, rerunner: TaskRerunner): void {
+    this.#rerunners.set(requestMethod, rerunner);
+    this.#listenForClaims();
   }
 
   /** Where the records live (the `store` option, or one given later to `useStore`). */
@@ -66,7 +80,10 @@ export class TaskRunner {
   useStore(store: TaskStore): void {
     if (this.#running.size > 0)
       throw new TypeError('TaskRunner.useStore: tasks are running on the current store');
+    this.#stopClaims?.();
+    this.#stopClaims = undefined;
     this.#store = store;
+    this.#listenForClaims();
   }
 
   /**
@@ -81,18 +98,16 @@ export class TaskRunner {
   /**
    * Creates a task in `working` (TASK-7), resolves with its record once the store has it (S26-TASK-6),
    * and runs `work` in the background. The record's `ttlMs` is what will be honoured (TASK-10).
-   * Rejects with RpcError {@link TOO_MANY_TASKS} when the owner is at `maxTasksPerRequestor`.
+   * Rejects with RpcError TOO_MANY_TASKS when the owner is at `maxTasksPerRequestor` (over every
+   * process sharing the store when it has `createWithin`, else in this one).
    */
   async start(work: TaskWork, options: StartTaskOptions): Promise<TaskRecord> {
     const owner = requestorKey(options);
     const active = this.#activeByOwner.get(owner) ?? 0;
     const limit = this.#options.maxTasksPerRequestor ?? 100;
-    if (active >= limit)
-      throw new RpcError(
-        TOO_MANY_TASKS,
-        `Too many tasks: this requestor already has ${active} that are not finished (the limit is ${limit}); wait for one to finish or cancel one`,
-        { maxTasksPerRequestor: limit },
-      );
+    // A store shared by processes counts across them (createWithin); else this process counts.
+    const isCountedByStore = this.store.createWithin !== undefined;
+    if (active >= limit && !isCountedByStore) throw tooManyTasks(limit);
     const now = this.clock.now();
     const record: TaskRecord = {
       taskId: this.#options.createId?.() ?? crypto.randomUUID(),
@@ -101,32 +116,25 @@ export class TaskRunner {
       requestMethod: options.requestMethod,
       createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: this.#ttl(options.ttlMs),
+      ttlMs: cappedTtl(options.ttlMs, this.#options),
       pollIntervalMs: this.pollIntervalMs,
     };
     if (options.owner !== undefined) record.owner = options.owner;
     else if (options.session !== undefined) record.session = options.session;
+    if (options.rerun !== undefined)
+      record.rerun = { ...options.rerun, runs: 1, maxRuns: this.#options.maxTaskRuns ?? 3 };
     const controller = new AbortController();
     // The slot is taken before the store's await, so concurrent starts cannot pass the limit.
     this.#running.set(record.taskId, { controller, owner });
     this.#activeByOwner.set(owner, active + 1);
     try {
-      await this.store.create(record);
+      if (!isCountedByStore) await this.store.create(record);
+      else if (!(await this.store.createWithin!(record, limit))) throw tooManyTasks(limit);
     } catch (error) {
       this.#release(record.taskId);
       throw error;
     }
-    if (record.ttlMs !== null) {
-      const taskId = record.taskId;
-      // One past the ttl: the task stays reachable for its whole ttl (S26-TASK-9).
-      this.#timers.set(
-        taskId,
-        this.clock.setTimer(() => void this.#expire(taskId), record.ttlMs + 1),
-      );
-    }
-    this.#emit(record.taskId, record);
-    if (this.store.shared === true) this.#follow(record.taskId);
-    void this.#run(record.taskId, work, controller);
+    this.#launch(record, work, controller);
     return record;
   }
 
@@ -196,24 +204,7 @@ export class TaskRunner {
     requestor: TaskRequestor = {},
   ): Promise<TaskRecord | undefined> {
     if (!(await this.get(taskId, requestor))) return undefined;
-    return this.#move(taskId, (current) => {
-      const outstanding = current.inputRequests ?? {};
-      const keys = Object.keys(responses).filter((key) => Object.hasOwn(outstanding, key));
-      if (keys.length === 0 || isTerminal(current.status)) return undefined;
-      const answers = { ...current.inputResponses };
-      for (const key of keys) {
-        answers[key] = responses[key]!;
-        delete outstanding[key];
-      }
-      current.inputResponses = answers;
-      current.inputRequests = outstanding;
-      current.lastUpdatedAt = this.clock.now();
-      if (Object.keys(outstanding).length === 0) {
-        delete current.inputRequests;
-        return withStatus(current, 'working', undefined, this.clock.now());
-      }
-      return current;
-    });
+    return this.#move(taskId, (current) => withAnswers(current, responses, this.clock.now()));
   }
 
   /**
@@ -259,6 +250,8 @@ export class TaskRunner {
     this.#activeByOwner.clear();
     for (const unwatch of this.#following.values()) unwatch();
     this.#following.clear();
+    this.#stopClaims?.();
+    this.#stopClaims = undefined;
     return Promise.resolve();
   }
 
@@ -266,13 +259,33 @@ export class TaskRunner {
     return this.close();
   }
 
-  #ttl(requested: number | null | undefined): number | null {
-    const max = this.#options.maxTtlMs ?? 24 * HOUR;
-    const wanted = requested === undefined ? (this.#options.defaultTtlMs ?? HOUR) : requested;
-    // TASK-10: the receiver may override the requested ttl; TASK-21: every ttl is capped, unlimited
-    // too, unless maxTtlMs is Infinity.
-    if (wanted === null) return Number.isFinite(max) ? max : null;
-    return Math.min(Math.max(0, Math.floor(wanted)), max);
+  /** Runs a task whose slot is taken: its expiry timer, its follow on a shared store, its work. */
+  #launch(record: TaskRecord, work: TaskWork, controller: AbortController): void {
+    const taskId = record.taskId;
+    // One past the ttl: the task stays reachable for its whole ttl (S26-TASK-9).
+    if (record.ttlMs !== null) {
+      const left = Math.max(0, record.createdAt + record.ttlMs + 1 - this.clock.now());
+      this.#timers.set(
+        taskId,
+        this.clock.setTimer(() => void this.#expire(taskId), left),
+      );
+    }
+    this.#emit(taskId, record);
+    if (this.store.shared === true) this.#follow(taskId);
+    void this.#run(taskId, work, controller);
+  }
+
+  /** Subscribes to the store's claims once a rerunner exists (a store with no listener never claims). */
+  #listenForClaims(): void {
+    if (this.#stopClaims !== undefined || this.#rerunners.size === 0) return;
+    this.#stopClaims = this.#store.onRerun?.((record) => {
+      const work = (this.#rerunners.get(record.requestMethod) ?? noRerunner)(record);
+      const controller = new AbortController();
+      const owner = requestorKey(record);
+      this.#running.set(record.taskId, { controller, owner });
+      this.#activeByOwner.set(owner, (this.#activeByOwner.get(owner) ?? 0) + 1);
+      this.#launch(record, work, controller);
+    });
   }
 
   async #run(taskId: string, work: TaskWork, controller: AbortController): Promise<void> {
@@ -289,19 +302,9 @@ export class TaskRunner {
       outcome = { error: this.#toTaskError(error) };
     }
     this.#release(taskId);
-    await this.#move(taskId, (current) => {
-      // TASK-17: a cancelled task stays cancelled when the work completes afterwards.
-      if (isTerminal(current.status)) return undefined;
-      delete current.inputRequests;
-      delete current.inputResponses;
-      const now = this.clock.now();
-      if ('error' in outcome) {
-        current.error = outcome.error;
-        return withStatus(current, 'failed', outcome.statusMessage ?? outcome.error.message, now);
-      }
-      current.result = outcome.result;
-      return withStatus(current, outcome.status ?? 'completed', outcome.statusMessage, now);
-    }).catch((error: unknown) => this.#options.onError?.(asError(error)));
+    await this.#move(taskId, (current) => withOutcome(current, outcome, this.clock.now())).catch(
+      (error: unknown) => this.#options.onError?.(asError(error)),
+    );
   }
 
   #toTaskError(error: unknown): TaskError {
@@ -381,6 +384,10 @@ export class TaskRunner {
     for (const listener of this.#listeners) listener(taskId, record);
   }
 }
+
+/** The work of a claimed task no rerunner knows: it fails (it cannot stay claimed and unrun). */
+const noRerunner: TaskRerunner = (record) => () =>
+  Promise.reject(new Error(`No rerunner for "${record.requestMethod}"`));
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));

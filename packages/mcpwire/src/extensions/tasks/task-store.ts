@@ -17,6 +17,13 @@ export interface TaskPage {
 export interface TaskStore {
   /** Stores a new record; resolves once a `get` anywhere would see it (S26-TASK-6: durably created). */
   create(record: TaskRecord): Promise<void>;
+  /**
+   * Optional: creates the record only if its requestor (its `owner`, else its `session`, else
+   * nobody in particular) has fewer than `limit` records that are not terminal, counted over every
+   * process sharing the store, as one atomic check-and-create; resolves false, creating nothing, at
+   * the limit. A runner whose store has it counts `maxTasksPerRequestor` there, not per process.
+   */
+  createWithin?(record: TaskRecord, limit: number): Promise<boolean>;
   /** The record, or undefined if unknown or deleted. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
@@ -47,6 +54,13 @@ export interface TaskStore {
    * Without it, a runner sees only the changes made through itself.
    */
   watch?(taskId: string, listener: (record: TaskRecord | undefined) => void): () => void;
+  /**
+   * Optional, for a shared store: calls `listener` with a task this process has just claimed (one
+   * fenced transition, so exactly one process claims it) because its worker died and its `rerun`
+   * allows another run; the runner then runs the task's request again here. Returns the unsubscribe.
+   * A store with no listener never claims: it fails such a task as it fails any other.
+   */
+  onRerun?(listener: (record: TaskRecord) => void): () => void;
   /**
    * True for a store other processes change too (Redis): a runner then watches each task it runs,
    * and aborts the work when the task ends elsewhere (cancelled through another node, or failed

@@ -8,11 +8,12 @@ import { hasCapability } from '../../protocol/capabilities.ts';
 import { StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { RequestContext } from '../../server/context.ts';
 import type { RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
-import type { ToolHandler, ToolReturn } from '../../server/tools.ts';
-import { TaskRequestContext } from './task-context.ts';
-import type { TaskEra, TaskRequestor } from './task-record.ts';
+import type { Tools, ToolHandler, ToolReturn } from '../../server/tools.ts';
+import type { CallToolRequestParams } from '../../protocol/types/index.ts';
+import { TaskRequestContext, type RequestFacts } from './task-context.ts';
+import type { TaskEra, TaskRecord, TaskRequestor } from './task-record.ts';
 import type { TaskRunner } from './task-runner.ts';
-import type { TaskOutcome } from './task-work.ts';
+import type { TaskOutcome, TaskWork } from './task-work.ts';
 import { toCreateTaskResult } from './task-wire.ts';
 import { TASKS_EXTENSION_ID } from './tasks-protocol.ts';
 
@@ -78,6 +79,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
         origin,
         era: 'handshake',
         isPhased: phased.has(entry.handler),
+        isIdempotent: entry.definition.annotations?.idempotentHint === true,
       });
     }
     // S26-TASK-2: a handshake-era `task` param never turns a call into a task; only the tool's support does.
@@ -94,6 +96,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
       origin,
       era: 'stateless',
       isPhased: phased.has(entry!.handler),
+      isIdempotent: entry!.definition.annotations?.idempotentHint === true,
     });
   };
 }
@@ -125,6 +128,8 @@ interface TaskCall {
   era: TaskEra;
   /** The handler was made with `inputThenTask`: the task starts when it detaches. */
   isPhased: boolean;
+  /** The tool declares `idempotentHint: true`: another process may run it again (TaskRerun). */
+  isIdempotent: boolean;
 }
 
 /**
@@ -155,6 +160,8 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
           requestMethod: 'tools/call',
           ttlMs: era === 'handshake' && typeof ttl === 'number' ? ttl : undefined,
           ...requestorOf(ctx, origin),
+          // A phased handler's earlier input would be missing from a re-run: only plain ones re-run.
+          rerun: call.isIdempotent && !call.isPhased ? { params, context: factsOf(ctx) } : undefined,
         },
       )
       .then((record) => {
@@ -184,6 +191,33 @@ function runAsTask(tasks: ToolCallTasks, next: ServerMethodHandler, call: TaskCa
       (error: unknown) => isDetached || reject(error as Error),
     );
   });
+}
+
+/**
+ * The work of a tools/call task run again in this process after its worker died (TaskRerun): the
+ * tool called with the stored params and a context rebuilt from the stored facts. No connection is
+ * left to it: handshake-era progress and logs are dropped, and input it asks for becomes the task's
+ * `inputRequests` (answered by `tasks/update` at 2026-07-28; a handshake-era client never answers it).
+ */
+export function rerunToolCall(tools: Pick<Tools, 'call'>, record: TaskRecord): TaskWork {
+  const { params, context } = record.rerun!;
+  const facts = context as unknown as Pick<RequestContext, RequestFacts>;
+  return async (control) =>
+    toOutcome(
+      (await tools.call(
+        params as unknown as CallToolRequestParams,
+        new TaskRequestContext(facts, control, undefined),
+      )) as unknown as JsonObject,
+      record.era,
+    );
+}
+
+/** The facts of `ctx` a re-run needs, as JSON (the principal included: a handler may read it). */
+function factsOf(ctx: RequestContext): JsonObject {
+  const { era, protocolVersion, clientCapabilities, clientInfo, requestId, method, meta, auth } = ctx;
+  return JSON.parse(
+    JSON.stringify({ era, protocolVersion, clientCapabilities, clientInfo, requestId, method, meta, auth }),
+  ) as JsonObject;
 }
 
 /** TASK-13: a tool error fails a handshake-era task; S26-TASK-8: it completes a stateless one. */

@@ -10,7 +10,7 @@ import type { ServerExtensionPart } from '../../server/extension.ts';
 import { TaskRunner } from './task-runner.ts';
 import type { TaskRunnerOptions } from './task-work.ts';
 import { isTerminal } from './task-record.ts';
-import { wrapToolsCall } from './task-tool-call.ts';
+import { rerunToolCall, wrapToolsCall } from './task-tool-call.ts';
 import { toHandshakeTask } from './task-wire.ts';
 import { tasksHandlers } from './tasks-handlers.ts';
 import { tasksClientPart } from './client/tasks-client-part.ts';
@@ -75,6 +75,8 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
   if (options.list !== false) handshake.list = {};
   const server: ServerExtensionPart = {
     handlers: {},
+    // A claimed task of an idempotent tool (its worker died elsewhere) runs again on this server's tools.
+    attach: (host) => runner.setRerunner('tools/call', (record) => rerunToolCall(host.tools, record)),
     settings: () => ({}),
     wraps,
     // Tasks are 2025-11-25's in the handshake era (the stateless era declares only the extension, S26-TASK-1).
