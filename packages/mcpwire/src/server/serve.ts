@@ -135,11 +135,7 @@ export function serveRequest(
   });
 }
 
-/**
- * Not an async function: a result answers through one `then` of the handler's promise (or at once,
- * for a plain value), not an await turn and the async function's own promise besides.
- */
-function serveAndAnswer(
+async function serveAndAnswer(
   host: SessionlessHost,
   request: JsonRpcRequest,
   via: RequestVia,
@@ -151,21 +147,16 @@ function serveAndAnswer(
   // A handshake-only server ignores the claim, as a 2025 server would (`serve` refuses a 2026 method).
   const isStateless =
     host.eras !== 'handshake' && (isStatelessClaim(params) || host.methods.isStatelessOnly(method));
-  const fail = (error: unknown): JsonRpcResponse => {
-    // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
-    if (via.isCancelled && !(error instanceof RpcError))
-      return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } };
-    return failureResponse(id, method, error, (failure) => host.reportError(failure));
-  };
   try {
     const scope: RequestScope = isStateless
       ? { era: 'stateless', stream: via }
       : new SessionlessScope(host, method, via);
-    const result = serve(host, inbound, scope);
-    if (!(result instanceof Promise)) return Promise.resolve({ jsonrpc: '2.0', id, result });
-    return result.then((value): JsonRpcResponse => ({ jsonrpc: '2.0', id, result: value }), fail);
+    return { jsonrpc: '2.0', id, result: await serve(host, inbound, scope) };
   } catch (error) {
-    return Promise.reject(error).catch(fail);
+    // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
+    if (via.isCancelled && !(error instanceof RpcError))
+      return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Cancelled' } };
+    return failureResponse(id, method, error, (failure) => host.reportError(failure));
   }
 }
 

@@ -22,7 +22,7 @@ import { findRepeatedHeader } from './repeated-headers.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 import { serveStatelessRequest } from './stateless-exchange.ts';
 import type { RequestServer } from '../channel.ts';
-import type { ChannelServer, HttpAuth, HttpConfig, Principal } from './options.ts';
+import type { ChannelServer, HttpConfig, Principal } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
 import {
   corsHeaders,
@@ -116,11 +116,7 @@ async function route(request: HttpRequestView, context: Context): Promise<HttpRe
   if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
   const repeated = findRepeatedHeader(request.headers);
   if (repeated !== undefined) return refuse(400, `Bad Request: the ${repeated} header must appear once`);
-  // Without authentication configured (the common case) no promise and no await turn per request.
-  const principal =
-    config.auth === undefined && config.authenticate === undefined
-      ? undefined
-      : await authenticate(request, config);
+  const principal = await authenticate(request, config);
   // Every Principal has its binding key; a reply has none.
   if (principal !== undefined && !('principal' in principal)) return principal;
   const version = request.headers.get('mcp-protocol-version');
@@ -161,11 +157,8 @@ async function handlePost(
     protocolVersion: request.headers.get('mcp-protocol-version'),
     method: request.headers.get('mcp-method'),
   });
-  // authorize is asked only where it can refuse: an `auth` with `authorize` and a principal.
-  if (principal !== undefined && context.config.auth?.authorize !== undefined) {
-    const denied = await authorize(routed, principal, context.config.auth);
-    if (denied) return denied;
-  }
+  const denied = await authorize(routed, principal, context.config);
+  if (denied) return denied;
   const eras = context.server.eras ?? 'both';
   // A handshake-only server answers a 2026-07-28 POST as a 2025 server would: as handshake-era
   // traffic, which without a session is refused with a 4xx that is no 2026-07-28 error.
@@ -224,9 +217,11 @@ async function authenticate(
 /** The `auth` layer's refusal of a POST's requests (e.g. 403 insufficient_scope), if any. */
 async function authorize(
   routed: ReturnType<typeof classifyPost>,
-  principal: Principal,
-  auth: HttpAuth,
+  principal: Principal | undefined,
+  config: HttpConfig,
 ): Promise<HttpReply | undefined> {
+  const auth = config.auth;
+  if (auth?.authorize === undefined || principal === undefined) return undefined;
   const requests =
     routed.kind === 'stateless-request'
       ? [routed.message]
@@ -234,7 +229,7 @@ async function authorize(
         ? requestsOf(routed.frame)
         : [];
   if (requests.length === 0) return undefined;
-  const refusal = await auth.authorize?.(
+  const refusal = await auth.authorize(
     principal,
     requests.map(({ method, params }) => ({ method, params })),
   );
