@@ -4,11 +4,10 @@
 //   node --import tsx bench/bridge-instructions.ts [this|before=<built checkout>|hand-written]... [-- <bridge options>]
 // `hand-written` is bench/servers/raw-bridge.mjs: the floor of a relay (no checks, no SSE, no validation).
 // Env: BENCH_CALLS (default 1000), BENCH_WARMUP (default 2000), BENCH_ROUNDS (1).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callEcho, openSession } from './bridge-drivers.ts';
+import { callgrindControl, callgrindRun, readDumpTotal } from './callgrind.ts';
 import { HttpServerProcess, killAllHttpChildren } from './http-driver.ts';
 import { loadAverageNow } from './machine.ts';
 import { RawHttpConnection } from './raw-http.ts';
@@ -52,14 +51,8 @@ async function drive(
 
 /** The bridge's instructions per call over the timed calls only. */
 async function measure(target: Target, bridgeOptions: readonly string[]): Promise<number> {
-  const folder = mkdtempSync(join(tmpdir(), 'mcpwire-bridge-callgrind-'));
-  const valgrind = [
-    '--tool=callgrind',
-    `--callgrind-out-file=${join(folder, 'callgrind.out')}`,
-    '--dump-instr=no',
-    '--dump-line=no',
-  ];
-  const args = [...valgrind, process.execPath, ...target.args(bridgeOptions)];
+  const { folder, valgrindArgs } = callgrindRun('mcpwire-bridge-callgrind-');
+  const args = [...valgrindArgs, process.execPath, ...target.args(bridgeOptions)];
   const bridge = await HttpServerProcess.start(
     {
       name: `bridge (${target.name})`,
@@ -74,14 +67,10 @@ async function measure(target: Target, bridgeOptions: readonly string[]): Promis
     const pid = bridge.child.pid!;
     const headers = await openSession(connection);
     await drive(connection, headers, 1, warmup);
-    execFileSync('callgrind_control', ['-z', String(pid)], { stdio: 'ignore' });
+    callgrindControl('-z', pid);
     await drive(connection, headers, 1 + warmup, calls);
-    execFileSync('callgrind_control', ['-d', String(pid)], { stdio: 'ignore' });
-    const dump = readdirSync(folder).find((name) => name.startsWith('callgrind.out.'));
-    if (dump === undefined) throw new Error(`no callgrind dump in ${folder}`);
-    const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(folder, dump), 'utf8'));
-    if (totals === null) throw new Error(`no totals line in ${dump}`);
-    return Number(totals[1]) / calls;
+    callgrindControl('-d', pid);
+    return readDumpTotal(folder) / calls;
   } finally {
     connection.close();
     await bridge.close(10_000);

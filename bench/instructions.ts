@@ -7,11 +7,11 @@
 // Env: BENCH_CALLS (default 4000), BENCH_WARMUP (default 10000), BENCH_BATCH (default 32), BENCH_ROUNDS (1),
 // BENCH_ERA (handshake or stateless: one workload only), BENCH_SERVER (what `mcpwire serve` serves:
 // `everything` by default, or a module path relative to each checkout, e.g. bench/servers/mcpwire-echo.mjs).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callgrindControl, callgrindRun, readDumpTotal } from './callgrind.ts';
 import type { RawResponse, Workload } from './raw-driver.ts';
 import { loadAverageNow } from './machine.ts';
 import { workloads } from './workloads.ts';
@@ -61,14 +61,8 @@ class Connection {
   #buffer = '';
   #waiting: { count: number; received: RawResponse[]; resolve: (r: RawResponse[]) => void } | undefined;
 
-  constructor(target: Target, outFile: string) {
-    const valgrind = [
-      '--tool=callgrind',
-      `--callgrind-out-file=${outFile}`,
-      '--dump-instr=no',
-      '--dump-line=no',
-    ];
-    this.child = spawn('valgrind', [...valgrind, process.execPath, ...target.args], {
+  constructor(target: Target, valgrindArgs: readonly string[]) {
+    this.child = spawn('valgrind', [...valgrindArgs, process.execPath, ...target.args], {
       stdio: ['pipe', 'pipe', 'ignore'],
       cwd: root,
     });
@@ -146,14 +140,10 @@ async function open(connection: Connection, workload: Workload): Promise<void> {
   }
 }
 
-function callgrindControl(option: string, pid: number): void {
-  execFileSync('callgrind_control', [option, String(pid)], { stdio: 'ignore' });
-}
-
 /** The instructions per call of one server for one workload, over the timed calls only. */
 async function measure(target: Target, workload: Workload): Promise<number> {
-  const folder = mkdtempSync(join(tmpdir(), 'mcpwire-callgrind-'));
-  const connection = new Connection(target, join(folder, 'callgrind.out'));
+  const { folder, valgrindArgs } = callgrindRun('mcpwire-callgrind-');
+  const connection = new Connection(target, valgrindArgs);
   try {
     const pid = connection.child.pid!;
     await open(connection, workload);
@@ -161,11 +151,7 @@ async function measure(target: Target, workload: Workload): Promise<number> {
     callgrindControl('-z', pid);
     await drive(connection, workload, 1 + warmup, calls);
     callgrindControl('-d', pid);
-    const dump = readdirSync(folder).find((name) => name.startsWith('callgrind.out.'));
-    if (dump === undefined) throw new Error(`no callgrind dump in ${folder}`);
-    const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(folder, dump), 'utf8'));
-    if (totals === null) throw new Error(`no totals line in ${dump}`);
-    return Number(totals[1]) / calls;
+    return readDumpTotal(folder) / calls;
   } finally {
     connection.child.kill('SIGKILL');
     rmSync(folder, { recursive: true, force: true });

@@ -35,13 +35,16 @@ export class RawHttpConnection {
   #head: { status: number; headers: Map<string, string> } | undefined;
   #bodyStart = 0;
   #closed = false;
+  readonly #timeoutMs: number;
 
-  constructor(url: URL) {
+  /** `timeoutMs`: how long a `post` waits by default (a server under valgrind needs longer at first). */
+  constructor(url: URL, timeoutMs = 10_000) {
     this.#url = url;
+    this.#timeoutMs = timeoutMs;
   }
 
   /** POSTs `body` (JSON) with `headers` and resolves with the whole response. */
-  post(headers: Record<string, string>, body: string, timeoutMs = 10_000): Promise<HttpAnswer> {
+  post(headers: Record<string, string>, body: string, timeoutMs = this.#timeoutMs): Promise<HttpAnswer> {
     if (this.#pending) return Promise.reject(new Error('RawHttpConnection: one request at a time'));
     if (this.#closed) return Promise.reject(new Error('RawHttpConnection: closed'));
     const socket = this.#connect();
