@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { describe, test } from 'node:test';
 import { BridgeProcess, isAlive, waitGone } from './support/bridge-process.ts';
@@ -16,6 +17,16 @@ import {
   post,
   resultText,
 } from './support/raw-bridge-rpc.ts';
+
+/**
+ * The one child process of the bridge `pid`, read from /proc: asking the child itself would be
+ * activity on its session, and under a loaded machine would race the idle timeout being tested.
+ */
+function onlyChildOf(pid: number | undefined): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ');
+  assert.equal(children.length, 1, `the bridge has one child: ${children.join(', ')}`);
+  return Number(children[0]);
+}
 
 /** The pid of the child serving `sessionId`, as it says itself. */
 async function childPid(url: string, sessionId: string): Promise<number> {
@@ -39,10 +50,11 @@ describe('mcpwire bridge --http: sessions and children', { concurrency: 3 }, () 
   });
 
   test('an idle session is reaped with its child after --idle-timeout; its id is then 404', async () => {
-    const { bridge, url } = await BridgeProcess.start(['--idle-timeout', '0.3']);
+    // 2 s: enough for initialize and notifications/initialized back to back on a loaded machine.
+    const { bridge, url } = await BridgeProcess.start(['--idle-timeout', '2']);
     await using _bridge = bridge;
     const sessionId = await openSession(url);
-    const pid = await childPid(url, sessionId);
+    const pid = onlyChildOf(bridge.child.pid);
     await waitGone(pid);
     const after = await post(url, callBody(2, 'echo', { text: 'x' }), sessionId);
     assert.equal(after.status, 404, after.text);
