@@ -64,22 +64,30 @@ return existed
 `;
 
 /**
- * KEYS: a requestor's index. ARGV: created-at score, task id, expire-at ms ('' for none). Adds the id
- * and keeps the index alive as long as its longest-lived task (none: no expiry).
+ * Lua that adds the id ARGV[id] with the score ARGV[score] to the sorted set KEYS[1] and keeps the set
+ * alive as long as its longest-lived task: ARGV[expireAt] ms, '' for a task without expiry (then none).
  */
-export const INDEX_TASK = `
+function addKeepingAlive(score: number, id: number, expireAt: number): string {
+  return `
 local existed = redis.call('EXISTS', KEYS[1])
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-if ARGV[3] == '' then
+redis.call('ZADD', KEYS[1], ARGV[${score}], ARGV[${id}])
+if ARGV[${expireAt}] == '' then
   redis.call('PERSIST', KEYS[1])
 elseif existed == 0 then
-  redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+  redis.call('PEXPIREAT', KEYS[1], ARGV[${expireAt}])
 else
   -- GT leaves a key without expiry (a task without ttl is in it) as it is.
-  redis.call('PEXPIREAT', KEYS[1], ARGV[3], 'GT')
+  redis.call('PEXPIREAT', KEYS[1], ARGV[${expireAt}], 'GT')
 end
 return 1
 `;
+}
+
+/**
+ * KEYS: a requestor's index. ARGV: created-at score, task id, expire-at ms ('' for none). Adds the id
+ * and keeps the index alive as long as its longest-lived task (none: no expiry).
+ */
+export const INDEX_TASK = addKeepingAlive(1, 2, 3);
 
 /**
  * KEYS: a requestor's active set. ARGV: limit, task id, created-at score, expire-at ms ('' for none).
@@ -89,14 +97,4 @@ return 1
  */
 export const RESERVE_TASK = `
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
-local existed = redis.call('EXISTS', KEYS[1])
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-if ARGV[4] == '' then
-  redis.call('PERSIST', KEYS[1])
-elseif existed == 0 then
-  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-else
-  redis.call('PEXPIREAT', KEYS[1], ARGV[4], 'GT')
-end
-return 1
-`;
+${addKeepingAlive(3, 2, 4)}`;

@@ -13,11 +13,11 @@ import { Server } from 'mcpwire/server';
 import { createRedisStores } from '../src/create-redis-stores.ts';
 import { redisForSuite } from '../../../test/support/redis-server.ts';
 import { postRaw, RawHttpSession, statelessRequest, type Loose } from '../../../test/support/raw-mcp-http.ts';
-import { SseFrames } from './support/sse.ts';
+import type { SseFrames } from './support/sse.ts';
+import { LISTEN_ID, openListen } from './support/task-listen.ts';
 
 const TASKS_ID = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { extensions: { [TASKS_ID]: {} } };
-const STATELESS = '2026-07-28';
 const RESOURCE = 'test://watched';
 
 /** A gate the `hold` tool waits on, per node; its calls' aborts are counted. */
@@ -107,38 +107,6 @@ function sameSessionOn(handle: HttpServerHandle, session: RawHttpSession) {
   };
 }
 
-/** Opens a stateless-era listen stream on `handle`; resolves once its acknowledgement arrived. */
-async function listenOn(handle: HttpServerHandle, notifications: object, signal: AbortSignal) {
-  const response = await fetch(handle.url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': STATELESS,
-      'Mcp-Method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'subscriptions/listen',
-      params: {
-        notifications,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': STATELESS,
-          'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
-    signal,
-  });
-  assert.equal(response.status, 200);
-  const frames = new SseFrames(response);
-  const ack = await frames.nextMessage();
-  assert.equal(ack.method, 'notifications/subscriptions/acknowledged');
-  return { ack, frames };
-}
-
 /** The next notification of `method` on the stream (others skipped). */
 async function nextOf(frames: SseFrames, method: string, accept: (params: Loose) => boolean = () => true) {
   for (;;) {
@@ -196,10 +164,10 @@ describe('tasks and listen feeds on one redis-server, two nodes', { timeout: 60_
     await using nodes = await twoTaskNodes(redis.server.url);
     const stop = new AbortController();
     t.after(() => stop.abort());
-    const updates = await listenOn(nodes.b.handle, { resourceSubscriptions: [RESOURCE] }, stop.signal);
+    const updates = await openListen(nodes.b.handle.url, { resourceSubscriptions: [RESOURCE] }, stop.signal);
     assert.deepEqual(updates.ack.params, {
       notifications: { resourceSubscriptions: [RESOURCE] },
-      _meta: { 'io.modelcontextprotocol/subscriptionId': 7 },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': LISTEN_ID },
     });
     nodes.a.server.notifyResourceUpdated(RESOURCE);
     const updated = await nextOf(updates.frames, 'notifications/resources/updated');
@@ -207,7 +175,7 @@ describe('tasks and listen feeds on one redis-server, two nodes', { timeout: 60_
 
     const created = await onNode(nodes.a.handle, 'tools/call', { name: 'hold', arguments: {} });
     const taskId = created.result.taskId as string;
-    const feed = await listenOn(nodes.b.handle, { taskIds: [taskId] }, stop.signal);
+    const feed = await openListen(nodes.b.handle.url, { taskIds: [taskId] }, stop.signal);
     assert.deepEqual((feed.ack.params as Loose).notifications, { taskIds: [taskId] });
     assert.equal((await nextOf(feed.frames, 'notifications/tasks')).status, 'working');
     nodes.gate.release();

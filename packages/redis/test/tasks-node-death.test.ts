@@ -4,14 +4,11 @@
 // worker's lease lapses; `tasks/get` through node 2 then shows it failed with a message saying so.
 
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { test } from 'node:test';
-import { statelessRequest, STATELESS_VERSION, type Loose } from '../../../test/support/raw-mcp-http.ts';
+import { statelessRequest } from '../../../test/support/raw-mcp-http.ts';
 import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 import { startServeNode } from '../../../test/support/redis-nodes.ts';
-import { SseFrames } from './support/sse.ts';
-
-const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+import { killWorkerAndFollow, WITH_TASKS } from './support/task-listen.ts';
 
 test(
   'a task whose node is SIGKILLed is failed through another node once its lease lapses',
@@ -38,45 +35,13 @@ test(
     );
     assert.equal(before.message.result?.status, 'working', JSON.stringify(before.message));
 
-    const exited = once(worker.child, 'exit');
-    worker.child.kill('SIGKILL');
-    await exited;
-
-    const stop = new AbortController();
-    t.after(() => stop.abort());
-    const response = await fetch(survivor.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        'MCP-Protocol-Version': STATELESS_VERSION,
-        'Mcp-Method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'subscriptions/listen',
-        params: {
-          notifications: { taskIds: [taskId] },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
-            'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          },
-        },
-      }),
-      signal: stop.signal,
-    });
-    assert.equal(response.status, 200);
-    const frames = new SseFrames(response);
-    const ack = (await frames.nextMessage()) as Loose;
-    assert.deepEqual(ack.params.notifications, { taskIds: [taskId] });
-    let failed: Loose;
-    while (failed === undefined) {
-      const message = (await frames.nextMessage()) as Loose;
-      if (message.method === 'notifications/tasks' && message.params.status !== 'working')
-        failed = message.params;
-    }
+    const seen = await killWorkerAndFollow(t, worker, survivor.url, taskId);
+    const failed = seen.at(-1)!;
+    assert.deepEqual(
+      seen.slice(0, -1).map((each) => each.status),
+      seen.slice(0, -1).map(() => 'working'),
+      'working until it failed',
+    );
     assert.equal(failed.status, 'failed');
     assert.match(failed.statusMessage, /the node running it stopped/);
 

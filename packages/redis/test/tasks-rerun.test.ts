@@ -5,54 +5,14 @@
 // completed. A tool that does not declare itself idempotent still fails (tasks-node-death.test.ts).
 
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { statelessRequest, STATELESS_VERSION, type Loose } from '../../../test/support/raw-mcp-http.ts';
+import { statelessRequest } from '../../../test/support/raw-mcp-http.ts';
 import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 import { startServeNode } from '../../../test/support/redis-nodes.ts';
-import { SseFrames } from './support/sse.ts';
+import { killWorkerAndFollow, WITH_TASKS } from './support/task-listen.ts';
 
-const WITH_TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'rerun-server.ts');
-
-/** The task notifications a listen stream on `url` gets for `taskId`, until the task is terminal. */
-async function followTask(url: string, taskId: string, signal: AbortSignal): Promise<Loose[]> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': STATELESS_VERSION,
-      'Mcp-Method': 'subscriptions/listen',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 9,
-      method: 'subscriptions/listen',
-      params: {
-        notifications: { taskIds: [taskId] },
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
-          'io.modelcontextprotocol/clientCapabilities': WITH_TASKS,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
-    signal,
-  });
-  assert.equal(response.status, 200);
-  const frames = new SseFrames(response);
-  const ack = (await frames.nextMessage()) as Loose;
-  assert.deepEqual(ack.params.notifications, { taskIds: [taskId] });
-  const seen: Loose[] = [];
-  for (;;) {
-    const message = (await frames.nextMessage()) as Loose;
-    if (message.method !== 'notifications/tasks') continue;
-    seen.push(message.params);
-    if (['completed', 'failed', 'cancelled'].includes(message.params.status as string)) return seen;
-  }
-}
 
 test(
   'a task of an idempotent tool whose node is SIGKILLed is re-run once by another node and completes',
@@ -72,13 +32,8 @@ test(
     );
     assert.equal(created.message.result?.resultType, 'task', JSON.stringify(created.message));
     const taskId = created.message.result.taskId as string;
-    const exited = once(worker.child, 'exit');
-    worker.child.kill('SIGKILL');
-    await exited;
 
-    const stop = new AbortController();
-    t.after(() => stop.abort());
-    const seen = await followTask(survivor.url, taskId, stop.signal);
+    const seen = await killWorkerAndFollow(t, worker, survivor.url, taskId);
     const last = seen.at(-1)!;
     assert.equal(last.status, 'completed', JSON.stringify(seen));
     assert.deepEqual(last.result.content, [
