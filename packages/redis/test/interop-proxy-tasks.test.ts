@@ -105,7 +105,7 @@ const CELLS: ReadonlyArray<{
   {
     name: 'the official v2 client',
     era: 'handshake',
-    skip: 'the official v2 client (@modelcontextprotocol/client 2.4) has no tasks API: its request surface leaves out tasks/get, tasks/result, tasks/list and tasks/cancel ("2025-11-25 wire vocabulary with no SDK runtime")',
+    skip: 'the official v2 client (@modelcontextprotocol/client 2.4) has no tasks API: its Client has no task method, and the SDK marks the tasks/* types "2025-11-25 wire vocabulary with no SDK runtime"',
   },
   {
     name: 'the official v2 client',
