@@ -266,11 +266,13 @@ export class RedisTaskStore implements TaskStore, AsyncDisposable {
   /** Drops the ids of `active` whose tasks are terminal or gone; resolves true if it dropped any. */
   async #pruneActive(active: string): Promise<boolean> {
     const ids = (await this.#redis.sendCommand(['ZRANGE', active, '0', '-1'])) as string[];
-    const ended: string[] = [];
-    for (const taskId of ids) {
-      const record = await this.get(taskId);
-      if (record === undefined || isTerminal(record.status)) ended.push(taskId);
-    }
+    // Read together: the client pipelines them, so a refusal at the cap costs one round trip of
+    // reads, not one per id (up to maxTasksPerRequestor of them).
+    const records = await Promise.all(ids.map((taskId) => this.get(taskId)));
+    const ended = ids.filter((_taskId, index) => {
+      const record = records[index];
+      return record === undefined || isTerminal(record.status);
+    });
     if (ended.length > 0) await this.#redis.sendCommand(['ZREM', active, ...ended]);
     return ended.length > 0;
   }

@@ -120,4 +120,25 @@ describe('RedisTaskStore on one redis-server, two stores', () => {
     assert.equal(failed?.statusMessage, `${WORKER_LOST_MESSAGE} (after 2 of at most 2 runs)`);
     assert.equal(claims.length, 1);
   });
+
+  test('createWithin at the cap: a place held by a task that is gone or ended is freed (the prune), one held by a working task is not', async (t) => {
+    if (redis.skipped(t)) return;
+    await using a = await createRedisStores({ url: redis.server.url });
+    const owner = { owner: 'prune-cap' };
+    for (const id of ['cap-1', 'cap-2', 'cap-3'])
+      assert.equal(await a.tasks.createWithin({ ...working(id), ...owner }, 3), true);
+    assert.equal(await a.tasks.createWithin({ ...working('cap-4'), ...owner }, 3), false, 'at the cap');
+    // A task gone without its terminal write (a delete behind the store's back, as an expiry) and one
+    // ended by a write whose removal from the active set was lost (a node dying between the two).
+    const raw = createClient({ url: redis.server.url });
+    await raw.connect();
+    t.after(() => raw.close());
+    const keys = new RedisKeys();
+    await raw.del(keys.task('cap-1'));
+    await a.tasks.update('cap-2', finish('completed'));
+    await raw.zAdd(keys.requestorActive('principal:prune-cap'), { score: 0, value: 'cap-2' });
+    assert.equal(await a.tasks.createWithin({ ...working('cap-4'), ...owner }, 3), true, 'two places freed');
+    assert.equal(await a.tasks.createWithin({ ...working('cap-5'), ...owner }, 3), true);
+    assert.equal(await a.tasks.createWithin({ ...working('cap-6'), ...owner }, 3), false, 'cap-3, 4, 5 work');
+  });
 });
