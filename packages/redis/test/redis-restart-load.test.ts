@@ -136,6 +136,10 @@ test('Redis stopped (SIGTERM) and restarted under load: only 503s with Retry-Aft
   await redis.restart();
   phase = 'after';
   await backOnEveryNode.promise;
+  // A 200 above may come from a node's cache of the session (an established POST needs no Redis round
+  // trip) while that node's own connection is still in node-redis's reconnect backoff (up to 2 s).
+  // Back means each node stores a new session again: an initialize sent to it directly, until 200.
+  const storeStatuses = await Promise.all(cluster.nodes.map((node) => untilStoresSession(node.url)));
   isLoading = false;
   await Promise.all(running);
 
@@ -153,6 +157,12 @@ test('Redis stopped (SIGTERM) and restarted under load: only 503s with Retry-Aft
     for (const post of traffic.posts) {
       assert.ok([200, 202, 503].includes(post.status), `loop ${index} (${post.phase}): ${post.status}`);
       if (post.status === 503) assert.match(post.retryAfter ?? '', /^\d+$/);
+    }
+  // While a node's connection came back, its answers to initialize were 503s with Retry-After too.
+  for (const [index, statuses] of storeStatuses.entries())
+    for (const { status, retryAfter } of statuses.slice(0, -1)) {
+      assert.equal(status, 503, `node${index + 1}: initialize answered ${status} after the restart`);
+      assert.match(retryAfter ?? '', /^\d+$/);
     }
   assert.ok(
     failures.some((failure) => failure.phase === 'outage'),
@@ -191,6 +201,41 @@ test('Redis stopped (SIGTERM) and restarted under load: only 503s with Retry-Aft
   await loops[0]!.client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
   await bounded(Promise.all(changed), 'every session got notifications/tools/list_changed');
 });
+
+/**
+ * POSTs `initialize` to one node (not through the proxy) until it answers 200, which takes a write of
+ * the new session to Redis; a short pause between tries, for at most REQUEST_BOUND_MS. Resolves with
+ * every answer's status.
+ */
+async function untilStoresSession(
+  nodeUrl: string,
+): Promise<Array<{ status: number; retryAfter: string | null }>> {
+  const statuses: Array<{ status: number; retryAfter: string | null }> = [];
+  const deadline = Date.now() + REQUEST_BOUND_MS;
+  while (Date.now() < deadline) {
+    const response = await fetch(nodeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'probe', version: '1' },
+        },
+      }),
+    });
+    await response.body?.cancel();
+    statuses.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
+    if (response.status === 200) return statuses;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `${nodeUrl} did not store a session within ${REQUEST_BOUND_MS} ms: ${JSON.stringify(statuses)}`,
+  );
+}
 
 /** `promise`, or a rejection naming `what` once REQUEST_BOUND_MS passed (a hang fails the test). */
 async function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
