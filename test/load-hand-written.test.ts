@@ -47,7 +47,8 @@ describe('the hand-written stdio load driver', { timeout: 60_000 }, () => {
       // Both edges of load's bucket (its last nanosecond) must land in one bucket of ours, read as load's.
       counts.record(fromMs);
       counts.record(toMs - 1e-6);
-      const [[value, count], ...others] = counts.buckets();
+      const [first, ...others] = counts.buckets();
+      const [value, count] = first!;
       assert.deepEqual(others, [], `[${fromMs}, ${toMs}) is one bucket of load's but not of ours`);
       assert.equal(count, 2);
       const loadReads = toMs - fromMs < 1.5e-6 ? fromMs : (fromMs + toMs) / 2;
@@ -71,5 +72,17 @@ describe('the hand-written stdio load driver', { timeout: 60_000 }, () => {
     assert.ok(slice.requests + slice.errors > 100, `only ${slice.requests + slice.errors} answers`);
     // Of the first 100 calls, the 20 multiples of 5 and the 14 of 7 fail, 35 and 70 counted once.
     assert.equal(slice.errors, 32);
+  });
+
+  it("runs the open model on load's schedule: rate x window measured requests, no more", async () => {
+    // 200/s for 0.5 s after 0.2 s of warm-up: 100 measured sends; a wake past the window's end may
+    // drop the last few, as load's own schedule does.
+    const slice = await runHandWrittenStdio({ sliceMs: 500, warmupMs: 200, concurrency: 8, rate: 200 });
+    assert.equal(slice.errors, 0);
+    assert.ok(slice.requests >= 90 && slice.requests <= 100, `${slice.requests} measured requests`);
+    assert.equal(
+      slice.buckets.reduce((sum, [, count]) => sum + count, 0),
+      slice.requests,
+    );
   });
 });
