@@ -13,127 +13,23 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { extractResponse, type HttpWorkload } from './http-driver.ts';
 import { RawHttpConnection } from './raw-http.ts';
-import { ErrorLog, killAllChildren, ServerProcess, type RawResponse } from './server-process.ts';
-import { latencyBucketMs } from './stats.ts';
+import { ErrorLog, killAllChildren, type RawResponse } from './server-process.ts';
+import { LatencyCounts } from './latency-counts.ts';
+import { runHandWrittenStdio, type Slice, type SliceConfig } from './load-hand-stdio.ts';
 import { echo2025 } from './workloads.ts';
 
 // The bundle runs from a temporary directory: the repository's root comes from the bench.
 const root = process.env.BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
-const server = join(root, 'bench/servers/raw-mcp.mjs');
 
-/** How a slice runs: measured window and warm-up (ms), closed-loop workers. */
-export interface SliceConfig {
-  sliceMs: number;
-  warmupMs: number;
-  concurrency: number;
-}
+export type { Slice, SliceConfig } from './load-hand-stdio.ts';
+export { runHandWrittenStdio } from './load-hand-stdio.ts';
 
 /** The HTTP server a slice drives: its URL, and if known whether it exited (and its stderr's end). */
 export interface HttpTarget {
   url: string;
   hasExited?: boolean;
   stderrTail?(): string;
-}
-
-/** One slice of a driver: requests started in its window, errors, latencies (ms) as histogram buckets. */
-export interface Slice {
-  requests: number;
-  errors: number;
-  /** [value ms, count]: each bucket read as load's histogram reads it (its start if 1 ns wide, else its midpoint). */
-  buckets: Array<[number, number]>;
-}
-
-/** A hand-written driver's latencies, bucketed as `load` buckets its own. */
-class Buckets {
-  readonly #counts = new Map<number, number>();
-  count = 0;
-
-  record(ms: number): void {
-    const value = latencyBucketMs(ms);
-    this.#counts.set(value, (this.#counts.get(value) ?? 0) + 1);
-    this.count++;
-  }
-
-  slice(errors: ErrorLog): Slice {
-    return { requests: this.count, errors: errors.count, buckets: [...this.#counts] };
-  }
-}
-
-/**
- * The hand-written stdio driver, one slice: one process, initialize, then a closed loop of
- * `concurrency` requests in flight (each answer sends the next; the writes of one stdout chunk go out
- * as one), every answer checked. A request is timed from that write to the read of its answer, and
- * counted when written inside the window.
- */
-export async function runHandWrittenStdio(config: SliceConfig): Promise<Slice> {
-  const errors = new ErrorLog();
-  const histogram = new Buckets();
-  const process_ = new ServerProcess(
-    { name: 'raw-mcp', command: node, args: [server, 'stdio'], cwd: root },
-    errors,
-  );
-  try {
-    await new Promise<void>((resolve, reject) => {
-      process_.listen((response) => {
-        if (response.id !== 0 || response.error !== undefined)
-          errors.record(`initialize: ${JSON.stringify(response)}`);
-        resolve();
-      }, reject);
-      const params = {
-        protocolVersion: echo2025.protocolVersion,
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '0' },
-      };
-      process_.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }) + '\n');
-    });
-    process_.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-    const sentAt = new Map<number, number>();
-    let nextId = 1;
-    let pending = '';
-    const encode = (id: number): string => {
-      const { method, params } = echo2025.makeRequest(id);
-      return JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n';
-    };
-    const measureStart = performance.now() + config.warmupMs;
-    const measureEnd = measureStart + config.sliceMs;
-    await new Promise<void>((resolve, reject) => {
-      const handle = (response: RawResponse): void => {
-        const now = performance.now();
-        const id = response.id as number;
-        const at = sentAt.get(id);
-        if (at === undefined) return errors.record(`unknown id ${JSON.stringify(response.id)}`);
-        sentAt.delete(id);
-        const problem = echo2025.check(response, id);
-        if (problem !== undefined) errors.record(problem);
-        else if (at >= measureStart && at < measureEnd) histogram.record(now - at);
-        if (now < measureEnd) {
-          sentAt.set(nextId, -1);
-          pending += encode(nextId++);
-        }
-      };
-      const afterChunk = (): void => {
-        if (pending !== '') {
-          const now = performance.now();
-          for (const [id, at] of sentAt) if (at === -1) sentAt.set(id, now);
-          process_.write(pending);
-          pending = '';
-        }
-        if (sentAt.size === 0) resolve();
-      };
-      process_.listen(handle, reject, afterChunk);
-      let batch = '';
-      const now = performance.now();
-      for (let index = 0; index < config.concurrency; index++) {
-        sentAt.set(nextId, now);
-        batch += encode(nextId++);
-      }
-      process_.write(batch);
-    });
-    return histogram.slice(errors);
-  } finally {
-    await process_.close(2000);
-  }
 }
 
 /** initialize (answer must carry a session), notifications/initialized; the headers of the calls. */
@@ -178,7 +74,7 @@ const sessionWorkload: HttpWorkload = {
 export async function runHandWrittenHttp(http: HttpTarget, config: SliceConfig): Promise<Slice> {
   const url = new URL(http.url);
   const errors = new ErrorLog();
-  const histogram = new Buckets();
+  const histogram = new LatencyCounts();
   const connections = Array.from({ length: config.concurrency }, () => new RawHttpConnection(url));
   try {
     const sessions = await Promise.all(connections.map((connection) => sessionWorkload.setup(connection)));
@@ -204,7 +100,7 @@ export async function runHandWrittenHttp(http: HttpTarget, config: SliceConfig):
       }
     };
     await Promise.all(connections.map((connection, index) => worker(connection, sessions[index]!)));
-    return histogram.slice(errors);
+    return { requests: histogram.count, errors: errors.count, buckets: histogram.buckets() };
   } finally {
     for (const connection of connections) connection.close();
   }

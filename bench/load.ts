@@ -17,7 +17,9 @@
 // BENCH_LOAD_SLICE_MS=<ms> measured per slice (default 1000), BENCH_LOAD_WARMUP_MS=<ms> per slice
 // (default 1000), BENCH_LOAD_CONCURRENCY=<n> (default 8), BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http
 // (default both), BENCH_LOAD_CLI=<path of another build's main.js> (an A/B of two builds: its slices
-// interleaved with the others', its rows 'load (other)'), BENCH_LOAD_HAND_IN_PROCESS=1 (the
+// interleaved with the others', its rows 'load (other)'), BENCH_LOAD_RATE=<requests/s> (stdio only:
+// both drivers in the open model, `load --rate`, on the same schedule, latency from each send's due
+// time; well below saturation both should read the same), BENCH_LOAD_HAND_IN_PROCESS=1 (the
 // hand-written driver also run in this process, warm after its first slice, as this bench ran it
 // before: its rows 'hand-written, in-process', its ratios to the hand-written driver in a process of
 // its own).
@@ -58,7 +60,14 @@ const config = {
   sliceMs: positiveInt('BENCH_LOAD_SLICE_MS', 1000),
   warmupMs: positiveInt('BENCH_LOAD_WARMUP_MS', 1000),
   concurrency: positiveInt('BENCH_LOAD_CONCURRENCY', 8),
+  // The open model (load --rate) for both drivers, at most `concurrency` in flight; closed loop if unset.
+  rate: process.env.BENCH_LOAD_RATE === undefined ? undefined : positiveInt('BENCH_LOAD_RATE', 1),
 };
+if (config.rate !== undefined && transports.includes('http'))
+  throw new Error(
+    'BENCH_LOAD_RATE: the hand-written HTTP driver has no open model; set BENCH_LOAD_TRANSPORTS=stdio',
+  );
+const mode = config.rate === undefined ? 'closed loop' : `open model at ${config.rate} requests/s`;
 
 /** The merged slices of a driver: requests/s over their windows and latency percentiles (ms). */
 interface Measurement {
@@ -134,6 +143,7 @@ async function runLoadCli(
       '--warmup',
       `${config.warmupMs}ms`,
       '--json',
+      ...(config.rate === undefined ? [] : ['--rate', String(config.rate)]),
       ...('command' in target ? ['--', ...target.command] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -240,7 +250,7 @@ async function main(): Promise<void> {
       return {
         transport:
           build === 'load'
-            ? transport
+            ? `${transport}${config.rate === undefined ? '' : `, open ${config.rate}/s`}`
             : build === 'other'
               ? `${transport} (${otherCli})`
               : `${transport} (hand-written, in-process)`,
@@ -257,8 +267,8 @@ async function main(): Promise<void> {
     });
   });
   console.log(
-    `\nmcpwire load vs a hand-written driver: tools/call echo against bench/servers/raw-mcp.mjs, closed loop, ` +
-      `${config.concurrency} in flight; ${config.rounds} rounds of ${config.slices} interleaved slices per driver ` +
+    `\nmcpwire load vs a hand-written driver: tools/call echo against bench/servers/raw-mcp.mjs, ${mode}, ` +
+      `${config.concurrency} in flight${config.rate === undefined ? '' : ' at most'}; ${config.rounds} rounds of ${config.slices} interleaved slices per driver ` +
       `(${config.warmupMs} ms warm-up + ${config.sliceMs} ms measured each), each driver's slices merged` +
       `\nload average ${loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ${loadAverageAtEnd.map((l) => l.toFixed(2)).join(' ')} at end (${os.cpus().length} cores)\n`,
   );

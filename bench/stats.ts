@@ -60,21 +60,3 @@ export function formatTable(
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   return [renderRow(header), rule, ...rows.map(renderRow)].join('\n');
 }
-
-/**
- * The latency (ms) a latency of `ms` reads as in `mcpwire load`'s histogram
- * (packages/cli/src/commands/load/histogram.ts, which the bench may not import): log-linear buckets
- * over nanoseconds, 128 per power of two, each 1 ns wide under 256 ns; a bucket reads as its start
- * when 1 ns wide, else as its midpoint. So a bench driver's latencies are bucketed as `load`'s are.
- */
-export function latencyBucketMs(ms: number): number {
-  const ns = Math.round(Math.max(0, ms) * 1e6);
-  if (ns < 256) return ns / 1e6;
-  let exponent = Math.floor(Math.log2(ns));
-  let mantissa = Math.floor(ns / 2 ** (exponent - 7));
-  // log2 of a float can be off by one next to a power of two: the mantissa says which way.
-  if (mantissa >= 256) mantissa = Math.floor(ns / 2 ** (++exponent - 7));
-  else if (mantissa < 128) mantissa = Math.floor(ns / 2 ** (--exponent - 7));
-  const shift = exponent - 7;
-  return ((mantissa + 0.5) * 2 ** shift) / 1e6;
-}
