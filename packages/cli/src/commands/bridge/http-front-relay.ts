@@ -163,7 +163,7 @@ class SessionRelay {
     if (frame.type === 'batch') {
       for (const item of frame.items) this.#answerInvalid(item);
       if (messages.length > 0) this.#toChild(messages);
-    } else this.#toChild(frame.message);
+    } else this.#toChild(frame.message, frame.text);
   }
 
   #noteClientMessage(message: Message): void {
@@ -180,9 +180,17 @@ class SessionRelay {
     if (typeof token === 'string' || typeof token === 'number') this.#progress.set(token, message.id);
   }
 
-  #toChild(message: Message | readonly Message[]): void {
-    // A failed write means the child is gone; #childGone answers what is pending.
-    this.#child?.send(message).catch(() => {});
+  /**
+   * `text`: the client's JSON text of `message` (the POST body, validated as one message, its ids
+   * the child's own since the child is the session's alone), which goes to the child as it came
+   * (issue 25, byte-exact).
+   */
+  #toChild(message: Message | readonly Message[], text?: string): void {
+    const child = this.#child;
+    if (child === undefined) return;
+    // A false writeRaw, or a failed send, means the child is gone; #childGone answers what is pending.
+    if (text !== undefined) child.writeRaw(toOneLine(text) + '\n');
+    else child.send(message).catch(() => {});
   }
 
   #answerInvalid(frame: Frame): void {
@@ -280,6 +288,15 @@ class SessionRelay {
       ),
     );
   }
+}
+
+/**
+ * The JSON text as one stdio line. A raw CR or LF in valid JSON text can only be whitespace between
+ * tokens (in a string it must be escaped), so a space in its place leaves the message the same, while
+ * the child, reading lines, would otherwise take it for two messages or a broken one.
+ */
+function toOneLine(text: string): string {
+  return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, ' ') : text;
 }
 
 function messagesOf(item: Exclude<Frame, { type: 'batch' }>): Message[] {
