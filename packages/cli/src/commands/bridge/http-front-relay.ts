@@ -211,15 +211,21 @@ class SessionRelay {
   #toClient(message: Message, line?: string): void {
     const isAnswer = isResponse(message);
     if (isAnswer && message.id !== undefined && message.id !== null) this.#settled(message.id);
-    const related = this.#relatedRequest(message);
-    const options = {
-      ...(related === undefined ? {} : { relatedRequestId: related }),
-      ...(isAnswer && line !== undefined ? { text: line } : {}),
-    };
-    const sent = this.#front.send(message, options);
+    // A response has no related request (it finds its own stream): the two options never meet, and
+    // one small object, or none, is made per message (this runs for every message of the child's).
+    const related = isAnswer ? undefined : this.#relatedRequest(message);
+    const sent = this.#front.send(
+      message,
+      related !== undefined
+        ? { relatedRequestId: related }
+        : isAnswer && line !== undefined
+          ? { text: line }
+          : undefined,
+    );
+    // Only a request needs a closure of its own; any other message's failure is ignored.
+    if (!isRequest(message)) return void sent.catch(ignore);
     sent.catch((error: unknown) => {
       // A request of the child's with no stream to go on would wait forever: answer it at once.
-      if (!isRequest(message)) return;
       const reason = error instanceof Error ? error.message : String(error);
       this.#toChild({
         jsonrpc: '2.0',
@@ -298,6 +304,8 @@ class SessionRelay {
 function toOneLine(text: string): string {
   return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, ' ') : text;
 }
+
+function ignore(): void {}
 
 function messagesOf(item: Exclude<Frame, { type: 'batch' }>): Message[] {
   return item.type === 'message' ? [item.message] : [];
