@@ -1,7 +1,8 @@
 // The `mcpwire bridge` benchmark of `npm run bench` (issue 25, point 5): what the bridge adds per call,
 // against calling the same server directly, in interleaved rounds with fresh processes per measurement:
 //   http-front   `bridge --http 0 [--shared] -- serve everything` (a stdio child per session, or one
-//                for all) against `serve everything --http` itself; one raw-socket HTTP client, 2025 sessions
+//                for all) against `serve everything --http` itself; one raw-socket HTTP client, 2025 sessions;
+//                and the hand-written relay bench/servers/raw-bridge.mjs (no checks): the floor of the hop
 //   stdio-front  `bridge <url>` (the host on its stdio) against the host talking HTTP to the same
 //                `serve everything --http` itself
 // Each runs sequential (one client, one call at a time: p50/p99) and pipelined (16 calls in flight:
@@ -109,6 +110,19 @@ const httpFront: readonly Setup[] = [
         })),
       ),
   })),
+  {
+    name: 'hand-written relay',
+    note: 'bench/servers/raw-bridge.mjs -- serve everything: node:http to a child per session, no checks (the floor)',
+    measure: (inFlight: number) =>
+      withHttpServer(
+        ['bench/servers/raw-bridge.mjs', '0', '--', node, cli, 'serve', 'everything'],
+        (bridge) =>
+          runHttpLoad(bridge.url, inFlight, window(), openSession, callEcho, () => ({
+            bridge: readCpuUs(bridge.pid) ?? Number.NaN,
+            server: childrenCpuUs(bridge.pid),
+          })),
+      ),
+  },
   ...builds.map(({ suffix, cli: bridgeCli }) => ({
     name: `bridge --http --shared${suffix}`,
     note: 'bridge --http 0 --shared -- serve everything: one stdio child for every session, ids remapped',

@@ -9,7 +9,16 @@ import { ErrorCode } from './rpc-error.ts';
  * the receiver's decision (only protocol revision 2025-03-26 has them).
  */
 export type Frame =
-  | { type: 'message'; message: Message }
+  | {
+      type: 'message';
+      message: Message;
+      /**
+       * The JSON text the message was decoded from, when the transport keeps it (the HTTP handler
+       * does, for a POST body that is one message): a relay may pass the message on as these bytes.
+       * Absent once anything rewrote the message. May hold raw newlines between tokens.
+       */
+      text?: string;
+    }
   | { type: 'invalid'; response: JsonRpcErrorResponse; discarded?: DiscardedMessage }
   | { type: 'batch'; items: Array<Exclude<Frame, { type: 'batch' }>> };
 
@@ -42,6 +51,12 @@ export function fromJson(value: unknown): Frame {
   if (!Array.isArray(value)) return parseMessage(value);
   if (value.length === 0) return invalid(undefined, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
   return { type: 'batch', items: value.map(parseMessage) };
+}
+
+/** {@link decodeFrame}, a single message's frame keeping `text` as it came. */
+export function decodeFrameKeepingText(text: string): Frame {
+  const frame = decodeFrame(text);
+  return frame.type === 'message' ? { type: 'message', message: frame.message, text } : frame;
 }
 
 /** Encodes one message, or a batch, as a single line of JSON text (no embedded newlines). */

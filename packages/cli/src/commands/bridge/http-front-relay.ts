@@ -163,7 +163,7 @@ class SessionRelay {
     if (frame.type === 'batch') {
       for (const item of frame.items) this.#answerInvalid(item);
       if (messages.length > 0) this.#toChild(messages);
-    } else this.#toChild(frame.message);
+    } else this.#toChild(frame.message, frame.text);
   }
 
   #noteClientMessage(message: Message): void {
@@ -180,9 +180,17 @@ class SessionRelay {
     if (typeof token === 'string' || typeof token === 'number') this.#progress.set(token, message.id);
   }
 
-  #toChild(message: Message | readonly Message[]): void {
-    // A failed write means the child is gone; #childGone answers what is pending.
-    this.#child?.send(message).catch(() => {});
+  /**
+   * `text`: the client's JSON text of `message` (the POST body, validated as one message, its ids
+   * the child's own since the child is the session's alone), which goes to the child as it came
+   * (issue 25, byte-exact).
+   */
+  #toChild(message: Message | readonly Message[], text?: string): void {
+    const child = this.#child;
+    if (child === undefined) return;
+    // A false writeRaw, or a failed send, means the child is gone; #childGone answers what is pending.
+    if (text !== undefined) child.writeRaw(toOneLine(text) + '\n');
+    else child.send(message).catch(() => {});
   }
 
   #answerInvalid(frame: Frame): void {
@@ -203,15 +211,21 @@ class SessionRelay {
   #toClient(message: Message, line?: string): void {
     const isAnswer = isResponse(message);
     if (isAnswer && message.id !== undefined && message.id !== null) this.#settled(message.id);
-    const related = this.#relatedRequest(message);
-    const options = {
-      ...(related === undefined ? {} : { relatedRequestId: related }),
-      ...(isAnswer && line !== undefined ? { text: line } : {}),
-    };
-    const sent = this.#front.send(message, options);
+    // A response has no related request (it finds its own stream): the two options never meet, and
+    // one small object, or none, is made per message (this runs for every message of the child's).
+    const related = isAnswer ? undefined : this.#relatedRequest(message);
+    const sent = this.#front.send(
+      message,
+      related !== undefined
+        ? { relatedRequestId: related }
+        : isAnswer && line !== undefined
+          ? { text: line }
+          : undefined,
+    );
+    // Only a request needs a closure of its own; any other message's failure is ignored.
+    if (!isRequest(message)) return void sent.catch(ignore);
     sent.catch((error: unknown) => {
       // A request of the child's with no stream to go on would wait forever: answer it at once.
-      if (!isRequest(message)) return;
       const reason = error instanceof Error ? error.message : String(error);
       this.#toChild({
         jsonrpc: '2.0',
@@ -281,6 +295,17 @@ class SessionRelay {
     );
   }
 }
+
+/**
+ * The JSON text as one stdio line. A raw CR or LF in valid JSON text can only be whitespace between
+ * tokens (in a string it must be escaped), so a space in its place leaves the message the same, while
+ * the child, reading lines, would otherwise take it for two messages or a broken one.
+ */
+function toOneLine(text: string): string {
+  return text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]/g, ' ') : text;
+}
+
+function ignore(): void {}
 
 function messagesOf(item: Exclude<Frame, { type: 'batch' }>): Message[] {
   return item.type === 'message' ? [item.message] : [];

@@ -3,7 +3,7 @@
 // handler.ts; without, sessionless-handler.ts). Runtime-neutral; adapters are thin. The routes work on
 // an exchange (exchange.ts), so the Node adapter skips the web objects altogether.
 
-import { decodeFrame, type Frame } from '../../jsonrpc/codec.ts';
+import { decodeFrameKeepingText, type Frame } from '../../jsonrpc/codec.ts';
 import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { isStatelessVersion } from '../../protocol/revisions.ts';
 import { initializeRefusal } from '../../protocol/envelope.ts';
@@ -152,7 +152,8 @@ async function handlePost(
   if ('tooLarge' in body) {
     return refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`);
   }
-  const frame = decodeFrame(body.text);
+  // The text stays with the frame: a bridge relays the client's bytes (issue 25, byte-exact).
+  const frame = decodeFrameKeepingText(body.text);
   const routed = classifyPost(frame, {
     protocolVersion: request.headers.get('mcp-protocol-version'),
     method: request.headers.get('mcp-method'),

@@ -64,3 +64,36 @@ test("a response sent with its text: the JSON answer's body is that text", async
 test('a response sent without text is encoded', async () => {
   assert.equal(await callThrough(false), '{"jsonrpc":"2.0","id":5,"result":{"text":"A","n":1}}');
 });
+
+test("a POST body of one message reaches the server's channel with its text, as the client wrote it", async () => {
+  const texts: Array<string | undefined> = [];
+  const handler = createHttpHandler(
+    {
+      connect(channel: Channel): void {
+        channel.open({
+          handleFrame: (frame) => {
+            if (frame.type !== 'message') return;
+            texts.push(frame.text);
+            const { message } = frame;
+            if ('method' in message && message.method === 'initialize' && 'id' in message) {
+              const result = {
+                protocolVersion: '2025-11-25',
+                capabilities: {},
+                serverInfo: { name: 's', version: '1' },
+              };
+              void channel.send({ jsonrpc: '2.0', id: message.id, result });
+            }
+          },
+          handleClose: () => {},
+        });
+      },
+    },
+    { keepAliveMs: 0 },
+  );
+  const body =
+    '{"id": 0, "method": "initialize", "jsonrpc": "2.0", "params": {"protocolVersion": "2025-11-25",' +
+    ' "capabilities": {}, "clientInfo": {"name": "\\u0074", "version": "1.0"}, "x": 1e2}}';
+  const init = await handler(post(body));
+  assert.equal(init.status, 200);
+  assert.deepEqual(texts, [body]);
+});

@@ -273,8 +273,11 @@ export class HttpSession implements Channel, SessionState {
   #deliver(frame: Frame): void {
     const wireIds = this.#wireIds;
     if (wireIds !== undefined) {
-      if (frame.type === 'message') frame = { type: 'message', message: wireIds.fromWire(frame.message) };
-      else if (frame.type === 'batch')
+      if (frame.type === 'message') {
+        // Only a rewritten message loses its text: the client's bytes name the wire id, not ours.
+        const message = wireIds.fromWire(frame.message);
+        if (message !== frame.message) frame = { type: 'message', message };
+      } else if (frame.type === 'batch')
         frame = {
           type: 'batch',
           items: frame.items.map((item) =>
