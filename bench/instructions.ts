@@ -6,7 +6,9 @@
 //   node --import tsx bench/instructions.ts [mcpwire|hand-written|before=<built checkout>|<built main.js>]...
 // Env: BENCH_CALLS (default 4000), BENCH_WARMUP (default 10000), BENCH_BATCH (default 32), BENCH_ROUNDS (1),
 // BENCH_ERA (handshake or stateless: one workload only), BENCH_SERVER (what `mcpwire serve` serves:
-// `everything` by default, or a module path relative to each checkout, e.g. bench/servers/mcpwire-echo.mjs).
+// `everything` by default, or a module path relative to each checkout, e.g. bench/servers/mcpwire-echo.mjs),
+// BENCH_NODE_ARGS (flags for each measured node, space-separated, e.g. `--single-threaded`: no compiler or
+// collector threads whose work depends on timing under valgrind, so two runs of one build read closer).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +25,7 @@ const batch = Number(process.env.BENCH_BATCH ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const era = process.env.BENCH_ERA as Workload['era'] | undefined;
 const served = process.env.BENCH_SERVER ?? 'everything';
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((flag) => flag !== '');
 
 /** The `serve` argument for a checkout at `folder`: the built-in name, or the module path under it. */
 function servedFrom(folder: string): string {
@@ -62,7 +65,7 @@ class Connection {
   #waiting: { count: number; received: RawResponse[]; resolve: (r: RawResponse[]) => void } | undefined;
 
   constructor(target: Target, valgrindArgs: readonly string[]) {
-    this.child = spawn('valgrind', [...valgrindArgs, process.execPath, ...target.args], {
+    this.child = spawn('valgrind', [...valgrindArgs, process.execPath, ...nodeArgs, ...target.args], {
       stdio: ['pipe', 'pipe', 'ignore'],
       cwd: root,
     });
@@ -160,7 +163,7 @@ async function measure(target: Target, workload: Workload): Promise<number> {
 
 const targets = (process.argv.length > 2 ? process.argv.slice(2) : ['mcpwire', 'hand-written']).map(toTarget);
 console.log(
-  `instructions per pipelined tools/call (callgrind), ${calls} calls after ${warmup} warm-up, batches of ${batch}, serving ${served}, load ${loadAverageNow()}`,
+  `instructions per pipelined tools/call (callgrind), ${calls} calls after ${warmup} warm-up, batches of ${batch}, serving ${served}, node ${nodeArgs.join(' ') || '(no flags)'}, load ${loadAverageNow()}`,
 );
 for (const workload of workloads.filter((w) => era === undefined || w.era === era)) {
   for (let round = 0; round < rounds; round++) {

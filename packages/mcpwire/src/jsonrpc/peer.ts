@@ -59,6 +59,7 @@ export class Peer {
   #currentId: RequestId | undefined;
   #current: Cancellation | undefined;
   #closed: Error | undefined;
+  #lastReplySent: Promise<void> | undefined; // It has a failure handler (#reply).
 
   constructor(options: PeerOptions) {
     this.#options = options;
@@ -209,8 +210,7 @@ export class Peer {
         ErrorCode.InvalidRequest,
         `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in progress`,
       );
-      if (reply === undefined) this.#reply(errorResponse(id, error));
-      else reply(errorResponse(id, error));
+      this.#answer(errorResponse(id, error), reply);
       return;
     }
     const controller = new Cancellation();
@@ -252,12 +252,7 @@ export class Peer {
       (result) => finish({ jsonrpc: '2.0', id, result }),
       (error: unknown) => {
         // A cancelled request's failure is the cancellation itself, not a crash worth reporting.
-        if (controller.aborted)
-          return finish({
-            jsonrpc: '2.0',
-            id,
-            error: { code: ErrorCode.InternalError, message: 'Cancelled' },
-          });
+        if (controller.aborted) return finish({ jsonrpc: '2.0', id, error: CANCELLED });
         finish(this.#toErrorResponse(id, request.method, error));
       },
     );
@@ -347,7 +342,11 @@ export class Peer {
     if (this.#closed) return;
     const options =
       !Array.isArray(response) && response.id !== undefined ? { relatedRequestId: response.id } : undefined;
-    this.#options.send(response, options).catch((error: unknown) => {
+    const sent = this.#options.send(response, options);
+    // Stdio writes a tick's replies at once and returns one promise for them: one handler serves all.
+    if (sent === this.#lastReplySent) return;
+    this.#lastReplySent = sent;
+    sent.catch((error: unknown) => {
       // A reply lost because the connection closed meanwhile (EPIPE) is no news: the close is reported once.
       if (!this.#closed) this.#report(asError(error));
     });
@@ -359,6 +358,7 @@ export class Peer {
 }
 
 const CLOSED = new ConnectionClosedError();
+const CANCELLED = Object.freeze({ code: ErrorCode.InternalError, message: 'Cancelled' });
 
 function errorResponse(id: RequestId, error: RpcError): JsonRpcErrorResponse {
   return { jsonrpc: '2.0', id, error: error.toErrorObject() };

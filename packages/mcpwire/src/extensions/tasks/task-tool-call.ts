@@ -1,6 +1,6 @@
 // tools/call with tasks (TASK-3/5, S26-TASK-2/3): the wrapper decides per call whether it runs as a
 // task, and runs the core tools/call behind it, so validation and result shaping stay the core's.
-// A call that is not task-augmented costs one registry lookup and goes straight to the core.
+// A call that is not task-augmented costs one registry lookup (none before 2025-11-25), then the core.
 
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
@@ -52,12 +52,13 @@ export function inputThenTask(
 /** The wrapper of the core tools/call handler. */
 export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler) => ServerMethodHandler {
   return (next) => (params, ctx, origin) => {
+    // TASK-4: before 2025-11-25 nothing declared tasks, so a `task` field is ignored; such a call
+    // needs no lookup of the tool (the core's tools/call looks it up anyway).
+    if (ctx.era === 'handshake' && ctx.protocolVersion < '2025-11-25') return next(params, ctx, origin);
     const entry = origin.server.tools.registry.get(params.name as string);
     const support = entry?.definition.execution?.taskSupport;
     const isCapable = support === 'optional' || support === 'required';
     if (ctx.era === 'handshake') {
-      // TASK-4: before 2025-11-25 nothing declared tasks, so a `task` field is ignored.
-      if (ctx.protocolVersion < '2025-11-25') return next(params, ctx, origin);
       if (params.task === undefined) {
         // TASK-3 makes this -32601 (MUST); TASK-8's -32600 is a MAY: we answer -32601.
         if (support === 'required')

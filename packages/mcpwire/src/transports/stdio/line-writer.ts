@@ -29,13 +29,17 @@ export interface LineWriterOptions {
   coalesceUntil?: 'tick' | 'turn' | undefined;
 }
 
-interface QueuedLine {
-  text: string;
+/** Who waits for a write: settled by the stream's write callback. */
+interface Waiter {
   resolve: () => void;
   reject: (error: Error) => void;
 }
 
-const NO_LINES: readonly QueuedLine[] = [];
+interface QueuedLine extends Waiter {
+  text: string;
+}
+
+const NO_LINES: readonly Waiter[] = [];
 const ignore = (): void => {};
 
 /**
@@ -61,12 +65,14 @@ export class LineWriter {
   readonly #isCoalescing: boolean;
   readonly #isTurnLong: boolean;
   /**
-   * With `isCoalescing`: the texts of this tick, joined, written at its end; the lines of those that
-   * wait for a promise, and how many texts in all (`writeRaw`'s have no line).
+   * With `isCoalescing`: the texts of this tick, joined, written at its end; who waits for them, and
+   * how many texts in all (`writeRaw`'s have no waiter). The `write`s of one batch share one promise
+   * (`#batchWritten`): one write flushes them all, so they settle together anyway.
    */
   #batchText = '';
-  #batchLines: QueuedLine[] = [];
+  #batchLines: Waiter[] = [];
   #batchCount = 0;
+  #batchWritten: Promise<void> | undefined;
   readonly #flushBatch = (): void => {
     if (this.#batchCount === 0) return; // Already written by `flush`.
     const lines = this.#batchLines;
@@ -75,6 +81,7 @@ export class LineWriter {
     this.#batchLines = [];
     this.#batchText = '';
     this.#batchCount = 0;
+    this.#batchWritten = undefined;
     this.#writeNow(text, lines, count);
   };
 
@@ -96,6 +103,13 @@ export class LineWriter {
     if (this.#stream.destroyed || this.#stream.writableEnded) {
       this.#onFailure(new ConnectionClosedError(`Cannot write to ${this.#name}: it is closed`));
       return Promise.reject(this.#failure);
+    }
+    if (this.#isCoalescing && !this.#isBlocked) {
+      this.#inFlight++;
+      this.#addToBatch(text);
+      return (this.#batchWritten ??= new Promise<void>((resolve, reject) => {
+        this.#batchLines.push({ resolve, reject });
+      }));
     }
     return new Promise<void>((resolve, reject) => {
       const line = { text, resolve, reject };
@@ -198,7 +212,7 @@ export class LineWriter {
    * Hands `text` (`count` texts, in order; those of `lines` among them) to the stream; settles
    * `lines` when it is flushed.
    */
-  #writeNow(text: string, lines: readonly QueuedLine[], count: number): void {
+  #writeNow(text: string, lines: readonly Waiter[], count: number): void {
     const isBelowHighWaterMark = this.#write(text, (error) => {
       this.#inFlight -= count;
       if (error) {
