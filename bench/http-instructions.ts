@@ -86,7 +86,7 @@ async function measure(target: Target, workload: HttpWorkload): Promise<DumpPart
       cwd: root,
       isQuiet: target.isQuiet,
     },
-    300_000,
+    900_000,
   );
   const connection = new RawHttpConnection(new URL(server.url), 120_000);
   try {
