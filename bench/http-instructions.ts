@@ -9,8 +9,10 @@
 // Each count is printed whole and in parts (bench/callgrind-parts.ts): `work`, what serving the calls
 // took, is the figure to compare; `compile` (V8's JIT) and `collect` (its collector) depend on wall
 // time under valgrind, which the machine's load sets, so the whole count swings by a quarter between
-// runs of one build. The server runs `node --single-threaded`, so the JIT and the collector run on
-// the main thread and none of their work hides in helper threads.
+// runs of one build; a full collection inside the window still moves `work` by up to a tenth (it
+// clears inline caches and flushes code), so compare several rounds. The server runs
+// `node --single-threaded`, so the JIT and the collector work on the main thread, none of it in
+// helper threads.
 // Env: BENCH_CALLS (default 2000), BENCH_WARMUP (default 6000), BENCH_ROUNDS (1; more prints each
 // server's medians too), BENCH_PATH (stateless or session: one path only), BENCH_SERVER (what
 // `mcpwire serve` serves, as in bench/instructions.ts), BENCH_NODE_FLAGS (the server's node flags,
@@ -88,7 +90,7 @@ async function measure(target: Target, workload: HttpWorkload): Promise<DumpPart
     },
     900_000,
   );
-  const connection = new RawHttpConnection(new URL(server.url), 120_000);
+  const connection = new RawHttpConnection(new URL(server.url), 600_000);
   try {
     const headers = await workload.setup(connection);
     await drive(connection, workload, headers, { from: 1, count: warmup });
