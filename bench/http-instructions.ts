@@ -6,11 +6,21 @@
 // calls go out one at a time on one keep-alive connection, and the counters are dumped.
 //   node --import tsx bench/http-instructions.ts [mcpwire|hand-written|before=<built checkout>]...
 // `hand-written` is bench/servers/raw-mcp.mjs http (node:http, one JSON.parse and one JSON.stringify).
-// Env: BENCH_CALLS (default 2000), BENCH_WARMUP (default 6000), BENCH_ROUNDS (1), BENCH_PATH (stateless
-// or session: one path only), BENCH_SERVER (what `mcpwire serve` serves, as in bench/instructions.ts).
-import { rmSync } from 'node:fs';
+// Each count is printed whole and in parts (bench/callgrind-parts.ts): `work`, what serving the calls
+// took, is the figure to compare; `compile` (V8's JIT) and `collect` (its collector) depend on wall
+// time under valgrind, which the machine's load sets, so the whole count swings by a quarter between
+// runs of one build; a full collection inside the window still moves `work` by up to a tenth (it
+// clears inline caches and flushes code), so compare several rounds. The server runs
+// `node --single-threaded`, so the JIT and the collector work on the main thread, none of it in
+// helper threads.
+// Env: BENCH_CALLS (default 2000), BENCH_WARMUP (default 6000), BENCH_ROUNDS (1; more prints each
+// server's medians too), BENCH_PATH (stateless or session: one path only), BENCH_SERVER (what
+// `mcpwire serve` serves, as in bench/instructions.ts), BENCH_NODE_FLAGS (the server's node flags,
+// default --single-threaded), BENCH_KEEP_DUMPS (a folder to keep each dump in, for callgrind_annotate).
+import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { callgrindControl, callgrindRun, readDumpTotal } from './callgrind.ts';
+import { callgrindControl, callgrindRun } from './callgrind.ts';
+import { type DumpParts, readDumpParts } from './callgrind-parts.ts';
 import {
   type HttpWorkload,
   HttpServerProcess,
@@ -26,6 +36,8 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 6000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const onlyPath = process.env.BENCH_PATH;
 const served = process.env.BENCH_SERVER ?? 'everything';
+const keepDumpsIn = process.env.BENCH_KEEP_DUMPS;
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--single-threaded').split(' ').filter((f) => f !== '');
 
 const paths: readonly { key: string; workload: HttpWorkload }[] = [
   { key: 'stateless', workload: stateless },
@@ -65,27 +77,37 @@ async function drive(
   }
 }
 
-/** The server's instructions per call over the timed calls only. */
-async function measure(target: Target, workload: HttpWorkload): Promise<number> {
+/** The server's instructions per call over the timed calls only, by part. */
+async function measure(target: Target, workload: HttpWorkload): Promise<DumpParts> {
   const { folder, valgrindArgs } = callgrindRun('mcpwire-http-callgrind-');
   const server = await HttpServerProcess.start(
     {
       name: target.name,
       command: 'valgrind',
-      args: [...valgrindArgs, process.execPath, ...target.args],
+      args: [...valgrindArgs, process.execPath, ...nodeFlags, ...target.args],
       cwd: root,
       isQuiet: target.isQuiet,
     },
-    300_000,
+    900_000,
   );
-  const connection = new RawHttpConnection(new URL(server.url), 120_000);
+  const connection = new RawHttpConnection(new URL(server.url), 600_000);
   try {
     const headers = await workload.setup(connection);
     await drive(connection, workload, headers, { from: 1, count: warmup });
     callgrindControl('-z', server.pid);
     await drive(connection, workload, headers, { from: 1 + warmup, count: calls });
     callgrindControl('-d', server.pid);
-    return readDumpTotal(folder) / calls;
+    if (keepDumpsIn !== undefined) {
+      const name = `${workload.name}-${target.name}-${Date.now()}`.replace(/[^\w.-]+/g, '_');
+      cpSync(folder, join(keepDumpsIn, name), { recursive: true });
+    }
+    const parts = readDumpParts(folder);
+    return {
+      total: parts.total / calls,
+      compile: parts.compile / calls,
+      collect: parts.collect / calls,
+      work: parts.work / calls,
+    };
   } finally {
     connection.close();
     await server.close(10_000);
@@ -95,13 +117,28 @@ async function measure(target: Target, workload: HttpWorkload): Promise<number> 
 
 const targets = (process.argv.length > 2 ? process.argv.slice(2) : ['mcpwire', 'hand-written']).map(toTarget);
 console.log(
-  `instructions per sequential HTTP tools/call (callgrind, server process only), ${calls} calls after ${warmup} warm-up, serving ${served}, load ${loadAverageNow()}`,
+  `instructions per sequential HTTP tools/call (callgrind, server process only, node ${nodeFlags.join(' ')}), ${calls} calls after ${warmup} warm-up, serving ${served}, load ${loadAverageNow()}`,
 );
+console.log('path\tserver\ttotal\twork\tcompile\tcollect');
+const median = (values: number[]): number =>
+  values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const row = (cells: (string | number)[]): string =>
+  cells.map((cell) => (typeof cell === 'number' ? Math.round(cell) : cell)).join('\t');
 try {
-  for (const { key, workload } of paths.filter((p) => onlyPath === undefined || p.key === onlyPath))
+  for (const { key, workload } of paths.filter((p) => onlyPath === undefined || p.key === onlyPath)) {
+    const seen = new Map<string, DumpParts[]>(targets.map((target) => [target.name, []]));
     for (let round = 0; round < rounds; round++)
-      for (const target of targets)
-        console.log(`${key}\t${target.name}\t${Math.round(await measure(target, workload))}`);
+      for (const target of targets) {
+        const parts = await measure(target, workload);
+        seen.get(target.name)!.push(parts);
+        console.log(row([key, target.name, parts.total, parts.work, parts.compile, parts.collect]));
+      }
+    if (rounds > 1)
+      for (const [name, all] of seen) {
+        const of = (part: keyof DumpParts) => median(all.map((parts) => parts[part]));
+        console.log(row([key, `${name} (median)`, of('total'), of('work'), of('compile'), of('collect')]));
+      }
+  }
 } finally {
   killAllHttpChildren();
 }

@@ -237,10 +237,17 @@ async function authorize(
   return refusal === undefined ? undefined : await replyOf(refusal);
 }
 
-/** The requests of a POST body (a batch's too), without its notifications and responses. */
+/**
+ * The requests of a POST body (a batch's too), without its notifications and responses. Every
+ * handshake-era POST asks, so the usual body, one message, makes no array but the answer.
+ */
 export function requestsOf(frame: Frame): JsonRpcRequest[] {
-  const items = frame.type === 'batch' ? frame.items : [frame];
-  return items.flatMap((item) => (item.type === 'message' && isRequest(item.message) ? [item.message] : []));
+  if (frame.type === 'message') return isRequest(frame.message) ? [frame.message] : [];
+  const requests: JsonRpcRequest[] = [];
+  if (frame.type !== 'batch') return requests;
+  for (const item of frame.items)
+    if (item.type === 'message' && isRequest(item.message)) requests.push(item.message);
+  return requests;
 }
 
 /** A web Response as a reply (refusals only: small bodies, read whole). */

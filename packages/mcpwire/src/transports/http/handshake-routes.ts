@@ -2,13 +2,13 @@
 // every other POST, GET and DELETE must name a live session of the same principal (HTTP-25..35).
 
 import type { Frame } from '../../jsonrpc/codec.ts';
-import type { JsonRpcRequest, Message, RequestId } from '../../jsonrpc/message.ts';
-import { isRequest } from '../../jsonrpc/message.ts';
+import type { RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { clientKeyOf, type ClientKeyHook } from './per-client-key.ts';
 import { HttpSession } from './http-session.ts';
 import { checkVersionHeader, refuseBatch } from './handshake-checks.ts';
 import { emptyReply, type HttpReply, type HttpRequestView } from './exchange.ts';
+import { requestsOf } from './endpoint.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import type { ChannelServer, Principal } from './options.ts';
 import type { Accepts } from './post-exchange.ts';
@@ -32,13 +32,7 @@ export async function handleHandshakePost(
   accepts: Accepts,
   context: HandshakeContext,
 ): Promise<HttpReply> {
-  const items: readonly Message[] =
-    frame.type === 'batch'
-      ? frame.items.flatMap((item) => (item.type === 'message' ? [item.message] : []))
-      : frame.type === 'message'
-        ? [frame.message]
-        : [];
-  const requests = items.filter(isRequest);
+  const requests = requestsOf(frame);
   const firstId = requests[0]?.id;
   const refused = checkVersionHeader(request, firstId);
   if (refused) return refused;
@@ -80,7 +74,7 @@ export async function handleHandshakePost(
   }
   context.sessions.touch(session);
   const headers = isInitialize ? { 'Mcp-Session-Id': session.id } : {};
-  const answer = session.post(frame, requests as JsonRpcRequest[], accepts, {
+  const answer = session.post(frame, requests, accepts, {
     headers,
     principal: context.principal,
   });

@@ -214,7 +214,8 @@ export class SessionRegistry implements SessionOwner {
   ): HttpSession | undefined | Promise<HttpSession | undefined> {
     if (this.#isClosed) return undefined;
     const live = this.#sessions.get(id);
-    if (live !== undefined && Date.now() - live.readAt < this.#recordCacheMs) {
+    // Without a record cache (the in-memory store) no clock read: every request reads the record.
+    if (live !== undefined && this.#recordCacheMs > 0 && Date.now() - live.readAt < this.#recordCacheMs) {
       return live.principal === principal ? live : undefined;
     }
     const pending = this.#store.get(id);
@@ -238,7 +239,7 @@ export class SessionRegistry implements SessionOwner {
     if (record.principal !== principal || this.#isClosed) return undefined;
     if (live) {
       live.adopt(record);
-      live.readAt = Date.now();
+      if (this.#recordCacheMs > 0) live.readAt = Date.now();
       return live;
     }
     return this.#serve(server, record);
