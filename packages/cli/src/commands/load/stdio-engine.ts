@@ -22,6 +22,7 @@ import {
 import type { StdioClientChannel } from 'mcpwire/stdio';
 import { bodyOf, messageOf, type WireTemplate } from './load-wire.ts';
 import { PendingRequests } from './pending-requests.ts';
+import { SameAnswer } from './same-answer.ts';
 import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
@@ -35,6 +36,7 @@ export class StdioEngine {
   #raw: RawChannel | undefined;
   #isClosed = false;
   readonly #pending = new PendingRequests<EngineRequest>();
+  readonly #sameAnswer = new SameAnswer();
   readonly #sweep: TimeoutSweep;
   /** The requests sent in this tick: the channel's writer joins them into one write when it ends. */
   #unstamped: EngineRequest[] = [];
@@ -137,11 +139,18 @@ export class StdioEngine {
   /**
    * The channel's listener for each line, before it is decoded: true when it answers a request of
    * the engine (which it settles), else false and the line goes on to the Client as the library
-   * decodes it. The engine's answers are checked by the library's own `parseMessage`; nothing is
+   * decodes it. The engine's answers are checked by the library's own `parseMessage`, but for a
+   * line that is the last result answer again around another id (same-answer.ts); nothing is
    * parsed while none of the engine's requests is in flight (the handshake, the Client's requests).
    */
   readonly #takeLine = (text: string): boolean => {
     if (this.#pending.size === 0) return false;
+    // The last result again around another id: settled with the result already parsed.
+    const sameId = this.#sameAnswer.idOf(text);
+    if (sameId !== -1) {
+      const request = this.#pending.get(sameId);
+      if (request !== undefined) return this.#resolve(sameId, request, this.#sameAnswer.result);
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -152,7 +161,9 @@ export class StdioEngine {
     const { id } = value as { id?: unknown };
     if (typeof id !== 'number' || !this.#pending.has(id)) return false;
     const frame = parseMessage(value);
-    return frame.type === 'message' && this.#take(frame.message);
+    if (frame.type !== 'message' || !this.#take(frame.message)) return false;
+    if ('result' in frame.message) this.#sameAnswer.remember(text, id, frame.message.result);
+    return true;
   };
 
   /** Settles the engine's request `frame` answers or fails; false when it is none of the engine's. */
@@ -191,12 +202,18 @@ export class StdioEngine {
     if ('method' in message || typeof message.id !== 'number') return false;
     const request = this.#pending.get(message.id);
     if (request === undefined) return false;
+    if (!('error' in message)) return this.#resolve(message.id, request, message.result);
     this.#pending.delete(message.id);
     if (request.timing !== undefined) request.timing.answeredAt = performance.now();
-    if ('error' in message) {
-      const { code, message: text, data } = message.error;
-      request.reject(new RpcError(code, text, data));
-    } else request.resolve(message.result);
+    const { code, message: text, data } = message.error;
+    request.reject(new RpcError(code, text, data));
+    return true;
+  }
+
+  #resolve(id: number, request: EngineRequest, result: JsonObject): true {
+    this.#pending.delete(id);
+    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+    request.resolve(result);
     return true;
   }
 
