@@ -6,11 +6,12 @@
 // A template is kept only once proven: the id's text occurs once in the line, and swapping two other
 // ids into that place parses to a message with those ids and the same result text, so the place is
 // the top-level id and nothing else. Answers that differ every time (an echo of `{{i}}`) miss the
-// template at its first bytes; after MAX_MISSED_TEMPLATES templates that missed at once, none is made.
+// template at its first bytes; after MAX_MISSED_TEMPLATES templates that missed at once (or answers
+// that proved none), none is made.
 
 import type { JsonObject } from 'mcpwire';
 
-/** Templates that may miss on their first use before the cache gives up for this connection. */
+/** Templates that may miss on their first use (or fail their proof) before the cache gives up for this connection. */
 const MAX_MISSED_TEMPLATES = 4;
 
 /** Misses in a row after which a template that matched before is dropped (the answers changed). */
@@ -70,10 +71,14 @@ export class SameAnswer {
     if (this.#result !== undefined || this.#missedTemplates >= MAX_MISSED_TEMPLATES) return;
     const idText = String(id);
     const at = text.indexOf(idText);
-    if (at === -1 || text.indexOf(idText, at + 1) !== -1) return;
     const prefix = text.slice(0, at);
     const suffix = text.slice(at + idText.length);
-    if (!provesId(prefix, suffix, text)) return;
+    // An answer that proves no template counts as one that missed: its proof (three parses) is not
+    // tried again on every later answer.
+    if (at === -1 || text.indexOf(idText, at + 1) !== -1 || !provesId(prefix, suffix, text)) {
+      this.#missedTemplates++;
+      return;
+    }
     this.#prefix = prefix;
     this.#suffix = suffix;
     this.#result = result;
