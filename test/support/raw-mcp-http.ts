@@ -55,6 +55,20 @@ function parseAnswer(response: Response, text: string): Loose {
   return answer;
 }
 
+/** A handshake-era `initialize` request (id 1) as raw JSON: 2025-11-25, no capabilities, unless told. */
+export function initializeMessage(options: { protocolVersion?: string; capabilities?: object } = {}): object {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: options.protocolVersion ?? '2025-11-25',
+      capabilities: options.capabilities ?? {},
+      clientInfo: { name: 'raw', version: '1' },
+    },
+  };
+}
+
 /** A handshake-era session opened with raw POSTs: `initialize`, `notifications/initialized`, then requests. */
 export class RawHttpSession {
   readonly url: string;
@@ -76,16 +90,7 @@ export class RawHttpSession {
     const protocolVersion = options.protocolVersion ?? '2025-11-25';
     const reply = await postRaw(
       url,
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion,
-          capabilities: options.capabilities ?? {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      },
+      initializeMessage({ protocolVersion, capabilities: options.capabilities ?? {} }),
       options.headers,
     );
     const sessionId = reply.headers.get('mcp-session-id');

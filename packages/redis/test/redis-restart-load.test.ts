@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from 'mcpwire/client';
 import { HttpError, StreamableHttpClientTransport } from 'mcpwire/http';
-import { postRaw } from '../../../test/support/raw-mcp-http.ts';
+import { initializeMessage, postRaw } from '../../../test/support/raw-mcp-http.ts';
 import { haproxySkipReason, NODE_HEADER, startProxiedNodes } from '../../../test/support/redis-nodes.ts';
 import { redisSkipReason, startRedisServer } from '../../../test/support/redis-server.ts';
 
@@ -214,16 +214,7 @@ async function untilStoresSession(
   const statuses: Array<{ status: number; retryAfter: string | null }> = [];
   const deadline = Date.now() + REQUEST_BOUND_MS;
   while (Date.now() < deadline) {
-    const reply = await postRaw(nodeUrl, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'probe', version: '1' },
-      },
-    });
+    const reply = await postRaw(nodeUrl, initializeMessage());
     statuses.push({ status: reply.status, retryAfter: reply.headers.get('retry-after') });
     if (reply.status === 200) return statuses;
     await new Promise((resolve) => setTimeout(resolve, 100));
