@@ -6,7 +6,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type DriverOptions,
-  type ErrorLog,
   type ServerSpec,
   type Workload,
   killAllChildren,
@@ -15,7 +14,8 @@ import {
   measureSpawn,
 } from './raw-driver.ts';
 import { loadAverageNow, machineFacts } from './machine.ts';
-import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
+import { formatNumber, formatRatio, formatTable } from './stats.ts';
+import { type MetricKey, type ServerResult, medians, metrics, newResult, record } from './stdio-metrics.ts';
 import { workloads } from './workloads.ts';
 import { writeResultsFile } from './results-file.ts';
 
@@ -111,6 +111,12 @@ const config = {
   pipelined: isQuick
     ? { warmup: 500, count: 3_000, window: 256 }
     : { warmup: 2_000, count: 20_000, window: 256 },
+  // The row above times a server's first 22,000 calls, where V8 still compiles (a larger server
+  // compiles longer: mcpwire's first 22,000 calls cost it 16-23 µs of CPU each, its later ones
+  // 4-8; bench/NOTES.md, session 20). This one times the same calls after that warm-up.
+  steady: isQuick
+    ? { warmup: 5_000, count: 10_000, window: 256 }
+    : { warmup: 50_000, count: 100_000, window: 256 },
 };
 const driverOptions: DriverOptions = { idleTimeoutMs: 10_000, graceMs: 1_000 };
 
@@ -120,55 +126,6 @@ function parseRounds(text: string | undefined, fallback: number): number {
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error(`BENCH_ROUNDS: expected a positive integer, received ${text}`);
   return rounds;
-}
-
-/** The four headline metrics, and which direction is better for each. */
-const metrics = [
-  { key: 'spawnMs', label: 'spawn→ready ms', digits: 1, better: 'lower' },
-  { key: 'p50Us', label: 'seq p50 µs', digits: 0, better: 'lower' },
-  { key: 'p99Us', label: 'seq p99 µs', digits: 0, better: 'lower' },
-  { key: 'callsPerSecond', label: 'pipelined calls/s', digits: 0, better: 'higher' },
-  { key: 'serverCpuUs', label: 'pipelined server CPU µs/call', digits: 1, better: 'lower' },
-] as const;
-type MetricKey = (typeof metrics)[number]['key'];
-
-/** Everything observed for one server on one workload across all rounds. */
-interface ServerResult {
-  name: string;
-  /** Arguments after `node` that started it for this workload. */
-  entry?: readonly string[];
-  /** Why the server does not speak this workload's era; it is not run and has no ratio. */
-  notApplicable?: string;
-  unavailable?: string;
-  /** Per-round values from measurements with no verification errors. */
-  samples: Record<MetricKey, number[]>;
-  errors: number;
-  errorSamples: string[];
-  /** Measurements that crashed or timed out. */
-  failures: string[];
-}
-
-function newResult(name: string): ServerResult {
-  return {
-    name,
-    samples: { spawnMs: [], p50Us: [], p99Us: [], callsPerSecond: [], serverCpuUs: [] },
-    errors: 0,
-    errorSamples: [],
-    failures: [],
-  };
-}
-
-/** Keeps a measurement's values only when every response verified; otherwise records the errors instead. */
-function record(
-  result: ServerResult,
-  errors: ErrorLog,
-  values: Partial<Record<MetricKey, number | undefined>>,
-): void {
-  result.errors += errors.count;
-  for (const sample of errors.samples) if (result.errorSamples.length < 5) result.errorSamples.push(sample);
-  if (errors.count > 0) return;
-  for (const [key, value] of Object.entries(values) as [MetricKey, number | undefined][])
-    if (value !== undefined) result.samples[key].push(value);
 }
 
 /** Runs the three measurements for one server, each in a fresh process; a crash skips only that measurement. */
@@ -193,15 +150,19 @@ async function measureServer(server: ServerSpec, workload: Workload, result: Ser
     );
     record(result, errors, { p50Us, p99Us });
   });
-  await attempt('pipelined', async () => {
-    const { callsPerSecond, serverCpuUsPerCall, errors } = await measurePipelined(
-      server,
-      workload,
-      config.pipelined,
-      driverOptions,
-    );
-    record(result, errors, { callsPerSecond, serverCpuUs: serverCpuUsPerCall });
-  });
+  // The same driver twice: the first calls of a fresh process, then calls after a long warm-up.
+  const pipelinedRows = [
+    ['pipelined', config.pipelined, 'callsPerSecond', 'serverCpuUs'],
+    ['steady', config.steady, 'steadyCallsPerSecond', 'steadyServerCpuUs'],
+  ] as const;
+  for (const [label, counts, rateKey, cpuKey] of pipelinedRows)
+    await attempt(label, async () => {
+      const measured = await measurePipelined(server, workload, counts, driverOptions);
+      record(result, measured.errors, {
+        [rateKey]: measured.callsPerSecond,
+        [cpuKey]: measured.serverCpuUsPerCall,
+      });
+    });
 }
 
 /** Runs `config.rounds` rounds; round r starts at server r (rotating order) so no server always goes first. */
@@ -228,11 +189,6 @@ async function runWorkload(workload: Workload): Promise<ServerResult[]> {
     for (const server of order) await measureServer(server, workload, results.get(server.name)!);
   }
   return [...results.values()];
-}
-
-function medians(result: ServerResult): Record<MetricKey, number | undefined> {
-  const entries = metrics.map(({ key }) => [key, median(result.samples[key])] as const);
-  return Object.fromEntries(entries) as Record<MetricKey, number | undefined>;
 }
 
 function renderResults(workload: Workload, results: readonly ServerResult[]): string {
@@ -354,7 +310,8 @@ async function main(): Promise<void> {
   console.log(
     `${config.rounds} interleaved rounds, fresh process per measurement; sequential ${formatNumber(config.sequential.count)} calls ` +
       `(+${formatNumber(config.sequential.warmup)} warm-up); pipelined ${formatNumber(config.pipelined.count)} calls, ` +
-      `window ${config.pipelined.window} (+${formatNumber(config.pipelined.warmup)} warm-up)\n`,
+      `window ${config.pipelined.window} (+${formatNumber(config.pipelined.warmup)} warm-up); steady ` +
+      `${formatNumber(config.steady.count)} calls (+${formatNumber(config.steady.warmup)} warm-up)\n`,
   );
   const report = [];
   for (const [index, workload] of workloads.entries()) {

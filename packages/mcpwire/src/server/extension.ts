@@ -5,7 +5,7 @@ import type { JsonObject } from '../jsonrpc/message.ts';
 import type { Extension } from '../protocol/extension.ts';
 import type { ServerCapabilities } from '../protocol/types/index.ts';
 import type { ListenFeed } from './listen-feed.ts';
-import type { ServerMethodHandler } from './method-handlers.ts';
+import type { PlainHandler, ServerMethodHandler } from './method-handlers.ts';
 import type { Registration } from './registry.ts';
 import type { ResourceDefinition, ResourceHandler } from './resources.ts';
 import type { Tools } from './tools.ts';
@@ -36,6 +36,13 @@ export interface ServerExtensionPart {
    * wrapper that passes a request on should call `next` directly (no await, no allocation).
    */
   readonly wraps?: Readonly<Record<string, (next: ServerMethodHandler) => ServerMethodHandler>>;
+  /**
+   * The same wrappers for the serve path's fast path (PLAIN_HANDLERS), by method: each gets a `next`
+   * that may answer with a plain value instead of a promise, and must behave exactly as its `wraps`
+   * entry otherwise (same checks, same errors, a plain value only where `next` gave one). A wrapped
+   * method without one here always takes the promise path.
+   */
+  readonly plainWraps?: Readonly<Record<string, (next: PlainHandler) => PlainHandler>>;
   /**
    * Core capability keys declared only in one revision (`initialize` of a handshake-era one, e.g. a
    * feature the stateless era moved into `extensions`), merged under the derived ones.

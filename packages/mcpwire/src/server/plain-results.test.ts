@@ -1,12 +1,12 @@
 // The serve path's fast path (ServerCore.dispatch, PLAIN_HANDLERS): a synchronous tool's result is
-// answered without a promise only where nothing could tell. Whatever is registered (an extension's
-// wrap, middleware, even after the first call) sees exactly what it saw before: a promise.
+// answered without a promise only where nothing could tell. Whatever is registered (middleware, even
+// after the first call; an extension's wrap: extensions/tasks/task-tool-call.test.ts) sees exactly what
+// it saw before: a promise.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { JsonObject } from '../jsonrpc/message.ts';
-import { defineExtension } from '../protocol/extension.ts';
-import { connectRawPeer } from '../../test/support/task-peer.ts';
+import { callInBothEras, connectRawPeer } from '../../test/support/task-peer.ts';
 import { Server } from './server.ts';
 
 const ECHO = { name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };
@@ -20,40 +20,6 @@ function echoServer(options: ConstructorParameters<typeof Server>[1] = {}): Serv
 function textOf(result: JsonObject): unknown {
   return (result.content as Array<{ text?: unknown }>)[0]?.text;
 }
-
-test('a wrap of tools/call gets a promise from next for a synchronous tool, in both eras', async () => {
-  const fromNext: boolean[] = [];
-  const server = echoServer({
-    extensions: [
-      defineExtension({
-        id: 'com.example/wrap',
-        methods: {},
-        server: {
-          handlers: {},
-          settings: () => ({}),
-          wraps: {
-            'tools/call': (next) => (params, ctx, origin) => {
-              const result = next(params, ctx, origin);
-              fromNext.push(result instanceof Promise);
-              return result;
-            },
-          },
-        },
-      }),
-    ],
-  });
-  const client = connectRawPeer(server);
-  await client.initialize();
-  const handshake = await client.peer.request('tools/call', { name: 'echo', arguments: { message: 'a' } });
-  const stateless = await connectRawPeer(server).stateless('tools/call', {
-    name: 'echo',
-    arguments: { message: 'b' },
-  });
-  assert.equal(textOf(handshake), 'a');
-  assert.equal(textOf(stateless), 'b');
-  assert.deepEqual(fromNext, [true, true]);
-  await server.close();
-});
 
 test('middleware registered after the first call sees every later call, and next() is a promise', async () => {
   const server = echoServer();
@@ -92,13 +58,7 @@ test('a tool that returns a thenable (not a Promise) is answered with what it re
         },
       }) as never,
   );
-  const client = connectRawPeer(server);
-  await client.initialize();
-  const handshake = await client.peer.request('tools/call', { name: 'echo', arguments: { message: 'a' } });
-  const stateless = await connectRawPeer(server).stateless('tools/call', {
-    name: 'echo',
-    arguments: { message: 'b' },
-  });
+  const { handshake, stateless } = await callInBothEras(server, 'echo');
   assert.equal(textOf(handshake), 'later a');
   assert.equal(textOf(stateless), 'later b');
   assert.equal(stateless.resultType, 'complete');

@@ -141,8 +141,7 @@ export class ServerCore implements RequestServer {
       (table, extension) => table.with(extension.methods, `Extension "${extension.id}"`),
       MethodTable.core,
     );
-    this.#handlers = handlerTable(extensions, features?.handlers);
-    this.#plainHandlers = plainHandlerTable(this.#handlers);
+    [this.#handlers, this.#plainHandlers] = handlerTables(extensions, features?.handlers);
     this.listenFeeds = extensions.flatMap((extension) => extension.server?.listen ?? []);
     const host: ExtensionHost = {
       tools: this.tools,
@@ -352,11 +351,13 @@ function methodNotFound(method: string): Promise<never> {
 /**
  * The core handlers, the features' (if any) and each extension's; an extension method a client sends
  * must have one. A feature method a ServerCore lacks is never reached: its capability is not declared.
+ * Second, the plain twins (PLAIN_HANDLERS) of the core methods that no extension replaced and whose
+ * every wrap has a plain twin (`plainWraps`), wrapped the same way in the same order.
  */
-function handlerTable(
+function handlerTables(
   extensions: readonly ServerExtension[],
   features: FeatureHandlers | undefined,
-): Readonly<Record<string, ServerMethodHandler>> {
+): [Readonly<Record<string, ServerMethodHandler>>, Readonly<Record<string, PlainHandler>>] {
   // The one place the core handlers, each typed from its row (CoreHandler), join the untyped table
   // dispatch reads by name: dispatch calls a handler only after checkInbound checked its params
   // against that same row.
@@ -365,6 +366,7 @@ function handlerTable(
     CORE_HANDLERS,
     features,
   );
+  const plain = Object.assign(Object.create(null) as Record<string, PlainHandler>, PLAIN_HANDLERS);
   for (const { id, methods, server } of extensions) {
     for (const [method, spec] of Object.entries(methods)) {
       if (spec.kind !== 'request' || spec.sender === 'server') continue;
@@ -372,6 +374,7 @@ function handlerTable(
       if (!handler)
         throw new TypeError(`Extension "${id}" describes "${method}" but gives the server no handler for it`);
       table[method] = handler;
+      delete plain[method];
     }
   }
   for (const { id, server } of extensions) {
@@ -379,18 +382,11 @@ function handlerTable(
       const next = table[method];
       if (!next) throw new TypeError(`Extension "${id}" wraps "${method}", which this server does not serve`);
       table[method] = wrap(next);
+      const plainNext = plain[method];
+      const plainWrap = server?.plainWraps?.[method];
+      if (plainNext !== undefined && plainWrap !== undefined) plain[method] = plainWrap(plainNext);
+      else delete plain[method];
     }
   }
-  return table;
-}
-
-/** The plain twins of the core handlers no extension wrapped or replaced (`table` is handlerTable's). */
-function plainHandlerTable(
-  table: Readonly<Record<string, ServerMethodHandler>>,
-): Readonly<Record<string, PlainHandler>> {
-  const plain = Object.create(null) as Record<string, PlainHandler>;
-  for (const [method, handler] of Object.entries(PLAIN_HANDLERS))
-    if ((table[method] as unknown) === CORE_HANDLERS[method as keyof typeof PLAIN_HANDLERS])
-      plain[method] = handler;
-  return plain;
+  return [table, plain];
 }

@@ -71,3 +71,18 @@ export function connectRawPeer(
     },
   };
 }
+
+/** `tools/call` of `name` on two new connections: `{ message: 'a' }` after a handshake, `{ message: 'b' }` stateless. */
+export async function callInBothEras(
+  server: Server,
+  name: string,
+): Promise<{ handshake: JsonObject; stateless: JsonObject }> {
+  const client = connectRawPeer(server);
+  await client.initialize();
+  const handshake = await client.peer.request('tools/call', { name, arguments: { message: 'a' } });
+  const stateless = await connectRawPeer(server).stateless('tools/call', {
+    name,
+    arguments: { message: 'b' },
+  });
+  return { handshake, stateless };
+}

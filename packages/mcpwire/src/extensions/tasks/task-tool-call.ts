@@ -7,7 +7,7 @@ import { ErrorCode, RpcError } from '../../jsonrpc/rpc-error.ts';
 import { hasCapability } from '../../protocol/capabilities.ts';
 import { StatelessErrorCode } from '../../protocol/types/index.ts';
 import type { RequestContext } from '../../server/context.ts';
-import type { RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
+import type { PlainHandler, RequestOrigin, ServerMethodHandler } from '../../server/method-handlers.ts';
 import type { Tools, ToolHandler, ToolReturn } from '../../server/tools.ts';
 import type { CallToolRequestParams } from '../../protocol/types/index.ts';
 import { TaskRequestContext, type RequestFacts } from './task-context.ts';
@@ -49,8 +49,12 @@ export function inputThenTask(
   return wrapped;
 }
 
-/** The wrapper of the core tools/call handler. */
-export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler) => ServerMethodHandler {
+/**
+ * The wrapper of the core tools/call handler, for both of the server's tables: given a `next` that
+ * returns a promise (`wraps`), every branch returns a promise; given the plain twin (`plainWraps`), a
+ * call that is not a task is `next`'s own answer, a plain value where `next` gave one.
+ */
+export function wrapToolsCall(tasks: ToolCallTasks): (next: PlainHandler) => PlainHandler {
   return (next) => (params, ctx, origin) => {
     // TASK-4: before 2025-11-25 nothing declared tasks, so a `task` field is ignored; such a call
     // needs no lookup of the tool (the core's tools/call looks it up anyway).
@@ -74,7 +78,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
           ErrorCode.MethodNotFound,
           `Tool "${String(params.name)}" does not support tasks: call it without "task"`,
         );
-      return runAsTask(tasks, next, {
+      return runAsTask(tasks, promised(next), {
         params,
         ctx,
         origin,
@@ -91,7 +95,7 @@ export function wrapToolsCall(tasks: ToolCallTasks): (next: ServerMethodHandler)
         return Promise.reject(missingExtension(`Tool "${String(params.name)}" runs only as a task`));
       return next(params, ctx, origin);
     }
-    return runAsTask(tasks, next, {
+    return runAsTask(tasks, promised(next), {
       params,
       ctx,
       origin,
@@ -231,6 +235,14 @@ function toOutcome(result: JsonObject, era: TaskEra): TaskOutcome {
 function errorText(result: JsonObject): string {
   const first = (result.content as Array<{ type?: string; text?: string }> | undefined)?.[0];
   return first?.type === 'text' && typeof first.text === 'string' ? first.text : 'The tool reported an error';
+}
+
+/** `next` answering with a promise always: a task's run and a phased handler chain on it. */
+function promised(next: PlainHandler): ServerMethodHandler {
+  return (params, ctx, origin) => {
+    const result = next(params, ctx, origin);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  };
 }
 
 function withoutTask(params: JsonObject): JsonObject {

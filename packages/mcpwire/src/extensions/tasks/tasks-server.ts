@@ -5,7 +5,11 @@
 import type { JsonObject } from '../../jsonrpc/message.ts';
 import { defineExtension, type Extension } from '../../protocol/extension.ts';
 import type { ClientExtensionPart } from '../../client/extension.ts';
-import type { HandshakeConnection, RequestOrigin } from '../../server/method-handlers.ts';
+import type {
+  HandshakeConnection,
+  RequestOrigin,
+  ServerMethodHandler,
+} from '../../server/method-handlers.ts';
 import type { ServerExtensionPart } from '../../server/extension.ts';
 import { TaskRunner } from './task-runner.ts';
 import type { TaskRunnerOptions } from './task-work.ts';
@@ -61,15 +65,18 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
   const replace = Object.fromEntries(
     Object.entries(handlers).map(([method, handler]) => [method, () => handler]),
   );
+  const wrapCall = wrapToolsCall({
+    runner,
+    bind: (taskId: string, origin: RequestOrigin) => {
+      if (origin.connection && options.statusNotifications !== false)
+        connections.set(taskId, origin.connection);
+    },
+  });
+  // Given a promise-returning next, the wrapper returns promises only (wrapToolsCall); its plain twin
+  // lets a call that is not a task take the serve path's fast path.
   const wraps: ServerExtensionPart['wraps'] = {
     ...replace,
-    'tools/call': wrapToolsCall({
-      runner,
-      bind: (taskId: string, origin: RequestOrigin) => {
-        if (origin.connection && options.statusNotifications !== false)
-          connections.set(taskId, origin.connection);
-      },
-    }),
+    'tools/call': wrapCall as (next: ServerMethodHandler) => ServerMethodHandler,
   };
   const handshake: JsonObject = { cancel: {}, requests: { tools: { call: {} } } };
   if (options.list !== false) handshake.list = {};
@@ -79,6 +86,7 @@ export function tasks(options: TasksOptions = {}): TasksExtension {
     attach: (host) => runner.setRerunner('tools/call', (record) => rerunToolCall(host.tools, record)),
     settings: () => ({}),
     wraps,
+    plainWraps: { 'tools/call': wrapCall },
     // Tasks are 2025-11-25's in the handshake era (the stateless era declares only the extension, S26-TASK-1).
     capabilities: (version) => (version === '2025-11-25' ? { tasks: handshake } : undefined),
     // S26-TASK-13: `notifications/tasks` for the ids a listen asks for under `taskIds`.
