@@ -62,3 +62,16 @@ test('a template that matched is dropped after 64 misses in a row, and a new one
   same.remember(answer(4, 'new'), 4, {});
   assert.equal(same.idOf(answer(5, 'new')), 5);
 });
+
+test('a notification between answers is no miss: the template is kept', () => {
+  const same = remembered(answer(1), 1);
+  const progress =
+    '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}';
+  // Before its first match and after it: neither may drop the template.
+  same.idOf(progress);
+  assert.equal(same.idOf(answer(2)), 2);
+  for (let index = 0; index < 100; index++) {
+    same.idOf(progress);
+    assert.equal(same.idOf(answer(3 + index)), 3 + index);
+  }
+});
