@@ -160,6 +160,8 @@ export class StdioEngine {
     if (typeof value !== 'object' || value === null || 'method' in value) return false;
     const { id } = value as { id?: unknown };
     if (typeof id !== 'number' || !this.#pending.has(id)) return false;
+    // An answer of the engine's that missed the template (a notification above is none).
+    this.#sameAnswer.countMiss();
     const frame = parseMessage(value);
     if (frame.type !== 'message' || !this.#take(frame.message)) return false;
     if ('result' in frame.message) this.#sameAnswer.remember(text, id, frame.message.result);
