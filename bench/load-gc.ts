@@ -11,6 +11,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpServerProcess, killAllHttpChildren } from './http-driver.ts';
+import { ECHO_LOAD_ARGS } from './load-child.ts';
 import { formatTable, median } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,11 +57,7 @@ async function measureWith(build: string, http: HttpServerProcess | undefined): 
     build,
     'load',
     ...(http === undefined ? [] : [http.url, '--connections', '8']),
-    '--era',
-    'handshake',
-    '--call',
-    'echo',
-    'message=hello',
+    ...ECHO_LOAD_ARGS,
     '--concurrency',
     '8',
     '--duration',

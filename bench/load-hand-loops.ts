@@ -14,6 +14,8 @@ export interface SliceConfig {
   concurrency: number;
   /** The open model at this many requests/s (load's `--rate`); a closed loop when absent. */
   rate?: number | undefined;
+  /** Closed loop: send at most this many requests in all, warm-up included (an instruction count's fixed work). */
+  requests?: number | undefined;
 }
 
 /** Where a loop writes, and what it records. */
@@ -175,7 +177,7 @@ export function closedLoop(
     install({
       onLine: onLineOf(inFlight, errors, (_id, at, isOk, now) => {
         if (isOk && at >= measureStart && at < measureEnd) counts.record(now - at);
-        if (now < measureEnd) inFlight.queue();
+        if (now < measureEnd && inFlight.nextId - FIRST_ID < (config.requests ?? Infinity)) inFlight.queue();
       }),
       afterRead: () => {
         inFlight.flush();

@@ -5,7 +5,6 @@
 // drivers measure from the same point of a process's life: a fresh one after the same warm-up, its
 // JIT and heap as cold. Run in the bench's own process instead (BENCH_LOAD_HAND=in-process), the
 // driver is warm from its second slice on, which `load`, a new process per slice, never is.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +14,7 @@ import { extractResponse, type HttpWorkload } from './http-driver.ts';
 import { RawHttpConnection } from './raw-http.ts';
 import { ErrorLog, killAllChildren, type RawResponse } from './server-process.ts';
 import { LatencyCounts } from './latency-counts.ts';
+import { runToEnd } from './load-child.ts';
 import { runHandWrittenStdio, type Slice, type SliceConfig } from './load-hand-stdio.ts';
 import { echo2025 } from './workloads.ts';
 
@@ -109,7 +109,8 @@ export async function runHandWrittenHttp(http: HttpTarget, config: SliceConfig):
 /** This file bundled once per bench run (its imports are local files and node:*), then reused. */
 let bundled: Promise<string> | undefined;
 
-function bundledScript(): Promise<string> {
+/** The path of this file bundled to plain JavaScript, as its child processes run it. */
+export function bundledScript(): Promise<string> {
   bundled ??= (async () => {
     const { build } = await import('esbuild');
     const dir = mkdtempSync(join(tmpdir(), 'mcpwire-bench-load-'));
@@ -144,16 +145,10 @@ export async function runHandWrittenInChild(
     JSON.stringify(config),
     ...(url === undefined ? [] : [url]),
   ];
-  const child = spawn(node, args, {
+  const { code, stdout, stderr } = await runToEnd(node, args, {
     cwd: root,
     env: { ...process.env, BENCH_ROOT: root },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (code !== 0)
     throw new Error(`hand-written ${transport} driver exited ${code}: ${stderr.trim().slice(-500)}`);
   return JSON.parse(stdout) as Slice;

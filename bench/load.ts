@@ -35,6 +35,7 @@ import {
   runHandWrittenStdio,
   type Slice,
 } from './load-hand-written.ts';
+import { ECHO_LOAD_ARGS } from './load-child.ts';
 import { positiveInt } from './machine.ts';
 import { killAllChildren } from './server-process.ts';
 import { formatNumber, formatTable, median } from './stats.ts';
@@ -131,11 +132,7 @@ async function runLoadCli(
       // The URL is the first operand; a stdio server is the command after `--`, last.
       ...('url' in target ? [target.url] : []),
       ...extra,
-      '--era',
-      'handshake',
-      '--call',
-      'echo',
-      'message=hello',
+      ...ECHO_LOAD_ARGS,
       '--concurrency',
       String(config.concurrency),
       '--duration',

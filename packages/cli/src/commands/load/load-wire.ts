@@ -16,6 +16,8 @@ export interface WireTemplate {
   /** The message's JSON before and after its id: the body of a request whose params do not change. */
   readonly head: string;
   readonly tail: string;
+  /** `tail` and the newline that ends a stdio line: one string, so a line is one concatenation less. */
+  readonly tailLine: string;
   /** HTTP only: the header lines (`name: value\r\n`) besides Host, framing, session and credentials. */
   readonly headerLines: string;
 }
@@ -163,7 +165,7 @@ function toTemplate(message: JsonObject, headers: Headers | undefined, step: Ste
     string,
     string,
   ];
-  return { message: message as WireTemplate['message'], head, tail, headerLines };
+  return { message: message as WireTemplate['message'], head, tail, tailLine: tail + '\n', headerLines };
 }
 
 /** The body of request `id` from `template`, with `params` (those of a step with templates) merged in. */
@@ -171,6 +173,12 @@ export function bodyOf(template: WireTemplate, id: number, params: JsonObject | 
   // Not `head + id`: its digits would go through V8's number-to-string cache (request-id.ts).
   if (params === undefined) return template.head + decimalOf(id) + template.tail;
   return JSON.stringify(messageOf(template, id, params));
+}
+
+/** `bodyOf` as a stdio line, ending in its newline. */
+export function lineOf(template: WireTemplate, id: number, params: JsonObject | undefined): string {
+  if (params === undefined) return template.head + decimalOf(id) + template.tailLine;
+  return JSON.stringify(messageOf(template, id, params)) + '\n';
 }
 
 /** The message of request `id` from `template`, with `params` merged over the recorded ones. */

@@ -46,7 +46,10 @@ test('answers that differ every time: after four templates that never matched, n
   for (let index = 0; index < 10; index++) {
     const id = 1073741824 + index;
     const text = answer(id, `echo ${index}`);
-    if (same.idOf(text) === -1) misses++;
+    if (same.idOf(text) === -1) {
+      misses++;
+      same.countMiss();
+    }
     same.remember(text, id, {});
   }
   assert.equal(misses, 10);
@@ -58,7 +61,23 @@ test('answers that differ every time: after four templates that never matched, n
 test('a template that matched is dropped after 64 misses in a row, and a new one is made', () => {
   const same = remembered(answer(1), 1);
   assert.equal(same.idOf(answer(2)), 2);
-  for (let index = 0; index < 64; index++) assert.equal(same.idOf(answer(3, 'new')), -1);
+  for (let index = 0; index < 64; index++) {
+    assert.equal(same.idOf(answer(3, 'new')), -1);
+    same.countMiss();
+  }
   same.remember(answer(4, 'new'), 4, {});
   assert.equal(same.idOf(answer(5, 'new')), 5);
+});
+
+test('a notification between answers is no miss: the template is kept', () => {
+  const same = remembered(answer(1), 1);
+  const progress =
+    '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}';
+  // Before its first match and after it: neither may drop the template.
+  same.idOf(progress);
+  assert.equal(same.idOf(answer(2)), 2);
+  for (let index = 0; index < 100; index++) {
+    same.idOf(progress);
+    assert.equal(same.idOf(answer(3 + index)), 3 + index);
+  }
 });

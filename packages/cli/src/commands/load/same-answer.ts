@@ -7,7 +7,8 @@
 // ids into that place parses to a message with those ids and the same result text, so the place is
 // the top-level id and nothing else. Answers that differ every time (an echo of `{{i}}`) miss the
 // template at its first bytes; after MAX_MISSED_TEMPLATES templates that missed at once (or answers
-// that proved none), none is made.
+// that proved none), none is made. Only an answer counts as a miss (the engine says so once it has
+// parsed the line): a notification or request between answers leaves the template as it is.
 
 import type { JsonObject } from 'mcpwire';
 
@@ -32,7 +33,10 @@ export class SameAnswer {
   #missStreak = 0;
   #missedTemplates = 0;
 
-  /** The id of `text` when it is the remembered answer around another id, else -1. */
+  /**
+   * The id of `text` when it is the remembered answer around another id, else -1; a -1 changes
+   * nothing until the engine has parsed the line and calls `countMiss` for an answer.
+   */
   idOf(text: string): number {
     if (this.#result === undefined) return -1;
     const start = this.#prefix.length;
@@ -46,11 +50,11 @@ export class SameAnswer {
       !text.startsWith(this.#prefix) ||
       !text.endsWith(this.#suffix)
     )
-      return this.#missed();
+      return -1;
     let id = 0;
     for (let index = start; index < end; index++) {
       const code = text.charCodeAt(index);
-      if (code < ZERO || code > NINE) return this.#missed();
+      if (code < ZERO || code > NINE) return -1;
       id = id * 10 + (code - ZERO);
     }
     this.#hasMatched = true;
@@ -86,13 +90,17 @@ export class SameAnswer {
     this.#missStreak = 0;
   }
 
-  #missed(): -1 {
+  /**
+   * Counts an answer of the engine's that `idOf` did not match (not a notification, not a request of
+   * the server's, which say nothing of whether the answers changed).
+   */
+  countMiss(): void {
+    if (this.#result === undefined) return;
     if (!this.#hasMatched) {
       // Answers that differ every time: forget it, and after a few such templates make none.
       this.#missedTemplates++;
       this.#result = undefined;
     } else if (++this.#missStreak >= MAX_MISS_STREAK) this.#result = undefined;
-    return -1;
   }
 }
 

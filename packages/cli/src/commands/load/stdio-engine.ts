@@ -20,7 +20,7 @@ import {
   parseMessage,
 } from 'mcpwire';
 import type { StdioClientChannel } from 'mcpwire/stdio';
-import { bodyOf, messageOf, type WireTemplate } from './load-wire.ts';
+import { lineOf, messageOf, type WireTemplate } from './load-wire.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { SameAnswer } from './same-answer.ts';
 import type { SendTiming } from './send-timing.ts';
@@ -40,6 +40,16 @@ export class StdioEngine {
   readonly #sweep: TimeoutSweep;
   /** The requests sent in this tick: the channel's writer joins them into one write when it ends. */
   #unstamped: EngineRequest[] = [];
+  /**
+   * The clock reading of the read being taken, NaN between reads: every answer of one read is
+   * stamped with one reading, as a hand-written driver stamps its read (each reading costs a native
+   * call and an array in Node 20's performance.now). The lines of a read reach `#takeLine`
+   * synchronously, so a microtask after the first is past the read's last.
+   */
+  #readAt = NaN;
+  readonly #endRead = (): void => {
+    this.#readAt = NaN;
+  };
   readonly #stamp = (): void => {
     const now = performance.now();
     for (const request of this.#unstamped) {
@@ -115,7 +125,7 @@ export class StdioEngine {
       process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
       return;
     }
-    request.sentAt = performance.now();
+    // Its sentAt is the write's time (#stamp, before any timer of the sweep can run).
     this.#pending.set(id, request);
     this.#sweep.start();
     // Queued before the channel's writer queues its flush (process.nextTick, in order): the stamp
@@ -123,7 +133,7 @@ export class StdioEngine {
     if (this.#unstamped.push(request) === 1) process.nextTick(this.#stamp);
     if (this.#raw !== undefined) {
       // A write that fails later fails the request when the channel closes (the process has gone).
-      if (this.#raw.writeRaw(bodyOf(template, id, params) + '\n')) return;
+      if (this.#raw.writeRaw(lineOf(template, id, params))) return;
       this.#pending.delete(id);
       process.nextTick(() => request.reject(new ConnectionClosedError('The stdio channel is closed')));
       return;
@@ -160,6 +170,8 @@ export class StdioEngine {
     if (typeof value !== 'object' || value === null || 'method' in value) return false;
     const { id } = value as { id?: unknown };
     if (typeof id !== 'number' || !this.#pending.has(id)) return false;
+    // An answer of the engine's that missed the template (a notification above is none).
+    this.#sameAnswer.countMiss();
     const frame = parseMessage(value);
     if (frame.type !== 'message' || !this.#take(frame.message)) return false;
     if ('result' in frame.message) this.#sameAnswer.remember(text, id, frame.message.result);
@@ -204,7 +216,7 @@ export class StdioEngine {
     if (request === undefined) return false;
     if (!('error' in message)) return this.#resolve(message.id, request, message.result);
     this.#pending.delete(message.id);
-    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+    if (request.timing !== undefined) request.timing.answeredAt = this.#readTime();
     const { code, message: text, data } = message.error;
     request.reject(new RpcError(code, text, data));
     return true;
@@ -212,9 +224,18 @@ export class StdioEngine {
 
   #resolve(id: number, request: EngineRequest, result: JsonObject): true {
     this.#pending.delete(id);
-    if (request.timing !== undefined) request.timing.answeredAt = performance.now();
+    if (request.timing !== undefined) request.timing.answeredAt = this.#readTime();
     request.resolve(result);
     return true;
+  }
+
+  /** The time of the read being taken: read once per read. */
+  #readTime(): number {
+    if (Number.isNaN(this.#readAt)) {
+      this.#readAt = performance.now();
+      queueMicrotask(this.#endRead);
+    }
+    return this.#readAt;
   }
 
   #close(error: Error | undefined): void {
