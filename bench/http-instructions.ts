@@ -9,14 +9,15 @@
 // Each count is printed whole and in parts (bench/callgrind-parts.ts): `work`, what serving the calls
 // took, is the figure to compare; `compile` (V8's JIT) and `collect` (its collector) depend on wall
 // time under valgrind, which the machine's load sets, so the whole count swings by a quarter between
-// runs of one build; a full collection inside the window still moves `work` by up to a tenth (it
-// clears inline caches and flushes code), so compare several rounds. The server runs
-// `node --single-threaded`, so the JIT and the collector work on the main thread, none of it in
-// helper threads.
+// runs of one build. The server runs `node --single-threaded` (the JIT and the collector on the main
+// thread, none of it in helper threads) with `--no-memory-reducer` (no full collection on a timer,
+// which valgrind's slowness set off inside the window: it clears inline caches and flushes code, and
+// moved `work` by up to a tenth), `--no-flush-bytecode` (no code flushed for age) and
+// `--max-semi-space-size=64` (fewer scavenges): two runs of one build then agree on `work` within 1 %.
 // Env: BENCH_CALLS (default 2000), BENCH_WARMUP (default 6000), BENCH_ROUNDS (1; more prints each
 // server's medians too), BENCH_PATH (stateless or session: one path only), BENCH_SERVER (what
 // `mcpwire serve` serves, as in bench/instructions.ts), BENCH_NODE_FLAGS (the server's node flags,
-// default --single-threaded), BENCH_KEEP_DUMPS (a folder to keep each dump in, for callgrind_annotate).
+// default the four above), BENCH_KEEP_DUMPS (a folder to keep each dump in, for callgrind_annotate).
 import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callgrindControl, callgrindRun } from './callgrind.ts';
@@ -37,7 +38,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const onlyPath = process.env.BENCH_PATH;
 const served = process.env.BENCH_SERVER ?? 'everything';
 const keepDumpsIn = process.env.BENCH_KEEP_DUMPS;
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '--single-threaded').split(' ').filter((f) => f !== '');
+const STEADY_FLAGS = '--single-threaded --no-memory-reducer --no-flush-bytecode --max-semi-space-size=64';
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? STEADY_FLAGS).split(' ').filter((f) => f !== '');
 
 const paths: readonly { key: string; workload: HttpWorkload }[] = [
   { key: 'stateless', workload: stateless },

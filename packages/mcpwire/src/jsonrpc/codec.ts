@@ -40,10 +40,14 @@ export function decodeFrame(text: string): Frame {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return invalid(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
+    return parseError(error);
   }
   return fromJson(value);
+}
+
+function parseError(error: unknown): InvalidFrame {
+  const detail = error instanceof Error ? error.message : String(error);
+  return invalid(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
 }
 
 /** Classifies already-parsed JSON (for transports whose framing parses JSON itself). Never throws. */
@@ -55,8 +59,15 @@ export function fromJson(value: unknown): Frame {
 
 /** {@link decodeFrame}, a single message's frame keeping `text` as it came. */
 export function decodeFrameKeepingText(text: string): Frame {
-  const frame = decodeFrame(text);
-  return frame.type === 'message' ? { type: 'message', message: frame.message, text } : frame;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return parseError(error);
+  }
+  if (Array.isArray(value)) return fromJson(value);
+  // The frame is made once, with its text (no second frame copied from the first per HTTP POST).
+  return findInvalid(value) ?? { type: 'message', message: value as Message, text };
 }
 
 /** Encodes one message, or a batch, as a single line of JSON text (no embedded newlines). */
@@ -66,6 +77,13 @@ export function encodeMessage(message: Message | readonly Message[]): string {
 
 /** Validates a parsed JSON value as one JSON-RPC 2.0 message (BASE-2..BASE-7). */
 export function parseMessage(value: unknown): Exclude<Frame, { type: 'batch' }> {
+  return findInvalid(value) ?? { type: 'message', message: value as Message };
+}
+
+type InvalidFrame = Extract<Frame, { type: 'invalid' }>;
+
+/** The invalid frame `value` makes, or undefined when it is a valid JSON-RPC 2.0 message. */
+function findInvalid(value: unknown): InvalidFrame | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(
       undefined,
@@ -86,10 +104,7 @@ export function parseMessage(value: unknown): Exclude<Frame, { type: 'batch' }> 
   return parseResponse(record, id);
 }
 
-function parseCall(
-  record: Record<string, unknown>,
-  id: RequestId | undefined,
-): Exclude<Frame, { type: 'batch' }> {
+function parseCall(record: Record<string, unknown>, id: RequestId | undefined): InvalidFrame | undefined {
   if (typeof record.method !== 'string') {
     return invalid(
       id,
@@ -111,13 +126,10 @@ function parseCall(
       `Invalid Request: "params" must be an object, got ${describe(record.params)}`,
     );
   }
-  return { type: 'message', message: record as unknown as Message };
+  return undefined;
 }
 
-function parseResponse(
-  record: Record<string, unknown>,
-  id: RequestId | undefined,
-): Exclude<Frame, { type: 'batch' }> {
+function parseResponse(record: Record<string, unknown>, id: RequestId | undefined): InvalidFrame | undefined {
   const hasResult = 'result' in record;
   const hasError = 'error' in record;
   if (hasResult === hasError) {
@@ -138,7 +150,7 @@ function parseResponse(
         `Invalid Request: "result" must be an object, got ${describe(record.result)}`,
       );
     }
-    return { type: 'message', message: record as unknown as Message };
+    return undefined;
   }
   const error = record.error;
   if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
@@ -155,7 +167,7 @@ function parseResponse(
       `Invalid Request: "id" must be a string or an integer, got ${describe(record.id)}`,
     );
   }
-  return { type: 'message', message: record as unknown as Message };
+  return undefined;
 }
 
 /** The id if it is a legal request id (string or integer), else undefined. */
@@ -170,11 +182,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(
-  id: RequestId | undefined,
-  code: number,
-  message: string,
-): { type: 'invalid'; response: JsonRpcErrorResponse } {
+function invalid(id: RequestId | undefined, code: number, message: string): InvalidFrame {
   const response: JsonRpcErrorResponse =
     id === undefined
       ? { jsonrpc: '2.0', error: { code, message } }

@@ -77,7 +77,9 @@ export function createEndpoint(
     const origin = view.headers.get('origin');
     let reply: HttpReply;
     try {
-      reply = await route(view, context);
+      // A refusal is decided without a turn of the event loop; only a served POST waits.
+      const routed = route(view, context, origin);
+      reply = routed instanceof Promise ? await routed : routed;
     } catch (error) {
       config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
       reply =
@@ -106,25 +108,39 @@ interface Context {
   policy: SecurityPolicy;
 }
 
-async function route(request: HttpRequestView, context: Context): Promise<HttpReply> {
+function route(
+  request: HttpRequestView,
+  context: Context,
+  origin: string | null,
+): HttpReply | Promise<HttpReply> {
   const { config } = context;
   if (request.pathname !== config.path) return refuse(404, 'Not Found');
   const { policy } = context;
   if (!isHostAllowed(request.host, policy)) return refuse(403, 'Forbidden: Host not allowed');
-  const origin = request.headers.get('origin');
   if (!isOriginAllowed(origin, policy)) return refuse(403, 'Forbidden: Origin not allowed');
   if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
   const repeated = findRepeatedHeader(request.headers);
   if (repeated !== undefined) return refuse(400, `Bad Request: the ${repeated} header must appear once`);
-  const principal = await authenticate(request, config);
-  // Every Principal has its binding key; a reply has none.
-  if (principal !== undefined && !('principal' in principal)) return principal;
+  // Without authentication there is nothing to wait for: no promise and no turn per request.
+  if (config.auth === undefined && config.authenticate === undefined)
+    return serveMethod(request, context, undefined);
+  return authenticate(request, config).then((principal) =>
+    // Every Principal has its binding key; a reply has none.
+    principal !== undefined && !('principal' in principal)
+      ? principal
+      : serveMethod(request, context, principal),
+  );
+}
+
+function serveMethod(
+  request: HttpRequestView,
+  context: Context,
+  principal: Principal | undefined,
+): HttpReply | Promise<HttpReply> {
+  if (request.method === 'POST') return handlePost(request, context, principal);
   const version = request.headers.get('mcp-protocol-version');
   const isStatelessHeader = version !== null && isStatelessVersion(version);
   switch (request.method) {
-    case 'POST':
-      // `return await`: one microtask hop instead of three for a promise returned from an async function.
-      return await handlePost(request, context, principal);
     case 'GET':
       // S26-HTTP-1: no GET stream in the stateless era.
       return isStatelessHeader ? notAllowed('POST') : context.handshake.get(request, principal);
@@ -141,7 +157,7 @@ async function handlePost(
   principal: Principal | undefined,
 ): Promise<HttpReply> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+  if (type !== 'application/json' && !/^application\/json\s*(;|$)/i.test(type)) {
     return refuse(415, 'Unsupported Media Type: the body must be application/json');
   }
   const accepts = parseAccept(request.headers.get('accept'));
@@ -158,8 +174,10 @@ async function handlePost(
     protocolVersion: request.headers.get('mcp-protocol-version'),
     method: request.headers.get('mcp-method'),
   });
-  const denied = await authorize(routed, principal, context.config);
-  if (denied) return denied;
+  if (context.config.auth?.authorize !== undefined && principal !== undefined) {
+    const denied = await authorize(routed, principal, context.config);
+    if (denied) return denied;
+  }
   const eras = context.server.eras ?? 'both';
   // A handshake-only server answers a 2026-07-28 POST as a 2025 server would: as handshake-era
   // traffic, which without a session is refused with a 4xx that is no 2026-07-28 error.
@@ -262,12 +280,22 @@ async function replyOf(response: Response): Promise<HttpReply> {
 /** Which bodies the Accept header allows (absent means anything). */
 function parseAccept(accept: string | null): Accepts {
   if (accept === null || accept.trim() === '') return { json: true, sse: true };
+  // A client sends the same Accept on every POST: three regular expressions once, not per request.
+  if (accept === lastAccept.header) return lastAccept.accepts;
   const isAny = /\*\/\*/.test(accept);
-  return {
+  const accepts = {
     json: isAny || /application\/(json|\*)/i.test(accept),
     sse: isAny || /text\/(event-stream|\*)/i.test(accept),
   };
+  lastAccept = { header: accept, accepts };
+  return accepts;
 }
+
+/** The last Accept header parsed; its Accepts is shared, so nothing may change it. */
+let lastAccept: { header: string; accepts: Accepts } = {
+  header: '',
+  accepts: { json: true, sse: true },
+};
 
 function refuse(status: number, message: string): HttpReply {
   return errorReply({ status, code: TRANSPORT_ERROR, message });

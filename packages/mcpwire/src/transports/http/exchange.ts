@@ -58,6 +58,12 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 /** The core of a handler: a reply, or undefined when the request is not for it (another may answer). */
 export type ExchangeHandler = (view: HttpRequestView) => Promise<HttpReply | undefined>;
 
+/**
+ * What a handler's core returns for a request that is not its own: one settled promise shared by
+ * every call, which `chainHandlers` recognises and skips without waiting a turn for it.
+ */
+export const NOT_SERVED: Promise<undefined> = Promise.resolve(undefined);
+
 /** The view of a web Request. */
 export function viewOfRequest(request: Request): HttpRequestView {
   const url = new URL(request.url);
@@ -109,7 +115,9 @@ export interface ChainedHandler {
 export function chainHandlers(...handlers: readonly ChainableHandler[]): ChainedHandler {
   const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
     for (const handler of handlers) {
-      const reply = await handler.exchange(view);
+      const pending = handler.exchange(view);
+      if (pending === NOT_SERVED) continue;
+      const reply = await pending;
       if (reply !== undefined) return reply;
     }
     return emptyReply(404);

@@ -16,43 +16,11 @@ import type {
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { emptyReply, type HttpReply } from './exchange.ts';
 import { PostExchange, type Accepts } from './post-exchange.ts';
-import { updateFenced, type SessionStore } from './session-store.ts';
-import { SessionStreams, type SessionStreamSettings } from './session-streams.ts';
+import type { HttpSessionSettings, SessionOwner } from './session-owner.ts';
+import { updateFenced } from './session-store.ts';
+import { SessionStreams } from './session-streams.ts';
 import type { SseConnection } from './sse-writer.ts';
 import { WireIds } from './wire-ids.ts';
-
-/** Told when a session closes (the registry that holds it), and what the session routes elsewhere. */
-export interface SessionOwner {
-  forget(session: HttpSession): void;
-  /**
-   * A client's response or cancellation this handler has nothing waiting for: another handler
-   * serving the session may (the message bus carries it there). Rejects when the bus cannot take it.
-   */
-  forward(session: HttpSession, message: Message): Promise<void>;
-  /** The session's record changed here (other handlers' live copies take it); settles once published. */
-  changed(record: SessionRecord): Promise<void>;
-  /** This handler's tag in stream ids: a stream is continued where it is held. */
-  readonly node: string;
-  /**
-   * Continues a stream of this session held by another handler (the bus carries it): a body, or
-   * undefined when no handler holds it live (the caller replays from the event store).
-   */
-  relay(
-    session: HttpSession,
-    streamId: string,
-    lastEventId: string,
-  ): Promise<ReadableStream<Uint8Array> | undefined>;
-}
-
-/** How sessions behave; shared by every session of one handler (and its streams). */
-export interface HttpSessionSettings extends SessionStreamSettings {
-  /** Where the sessions' records are kept. */
-  sessions: SessionStore;
-  retryMs: number;
-  closeSseStreamsAfterMs: number | undefined;
-  /** A POST not answered this long after it goes on SSE if the client accepts it; 0: at once. */
-  sseAfterMs: number | undefined;
-}
 
 /**
  * A session: its record (id, 128 random bits as a UUID, HTTP-26, SEC-7; the principal it is bound
@@ -74,7 +42,7 @@ export class HttpSession implements Channel, SessionState {
   #negotiated: string | undefined;
   // An idle session is small: what only some need is made on first use, in-flight maps dropped when empty.
   #settings: HttpSessionSettings;
-  #owner: SessionOwner;
+  #owner: SessionOwner<HttpSession>;
   #receiver: ChannelReceiver | undefined;
   #backlog: Frame[] | undefined;
   #exchanges: Map<RequestId, PostExchange> | undefined;
@@ -88,7 +56,7 @@ export class HttpSession implements Channel, SessionState {
   /** Requests sent to the client here and not yet answered, by their wire ids (made on first use). */
   #wireIds: WireIds | undefined;
 
-  constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner) {
+  constructor(record: SessionRecord, settings: HttpSessionSettings, owner: SessionOwner<HttpSession>) {
     this.#record = record;
     this.storedActiveAt = record.lastActiveAt;
     this.#settings = settings;

@@ -7,6 +7,7 @@ import {
   type ExchangeHandler,
   type HttpReply,
   type HttpRequestView,
+  NOT_SERVED,
   toResponse,
   viewOfRequest,
 } from './exchange.ts';
@@ -76,10 +77,18 @@ export function createLegacySseHandler(
 ): LegacySseHandler {
   const config = resolveConfig(options);
   const sessions = new Map<string, LegacySseChannel>();
-  const exchange = async (request: HttpRequestView): Promise<HttpReply | undefined> => {
+  const exchange = (request: HttpRequestView): Promise<HttpReply | undefined> => {
     const isSse = request.pathname === config.ssePath;
     const isMessages = request.pathname === config.messagesPath;
-    if (!isSse && !isMessages) return undefined;
+    // Streamable HTTP's requests pass through here first (COMPAT-1): no async call for them.
+    if (!isSse && !isMessages) return NOT_SERVED;
+    return serve(request, isSse, isMessages);
+  };
+  const serve = async (
+    request: HttpRequestView,
+    isSse: boolean,
+    isMessages: boolean,
+  ): Promise<HttpReply | undefined> => {
     if (!isHostAllowed(request.host, config.policy)) return refuse(403, 'Forbidden: Host not allowed');
     const origin = request.headers.get('origin');
     if (!isOriginAllowed(origin, config.policy)) return refuse(403, 'Forbidden: Origin not allowed');

@@ -62,11 +62,21 @@ class NodeHeaders implements HeaderReader {
     this.#raw = raw;
   }
   get(name: string): string | null {
-    const value: unknown = this.#raw[name] ?? this.#raw[name.toLowerCase()];
+    // Callers name headers in lowercase; lowering it again for an absent header costs more than the lookup.
+    const value: unknown =
+      this.#raw[name] ?? (hasUpperCase(name) ? this.#raw[name.toLowerCase()] : undefined);
     if (typeof value === 'string') return value;
     // Only set-cookie is kept as an array; anything else (an inherited name) is no header.
     return Array.isArray(value) ? value.join(', ') : null;
   }
+}
+
+function hasUpperCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code >= 65 && code <= 90) return true;
+  }
+  return false;
 }
 
 /** The request view of one node:http exchange. */

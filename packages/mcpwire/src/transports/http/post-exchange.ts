@@ -11,8 +11,9 @@ import { SSE_HEADERS, SseConnection } from './sse-writer.ts';
 
 /** Which bodies the client's Accept header allows. */
 export interface Accepts {
-  json: boolean;
-  sse: boolean;
+  // Read-only: endpoint.ts shares one parse between POSTs that send the same Accept header.
+  readonly json: boolean;
+  readonly sse: boolean;
 }
 
 /** The stream a POST's SSE answer carries: resumable in a session (sse-stream.ts), else live only. */

@@ -3,7 +3,8 @@
 // idle expiry or when a cap needs room for a newcomer; and the live objects of those served here.
 
 import type { SessionRecord } from '../../protocol/session-record.ts';
-import { HttpSession, type HttpSessionSettings, type SessionOwner } from './http-session.ts';
+import { HttpSession } from './http-session.ts';
+import type { HttpSessionSettings, SessionOwner } from './session-owner.ts';
 import type { ChannelServer } from './options.ts';
 import type { JsonObject, Message } from '../../jsonrpc/message.ts';
 import { BusTopic, type MessageBus } from './message-bus.ts';
@@ -43,7 +44,7 @@ export type { SessionRefusal };
  * every candidate has one, `create` refuses. An evicted session is ended as an expired one is: its
  * streams here end and its id then gets 404, so its client initialises again.
  */
-export class SessionRegistry implements SessionOwner {
+export class SessionRegistry implements SessionOwner<HttpSession> {
   #sessions = new Map<string, HttpSession>();
   #store: SessionStore;
   #limits: SessionCreateLimits;
