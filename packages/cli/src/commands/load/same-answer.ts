@@ -75,11 +75,15 @@ export class SameAnswer {
     if (this.#result !== undefined || this.#missedTemplates >= MAX_MISSED_TEMPLATES) return;
     const idText = String(id);
     const at = text.indexOf(idText);
-    const prefix = text.slice(0, at);
-    const suffix = text.slice(at + idText.length);
     // An answer that proves no template counts as one that missed: its proof (three parses) is not
     // tried again on every later answer.
-    if (at === -1 || text.indexOf(idText, at + 1) !== -1 || !provesId(prefix, suffix, text)) {
+    if (at === -1 || text.indexOf(idText, at + 1) !== -1) {
+      this.#missedTemplates++;
+      return;
+    }
+    const prefix = text.slice(0, at);
+    const suffix = text.slice(at + idText.length);
+    if (!provesId(prefix, suffix, text)) {
       this.#missedTemplates++;
       return;
     }
