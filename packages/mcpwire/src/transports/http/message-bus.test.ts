@@ -360,6 +360,61 @@ describe('sessions as state: the message bus between handlers', () => {
     await stolenReader.cancel();
   });
 
+  test("a handler serves nothing before its bus subscriptions are in place (a slow bus, as Redis's SUBSCRIBE is)", async () => {
+    const shared = new InMemoryMessageBus();
+    let letIn = (): void => {};
+    const gate = new Promise<void>((resolve) => (letIn = resolve));
+    let asked = 0;
+    let inPlace = 0;
+    // Like Redis pub/sub: a subscription hears nothing until its SUBSCRIBE is answered.
+    const slow: MessageBus = {
+      publish: (topic, message) => shared.publish(topic, message),
+      async subscribe(topic, listener) {
+        asked += 1;
+        await gate;
+        inPlace += 1;
+        return shared.subscribe(topic, listener);
+      },
+    };
+    const seen: number[] = [];
+    const bServer = createFixtureServer();
+    bServer.tool({ name: 'subscriptions_in_place' }, () => {
+      seen.push(inPlace);
+      return String(inPlace);
+    });
+    const aServer = createFixtureServer();
+    const sessions = new InMemorySessionStore();
+    await using a = await serveHttp(createHttpHandler(aServer, { keepAliveMs: 0, sessions, bus: shared }), {
+      port: 0,
+    });
+    const bHandler = createHttpHandler(bServer, { keepAliveMs: 0, sessions, bus: slow });
+    await using b = await serveHttp(bHandler, { port: 0 });
+    assert.ok(asked > 0, 'the handler subscribes on the bus');
+    setTimeout(letIn, 50);
+    const headers = await open(b);
+    const called = await postTo(
+      b,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'subscriptions_in_place', arguments: {} },
+      },
+      headers,
+    );
+    assert.equal(called.status, 200);
+    await called.text();
+    assert.deepEqual(seen, [asked], 'the first request was served after every subscription was in place');
+    await bHandler.ready;
+    // And so a list change raised on A reaches the stream B holds.
+    const stream = await getStream(b, headers);
+    assert.equal(stream.status, 200);
+    const reader = new SseReader(stream);
+    aServer.tool({ name: 'late_tool' }, () => 'late');
+    assert.equal(((await reader.nextMessage()) as Body).method, 'notifications/tools/list_changed');
+    await reader.cancel();
+  });
+
   test("DELETE on B ends the session's streams on A", async () => {
     await using nodes = await twoNodes();
     const headers = await open(nodes.a.handle);
