@@ -42,6 +42,12 @@ export interface HttpHandler {
   readonly exchange: ExchangeHandler;
   /** Closes every handshake-era session (their server sessions close too). Idempotent. */
   close(): Promise<void>;
+  /**
+   * Settles once the handler's message-bus subscriptions are in place. Requests that arrive sooner
+   * wait for it, so a node never answers before it hears the other nodes; with the in-memory bus it
+   * is settled at once.
+   */
+  readonly ready: Promise<void>;
 }
 
 /** The handshake era's routes: with sessions (handshake-routes.ts) or without (sessionless-post.ts). */
@@ -63,17 +69,22 @@ export interface HandshakeRoutes {
  * `authenticate` (401); then POST bodies are classified and served by era, and GET or DELETE go to
  * the handshake era's routes (405 when they name a stateless-era version). Never throws: an
  * unexpected failure is reported to `onError` and answered 500 (503 with Retry-After for a
- * StoreUnavailableError: a store's backend is down).
+ * StoreUnavailableError: a store's backend is down). While `ready` is pending (the handler's bus
+ * subscriptions), requests wait for it.
  */
 export function createEndpoint(
   server: ChannelServer | RequestServer,
   config: HttpConfig,
   toolSchema: ToolSchemaLookup,
   handshake: HandshakeRoutes,
+  ready?: Promise<void>,
 ): HttpHandler {
   const policy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
   const context: Context = { config, server, handshake, toolSchema, policy };
+  let waiting = ready;
+  void waiting?.then(() => (waiting = undefined));
   const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
+    if (waiting !== undefined) await waiting;
     const origin = view.headers.get('origin');
     let reply: HttpReply;
     try {
@@ -97,7 +108,11 @@ export function createEndpoint(
   };
   const handler = async (request: Request): Promise<Response> =>
     toResponse(await exchange(viewOfRequest(request)));
-  return Object.assign(handler, { exchange, close: () => handshake.close() });
+  return Object.assign(handler, {
+    exchange,
+    close: () => handshake.close(),
+    ready: ready ?? Promise.resolve(),
+  });
 }
 
 interface Context {

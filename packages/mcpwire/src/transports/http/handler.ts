@@ -15,8 +15,8 @@ import {
   type ListKind,
   type ToolSchemaSource,
 } from './options.ts';
-import { BusTopic, InMemoryMessageBus, type MessageBus } from './message-bus.ts';
-import { InMemorySessionStore } from './session-store.ts';
+import { BusTopic, InMemoryMessageBus, whenSubscribed, type MessageBus } from './message-bus.ts';
+import { InMemorySessionStore, type Awaitable } from './session-store.ts';
 import { SessionRegistry } from './sessions.ts';
 import { createToolSchemaLookup } from './tool-schemas.ts';
 
@@ -53,7 +53,7 @@ export function createHttpHandler(
     },
     bus,
   );
-  const fanOut = connectFanOut(server, bus, sessions);
+  const fanOut = connectFanOut(server, bus, sessions, config.onError);
   const custom = config.toolSchema;
   // A server that can name a tool's schema directly spares a tools/list round per tools/call.
   const direct = server.toolInputSchema?.bind(server);
@@ -63,33 +63,60 @@ export function createHttpHandler(
       ? (name) => direct(name)
       : createToolSchemaLookup(server);
   const { clientKey } = config;
-  return createEndpoint(server, config, toolSchema, {
-    post: (request, frame, isInitialize, accepts, principal) =>
-      handleHandshakePost(request, frame, isInitialize, accepts, { server, sessions, principal, clientKey }),
-    get: (request, principal) => handleHandshakeGet(request, { server, sessions, principal }),
-    delete: (request, principal) => handleHandshakeDelete(request, { server, sessions, principal }),
-    close: () => {
-      fanOut();
-      return sessions.closeAll();
+  return createEndpoint(
+    server,
+    config,
+    toolSchema,
+    {
+      post: (request, frame, isInitialize, accepts, principal) =>
+        handleHandshakePost(request, frame, isInitialize, accepts, {
+          server,
+          sessions,
+          principal,
+          clientKey,
+        }),
+      get: (request, principal) => handleHandshakeGet(request, { server, sessions, principal }),
+      delete: (request, principal) => handleHandshakeDelete(request, { server, sessions, principal }),
+      close: () => {
+        fanOut.stop();
+        return sessions.closeAll();
+      },
     },
-  });
+    readyOf(sessions.ready, fanOut.ready),
+  );
+}
+
+/** What the endpoint waits for before serving: every bus subscription of the handler in place. */
+function readyOf(...waits: Array<Promise<void> | undefined>): Promise<void> | undefined {
+  const pending = waits.filter((wait) => wait !== undefined);
+  return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
 }
 
 /**
  * Carries the server's list changes and resource updates to the other handlers on the bus, and
- * theirs to this server's sessions (relayed, so they are not published again). Returns the
- * function that stops both ways.
+ * theirs to this server's sessions (relayed, so they are not published again). Returns `stop`,
+ * which stops both ways, and `ready`, settled once the bus subscriptions are in place (undefined
+ * when none waited).
  */
-function connectFanOut(server: FanOutSource, bus: MessageBus, sessions: SessionRegistry): () => void {
+function connectFanOut(
+  server: FanOutSource,
+  bus: MessageBus,
+  sessions: SessionRegistry,
+  onError: (error: Error) => void,
+): { stop(): void; ready: Promise<void> | undefined } {
   const off: Array<() => void> = [];
+  const made: Array<Awaitable<unknown>> = [];
+  let isStopped = false;
   const listen = (topic: string, listener: (message: JsonObject) => void): void => {
     const pending = bus.subscribe(topic, (message) => {
       if (message.from !== sessions.busId) listener(message);
     });
+    made.push(pending);
     if (pending instanceof Promise)
       pending.then(
-        (fn) => off.push(fn),
-        () => {},
+        (fn) => (isStopped ? fn() : off.push(fn)),
+        (error: unknown) =>
+          onError(new Error(`Subscribing to ${topic} on the message bus failed`, { cause: error })),
       );
     else off.push(pending);
   };
@@ -105,8 +132,12 @@ function connectFanOut(server: FanOutSource, bus: MessageBus, sessions: SessionR
       if (typeof message.uri === 'string') server.relayResourceUpdated?.(message.uri);
     });
   }
-  return () => {
-    for (const fn of off.splice(0)) fn();
+  return {
+    stop: () => {
+      isStopped = true;
+      for (const fn of off.splice(0)) fn();
+    },
+    ready: whenSubscribed(made),
   };
 }
 

@@ -384,7 +384,7 @@ describe('sessions as state: the message bus between handlers', () => {
     });
     const aServer = createFixtureServer();
     const sessions = new InMemorySessionStore();
-    await using a = await serveHttp(createHttpHandler(aServer, { keepAliveMs: 0, sessions, bus: shared }), {
+    await using _a = await serveHttp(createHttpHandler(aServer, { keepAliveMs: 0, sessions, bus: shared }), {
       port: 0,
     });
     const bHandler = createHttpHandler(bServer, { keepAliveMs: 0, sessions, bus: slow });

@@ -53,6 +53,16 @@ export class InMemoryMessageBus implements MessageBus {
   }
 }
 
+/**
+ * Settles once every subscription given is in place (or failed: a failure is reported where it was
+ * made); undefined when none waits, as on the in-memory bus.
+ */
+export function whenSubscribed(subscriptions: ReadonlyArray<Awaitable<unknown>>): Promise<void> | undefined {
+  const pending = subscriptions.filter((made) => made instanceof Promise);
+  if (pending.length === 0) return undefined;
+  return Promise.allSettled(pending).then(() => undefined);
+}
+
 /** The topics of the HTTP handler; every message names the handler that published it (`from`). */
 export const BusTopic = {
   /** `{ sessionId, from }`: the session ended (DELETE, eviction, expiry); close what is live of it. */

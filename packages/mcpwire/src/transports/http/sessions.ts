@@ -7,7 +7,7 @@ import { HttpSession } from './http-session.ts';
 import type { HttpSessionSettings, SessionOwner } from './session-owner.ts';
 import type { ChannelServer } from './options.ts';
 import type { JsonObject, Message } from '../../jsonrpc/message.ts';
-import { BusTopic, type MessageBus } from './message-bus.ts';
+import { BusTopic, whenSubscribed, type MessageBus } from './message-bus.ts';
 import type { SseConnection } from './sse-writer.ts';
 import { nodeTagOf, StreamRelays } from './stream-relay.ts';
 import type { Awaitable, SessionCreateLimits, SessionRefusal, SessionStore } from './session-store.ts';
@@ -62,6 +62,8 @@ export class SessionRegistry implements SessionOwner<HttpSession> {
   #node: string | undefined;
   #relays: StreamRelays | undefined;
   #unsubscribe: Array<Awaitable<() => void>>;
+  /** Settles once this registry's bus subscriptions are in place; undefined when none waited. */
+  readonly ready: Promise<void> | undefined;
 
   /**
    * This handler's name on the bus (what it published itself it ignores). Made at first use, not at
@@ -104,6 +106,7 @@ export class SessionRegistry implements SessionOwner<HttpSession> {
     for (const off of this.#unsubscribe) {
       if (off instanceof Promise) off.catch((error: unknown) => settings.onError(asError(error)));
     }
+    this.ready = whenSubscribed(this.#unsubscribe);
   }
 
   /** Publishes on the bus, reporting a failure to deliver. */
