@@ -175,8 +175,11 @@ export class HttpServerProcess {
   }
 }
 
-/** User + system CPU time of a live process in microseconds, from /proc/<pid>/stat (Linux only). */
-export function readCpuUs(pid: number): number | undefined {
+/**
+ * User + system CPU time of a live process in microseconds, from /proc/<pid>/stat (Linux only); of
+ * one of its threads when `pid` is `<pid>/task/<tid>`.
+ */
+export function readCpuUs(pid: number | string): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks).

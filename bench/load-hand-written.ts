@@ -5,6 +5,7 @@
 // drivers measure from the same point of a process's life: a fresh one after the same warm-up, its
 // JIT and heap as cold. Run in the bench's own process instead (BENCH_LOAD_HAND=in-process), the
 // driver is warm from its second slice on, which `load`, a new process per slice, never is.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -132,12 +133,14 @@ export function bundledScript(): Promise<string> {
 
 /**
  * One slice of the hand-written driver in a new process (this file, bundled, run as a script),
- * started as `load` is: node, then connect, warm up, measure; resolves with its slice.
+ * started as `load` is: node, then connect, warm up, measure; resolves with its slice. `onSpawn`
+ * gets the child process as it starts.
  */
 export async function runHandWrittenInChild(
   transport: 'stdio' | 'http',
   config: SliceConfig,
   url?: string,
+  onSpawn?: (child: ChildProcess) => void,
 ): Promise<Slice> {
   const args = [
     await bundledScript(),
@@ -145,10 +148,12 @@ export async function runHandWrittenInChild(
     JSON.stringify(config),
     ...(url === undefined ? [] : [url]),
   ];
-  const { code, stdout, stderr } = await runToEnd(node, args, {
-    cwd: root,
-    env: { ...process.env, BENCH_ROOT: root },
-  });
+  const { code, stdout, stderr } = await runToEnd(
+    node,
+    args,
+    { cwd: root, env: { ...process.env, BENCH_ROOT: root } },
+    onSpawn,
+  );
   if (code !== 0)
     throw new Error(`hand-written ${transport} driver exited ${code}: ${stderr.trim().slice(-500)}`);
   return JSON.parse(stdout) as Slice;

@@ -9,13 +9,17 @@
 // request from the write that carried it to the read of its answer and bucket it in the same histogram
 // (`load`'s log-linear buckets, bench/stats.ts latencyBucketMs); a request counts when it started
 // inside the window. Both run each slice in a new process (the hand-written drivers:
-// bench/load-hand-written.ts), so both are measured as cold, after the same warm-up. Over HTTP the
+// bench/load-hand-written.ts), so both are measured as cold, after the same warm-up (2 s: after 1 s
+// V8 was still compiling `load`'s answer path inside the window, `--trace-opt`). Over HTTP the
 // slices of a round share one server; over stdio each slice starts its own (load starts it, as a
-// user's run does). Prints the ratios of the merged slices (the goal's figures) over the run and per
-// round; writes bench/results/load-latest.json.
-// Env: BENCH_ROUNDS=<n> (default 3), BENCH_LOAD_SLICES=<n> per driver per round (default 5),
+// user's run does). Prints the ratios of the merged slices (the goal's figures) over the run, and
+// beside them the median of the paired slices' ratios (each `load` slice over the hand-written slice
+// next to it in time) with their interquartile range: a drift between slices moves the merged
+// figure, where the paired median shows what each pair agrees on, and the range how far one pair
+// can be trusted. Per round too; writes bench/results/load-latest.json.
+// Env: BENCH_ROUNDS=<n> (default 5), BENCH_LOAD_SLICES=<n> per driver per round (default 3),
 // BENCH_LOAD_SLICE_MS=<ms> measured per slice (default 1000), BENCH_LOAD_WARMUP_MS=<ms> per slice
-// (default 1000), BENCH_LOAD_CONCURRENCY=<n> (default 8), BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http
+// (default 2000), BENCH_LOAD_CONCURRENCY=<n> (default 8), BENCH_LOAD_TRANSPORTS=stdio|http|stdio,http
 // (default both), BENCH_LOAD_CLI=<path of another build's main.js> (an A/B of two builds: its slices
 // interleaved with the others', its rows 'load (other)'), BENCH_LOAD_RATE=<requests/s> (stdio only:
 // both drivers in the open model, `load --rate`, on the same schedule, latency from each send's due
@@ -23,7 +27,6 @@
 // hand-written driver also run in this process, warm after its first slice, as this bench ran it
 // before: its rows 'hand-written, in-process', its ratios to the hand-written driver in a process of
 // its own).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,10 +38,10 @@ import {
   runHandWrittenStdio,
   type Slice,
 } from './load-hand-written.ts';
-import { ECHO_LOAD_ARGS } from './load-child.ts';
+import { runLoadCli } from './load-cli.ts';
 import { positiveInt } from './machine.ts';
 import { killAllChildren } from './server-process.ts';
-import { formatNumber, formatTable, median } from './stats.ts';
+import { formatNumber, formatTable, median, percentile } from './stats.ts';
 import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,10 +59,10 @@ const otherCli = process.env.BENCH_LOAD_CLI;
 const isInProcessToo = process.env.BENCH_LOAD_HAND_IN_PROCESS === '1';
 
 const config = {
-  rounds: positiveInt('BENCH_ROUNDS', 3),
-  slices: positiveInt('BENCH_LOAD_SLICES', 5),
+  rounds: positiveInt('BENCH_ROUNDS', 5),
+  slices: positiveInt('BENCH_LOAD_SLICES', 3),
   sliceMs: positiveInt('BENCH_LOAD_SLICE_MS', 1000),
-  warmupMs: positiveInt('BENCH_LOAD_WARMUP_MS', 1000),
+  warmupMs: positiveInt('BENCH_LOAD_WARMUP_MS', 2000),
   concurrency: positiveInt('BENCH_LOAD_CONCURRENCY', 8),
   // The open model (load --rate) for both drivers, at most `concurrency` in flight; closed loop if unset.
   rate: process.env.BENCH_LOAD_RATE === undefined ? undefined : positiveInt('BENCH_LOAD_RATE', 1),
@@ -78,16 +81,6 @@ interface Measurement {
   p99: number;
   requests: number;
   errors: number;
-}
-
-/** The buckets of `load`'s --json report, each with the value it reads as. */
-function bucketsOf(
-  buckets: ReadonlyArray<{ fromMs: number; toMs: number; count: number }>,
-): Slice['buckets'] {
-  return buckets.map((bucket) => [
-    bucket.toMs - bucket.fromMs < 1.5e-6 ? bucket.fromMs : (bucket.fromMs + bucket.toMs) / 2,
-    bucket.count,
-  ]);
 }
 
 /** Merges `slices` (each `config.sliceMs` long): requests/s, and nearest-rank percentiles of their buckets. */
@@ -118,50 +111,6 @@ function merge(slices: readonly Slice[]): Measurement {
   };
 }
 
-/** `mcpwire load --json` as a child process: one slice. */
-async function runLoadCli(
-  target: { url: string } | { command: readonly string[] },
-  extra: readonly string[],
-  build: string,
-): Promise<Slice> {
-  const child = spawn(
-    node,
-    [
-      build,
-      'load',
-      // The URL is the first operand; a stdio server is the command after `--`, last.
-      ...('url' in target ? [target.url] : []),
-      ...extra,
-      ...ECHO_LOAD_ARGS,
-      '--concurrency',
-      String(config.concurrency),
-      '--duration',
-      `${config.sliceMs}ms`,
-      '--warmup',
-      `${config.warmupMs}ms`,
-      '--json',
-      ...(config.rate === undefined ? [] : ['--rate', String(config.rate)]),
-      ...('command' in target ? ['--', ...target.command] : []),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`mcpwire load exited ${code}: ${stderr.trim().slice(-500)}`);
-  const report = JSON.parse(stdout) as {
-    totals: { requests: number; errors: number };
-    histogram: { buckets: Array<{ fromMs: number; toMs: number; count: number }> };
-  };
-  return {
-    requests: report.totals.requests,
-    errors: report.totals.errors,
-    buckets: bucketsOf(report.histogram.buckets),
-  };
-}
-
 function measureSlice(
   transport: Transport,
   driver: Driver,
@@ -172,12 +121,12 @@ function measureSlice(
   if (transport === 'stdio')
     return driver === 'in-process'
       ? runHandWrittenStdio(config)
-      : runLoadCli({ command: [node, server, 'stdio'] }, [], build);
+      : runLoadCli(build, { command: [node, server, 'stdio'] }, { config });
   // One connection per worker for both. As a user runs it: OAuth on (the default for a URL), which
   // this server never asks for.
   return driver === 'in-process'
     ? runHandWrittenHttp(http!, config)
-    : runLoadCli({ url: http!.url }, ['--connections', String(config.concurrency)], build);
+    : runLoadCli(build, { url: http!.url }, { config, extra: ['--connections', String(config.concurrency)] });
 }
 
 /** One round of `transport`: `order` repeated `config.slices` times, over one HTTP server. */
@@ -216,6 +165,44 @@ function ratio(of: Measurement, to: Measurement, key: 'rps' | 'p50' | 'p90' | 'p
   return of[key] / to[key];
 }
 
+const KEYS = ['rps', 'p50', 'p90', 'p99'] as const;
+type Key = (typeof KEYS)[number];
+
+/** The median of some ratios and their interquartile range. */
+interface Spread {
+  median: number;
+  q1: number;
+  q3: number;
+  pairs: number;
+}
+
+/**
+ * Each slice of `of` over the hand-written slice beside it in time (`rounds[r][k]` ran next to
+ * `hand[r][k]`): per figure, the median of those ratios and their interquartile range.
+ */
+function pairedSpread(of: readonly Slice[][], hand: readonly Slice[][]): Record<Key, Spread> {
+  const ratios = KEYS.map(() => [] as number[]);
+  of.forEach((round, r) =>
+    round.forEach((slice, k) => {
+      const mine = merge([slice]);
+      const theirs = merge([hand[r]![k]!]);
+      KEYS.forEach((key, index) => ratios[index]!.push(ratio(mine, theirs, key)));
+    }),
+  );
+  return Object.fromEntries(
+    KEYS.map((key, index) => {
+      const values = ratios[index]!;
+      const spread: Spread = {
+        median: median(values)!,
+        q1: percentile(values, 25)!,
+        q3: percentile(values, 75)!,
+        pairs: values.length,
+      };
+      return [key, spread];
+    }),
+  ) as Record<Key, Spread>;
+}
+
 async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
   const loadAverageAtStart = os.loadavg();
@@ -237,7 +224,7 @@ async function main(): Promise<void> {
       for (const driver of drivers) slices[transport][driver].push(result[driver]);
     }
   const loadAverageAtEnd = os.loadavg();
-  const keys = ['rps', 'p50', 'p90', 'p99'] as const;
+  const keys = KEYS;
   const rows = transports.flatMap((transport) => {
     const hand = merge(slices[transport]['hand-written'].flat());
     const handRounds = slices[transport]['hand-written'].map(merge);
@@ -260,6 +247,7 @@ async function main(): Promise<void> {
         rounds: rounds.map((measurement, round) =>
           Object.fromEntries(keys.map((key) => [key, ratio(measurement, handRounds[round]!, key)])),
         ) as Array<Record<(typeof keys)[number], number>>,
+        paired: pairedSpread(slices[transport][build], slices[transport]['hand-written']),
       };
     });
   });
@@ -285,6 +273,21 @@ async function main(): Promise<void> {
         percent(row.ratio.p99),
       ]),
     ),
+  );
+  const times = (value: number): string => `${value.toFixed(2)}x`;
+  const spreadOf = (spread: Spread, show: (value: number) => string): string =>
+    `${show(spread.median)} (${show(spread.q1)} to ${show(spread.q3)})`;
+  console.log(
+    '\npaired slices: each load slice / the hand-written slice beside it in time; median (interquartile range)\n' +
+      formatTable(
+        ['transport', 'pairs', 'req/s', 'p50', 'p90', 'p99'],
+        rows.map((row) => [
+          row.transport,
+          String(row.paired.rps.pairs),
+          spreadOf(row.paired.rps, times),
+          ...(['p50', 'p90', 'p99'] as const).map((key) => spreadOf(row.paired[key], percent)),
+        ]),
+      ),
   );
   console.log(
     "\nper round (load / hand-written of the round's merged slices), and their median\n" +

@@ -99,3 +99,19 @@ test('an empty histogram reports zeros, not NaN', () => {
   );
   assert.deepEqual(histogram.buckets(), []);
 });
+
+test('each latency lands in the bucket that holds it, on both sides of every power of two', () => {
+  // The bucket is found with integer arithmetic below 2^31 ns and with floating point above: both
+  // must agree with the bucket bounds everywhere, the edges of each power of two most of all.
+  for (let exponent = 8; exponent <= 52; exponent++) {
+    for (const ns of [2 ** exponent - 1, 2 ** exponent, 2 ** exponent + 1, 3 * 2 ** (exponent - 1)]) {
+      const histogram = new LatencyHistogram();
+      histogram.record(ns / 1e6);
+      const [bucket] = histogram.buckets();
+      // The bounds are whole nanoseconds, read back from milliseconds.
+      const [from, to] = [Math.round(bucket!.fromMs * 1e6), Math.round(bucket!.toMs * 1e6)];
+      const at = Math.round((ns / 1e6) * 1e6);
+      assert.ok(from <= at && at < to, `${ns} ns in [${from}, ${to})`);
+    }
+  }
+});

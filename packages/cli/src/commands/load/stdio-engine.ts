@@ -22,6 +22,7 @@ import {
 import type { StdioClientChannel } from 'mcpwire/stdio';
 import { lineOf, messageOf, type WireTemplate } from './load-wire.ts';
 import { PendingRequests } from './pending-requests.ts';
+import { runInMicrotask } from './microtask.ts';
 import { SameAnswer } from './same-answer.ts';
 import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
@@ -233,7 +234,7 @@ export class StdioEngine {
   #readTime(): number {
     if (Number.isNaN(this.#readAt)) {
       this.#readAt = performance.now();
-      queueMicrotask(this.#endRead);
+      runInMicrotask(this.#endRead);
     }
     return this.#readAt;
   }

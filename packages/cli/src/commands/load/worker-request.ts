@@ -7,6 +7,7 @@ import type { StepWire } from './load-steps.ts';
 import type { WireTemplate } from './load-wire.ts';
 import type { SendTiming } from './send-timing.ts';
 import type { EngineRequest } from './timeout-sweep.ts';
+import { runInMicrotask } from './microtask.ts';
 
 /**
  * The workers whose requests were settled while the engine read one chunk of the server's stdout:
@@ -26,7 +27,7 @@ export class SettledRequests {
   };
 
   push(request: WorkerRequest): void {
-    if (this.#queued.push(request) === 1) queueMicrotask(this.#deliver);
+    if (this.#queued.push(request) === 1) runInMicrotask(this.#deliver);
   }
 }
 
