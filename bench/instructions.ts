@@ -7,7 +7,7 @@
 // Env: BENCH_CALLS (default 4000), BENCH_WARMUP (default 10000), BENCH_BATCH (default 32), BENCH_ROUNDS (1),
 // BENCH_ERA (handshake or stateless: one workload only), BENCH_SERVER (what `mcpwire serve` serves:
 // `everything` by default, or a module path relative to each checkout, e.g. bench/servers/mcpwire-echo.mjs),
-// BENCH_NODE_ARGS (flags for each measured node, space-separated, e.g. `--single-threaded`: no compiler or
+// BENCH_KEEP_DUMPS (set: keep each dump's folder and print its path), BENCH_NODE_ARGS (flags for each measured node, space-separated, e.g. `--single-threaded`: no compiler or
 // collector threads whose work depends on timing under valgrind, so two runs of one build read closer).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ const batch = Number(process.env.BENCH_BATCH ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const era = process.env.BENCH_ERA as Workload['era'] | undefined;
 const served = process.env.BENCH_SERVER ?? 'everything';
+const keepDumps = process.env.BENCH_KEEP_DUMPS !== undefined;
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((flag) => flag !== '');
 
 /** The `serve` argument for a checkout at `folder`: the built-in name, or the module path under it. */
@@ -157,7 +158,9 @@ async function measure(target: Target, workload: Workload): Promise<number> {
     return readDumpTotal(folder) / calls;
   } finally {
     connection.child.kill('SIGKILL');
-    rmSync(folder, { recursive: true, force: true });
+    // BENCH_KEEP_DUMPS keeps the dump for `callgrind_annotate` (per-function self cost).
+    if (keepDumps) console.log(`dump kept in ${folder}`);
+    else rmSync(folder, { recursive: true, force: true });
   }
 }
 

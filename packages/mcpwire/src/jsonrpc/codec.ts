@@ -1,5 +1,6 @@
 // Text <-> JSON-RPC messages: decoding validates the envelope and names the exact JSON-RPC error.
 
+import { encodeWithTail } from './encoded-tail.ts';
 import type { JsonRpcErrorResponse, Message, RequestId } from './message.ts';
 import { ErrorCode } from './rpc-error.ts';
 
@@ -70,9 +71,12 @@ export function decodeFrameKeepingText(text: string): Frame {
   return findInvalid(value) ?? { type: 'message', message: value as Message, text };
 }
 
-/** Encodes one message, or a batch, as a single line of JSON text (no embedded newlines). */
+/**
+ * Encodes one message, or a batch, as a single line of JSON text (no embedded newlines). A result
+ * ending with a value whose text is known (encoded-tail.ts) gets that text, not a new serialisation.
+ */
 export function encodeMessage(message: Message | readonly Message[]): string {
-  return JSON.stringify(message);
+  return encodeWithTail(message) ?? JSON.stringify(message);
 }
 
 /** Validates a parsed JSON value as one JSON-RPC 2.0 message (BASE-2..BASE-7). */

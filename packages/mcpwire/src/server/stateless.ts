@@ -20,6 +20,7 @@ import { createRequestContext, type ContextOutput } from './request-context.ts';
 import type { RequestStateSealer } from './request-state.ts';
 import { cacheHints, type CacheDefaults } from './cache-hints.ts';
 import { toCanonicalJson } from '../validation/index.ts';
+import { createEncodedTail, encodedTail, type EncodedTail } from '../jsonrpc/encoded-tail.ts';
 
 /** What the stateless dispatcher needs of its server definition. */
 export interface StatelessHost extends HandlerHost {
@@ -367,21 +368,26 @@ class StatelessOutput implements ContextOutput, RequestOrigin {
 /** Adds server info (S26-META-5) and, on complete cacheable results, caching hints (S26-CACHE-1). */
 function decorate(host: StatelessHost, spec: MethodSpec, result: JsonObject): JsonObject {
   const own = result._meta as JsonObject | undefined;
-  const meta = own === undefined ? serverInfoMeta(host) : { ...own, [MetaKey.serverInfo]: host.info };
-  const out: JsonObject = { resultType: 'complete', ...result, _meta: meta };
+  if (own === undefined && !spec.cache && !Object.hasOwn(result, '_meta')) {
+    // `_meta` comes last here, so the encoder splices its text, made once per server info.
+    const tail = serverInfoTail(host);
+    return { resultType: 'complete', ...result, _meta: tail.value as JsonObject, [encodedTail]: tail };
+  }
+  const meta = own === undefined ? serverInfoTail(host).value : { ...own, [MetaKey.serverInfo]: host.info };
+  const out: JsonObject = { resultType: 'complete', ...result, _meta: meta as JsonObject };
   if (out.resultType === 'complete' && spec.cache)
     Object.assign(out, cacheHints(spec.cache, result, host.options.cache));
   return out;
 }
 
-/** `_meta` holding only the server info: one frozen object per server info, shared by every result. */
-function serverInfoMeta(host: StatelessHost): JsonObject {
-  let meta = infoMetas.get(host.info);
-  if (meta === undefined) {
-    meta = Object.freeze({ [MetaKey.serverInfo]: host.info });
-    infoMetas.set(host.info, meta);
+/** `_meta` holding only the server info, and its text: one per server info, shared by every result. */
+function serverInfoTail(host: StatelessHost): EncodedTail {
+  let tail = infoTails.get(host.info);
+  if (tail === undefined) {
+    tail = createEncodedTail('_meta', { [MetaKey.serverInfo]: host.info });
+    infoTails.set(host.info, tail);
   }
-  return meta;
+  return tail;
 }
 
-const infoMetas = new WeakMap<object, JsonObject>();
+const infoTails = new WeakMap<object, EncodedTail>();

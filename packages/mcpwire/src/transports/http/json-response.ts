@@ -1,6 +1,7 @@
 // JSON bodies of the HTTP handler: results, JSON-RPC error responses, and the HTTP status each
 // stateless-era error code takes (S26 section 1.7).
 
+import { encodeMessage } from '../../jsonrpc/codec.ts';
 import type { JsonRpcErrorResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { StatelessErrorCode } from '../../protocol/types/index.ts';
@@ -18,7 +19,8 @@ export function jsonReply(
   status: number,
   headers?: Record<string, string>,
 ): HttpReply {
-  return jsonTextReply(JSON.stringify(body), status, headers);
+  // encodeMessage, not JSON.stringify: a result's pre-encoded tail (2026-07-28 server info) is spliced in.
+  return jsonTextReply(encodeMessage(body), status, headers);
 }
 
 /** A JSON reply whose body is `text`, JSON already encoded (a relayed message's own text). */
