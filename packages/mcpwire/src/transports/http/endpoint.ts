@@ -51,7 +51,7 @@ export interface HandshakeRoutes {
     isInitialize: boolean,
     accepts: Accepts,
     principal: Principal | undefined,
-  ): Promise<HttpReply>;
+  ): HttpReply | Promise<HttpReply>;
   get(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
   delete(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
   close(): Promise<void>;
@@ -205,8 +205,10 @@ async function handlePost(
   if (
     eras === 'handshake' &&
     (routed.kind === 'stateless-request' || routed.kind === 'stateless-notification')
-  )
-    return await context.handshake.post(request, frame, false, accepts, principal);
+  ) {
+    const posted = context.handshake.post(request, frame, false, accepts, principal);
+    return posted instanceof Promise ? await posted : posted;
+  }
   if (eras === 'stateless' && routed.kind === 'handshake' && routed.isInitialize) {
     const { message } = routed.frame as { message: JsonRpcRequest };
     const { code, message: text, data } = initializeRefusal(message.params?.protocolVersion);
@@ -226,8 +228,11 @@ async function handlePost(
         principal,
       });
     }
-    case 'handshake':
-      return await context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+    case 'handshake': {
+      // A refusal comes back as a plain reply: no await for it.
+      const posted = context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+      return posted instanceof Promise ? await posted : posted;
+    }
   }
 }
 
