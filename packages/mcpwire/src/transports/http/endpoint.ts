@@ -8,14 +8,7 @@ import { isRequest, type JsonRpcRequest } from '../../jsonrpc/message.ts';
 import { isStatelessVersion } from '../../protocol/revisions.ts';
 import { initializeRefusal } from '../../protocol/envelope.ts';
 import { classifyPost } from './classify.ts';
-import {
-  emptyReply,
-  type ExchangeHandler,
-  type HttpReply,
-  type HttpRequestView,
-  toResponse,
-  viewOfRequest,
-} from './exchange.ts';
+import { emptyReply, type HttpReply, type HttpRequestView, toResponse, viewOfRequest } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 import { checkStatelessRequest, type ToolSchemaLookup } from './stateless-route.ts';
 import { findRepeatedHeader } from './repeated-headers.ts';
@@ -38,8 +31,8 @@ import {
  */
 export interface HttpHandler {
   (request: Request): Promise<Response>;
-  /** The runtime-neutral core; always answers (never undefined). */
-  readonly exchange: ExchangeHandler;
+  /** The runtime-neutral core; always answers (never undefined), synchronously when nothing waits. */
+  readonly exchange: (view: HttpRequestView) => HttpReply | Promise<HttpReply>;
   /** Closes every handshake-era session (their server sessions close too). Idempotent. */
   close(): Promise<void>;
   /**
@@ -58,7 +51,7 @@ export interface HandshakeRoutes {
     isInitialize: boolean,
     accepts: Accepts,
     principal: Principal | undefined,
-  ): Promise<HttpReply>;
+  ): HttpReply | Promise<HttpReply>;
   get(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
   delete(request: HttpRequestView, principal: Principal | undefined): Promise<HttpReply>;
   close(): Promise<void>;
@@ -83,29 +76,23 @@ export function createEndpoint(
   const context: Context = { config, server, handshake, toolSchema, policy };
   let waiting = ready;
   void waiting?.then(() => (waiting = undefined));
-  const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
-    if (waiting !== undefined) await waiting;
+  // A refusal is decided without a turn of the event loop; only a served request waits.
+  const serve = (view: HttpRequestView): HttpReply | Promise<HttpReply> => {
     const origin = view.headers.get('origin');
-    let reply: HttpReply;
+    let routed: HttpReply | Promise<HttpReply>;
     try {
-      // A refusal is decided without a turn of the event loop; only a served POST waits.
-      const routed = route(view, context, origin);
-      reply = routed instanceof Promise ? await routed : routed;
+      routed = route(view, context, origin);
     } catch (error) {
-      config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
-      reply =
-        error instanceof StoreUnavailableError
-          ? errorReply({
-              status: 503,
-              code: TRANSPORT_ERROR,
-              message: error.message,
-              headers: { 'Retry-After': String(error.retryAfterSeconds) },
-            })
-          : errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+      return withCors(failed(view, error, config), origin);
     }
-    if (reply.status !== 403 && origin !== null) Object.assign(reply.headers, corsHeaders(origin));
-    return reply;
+    if (!(routed instanceof Promise)) return withCors(routed, origin);
+    return routed.then(
+      (reply) => withCors(reply, origin),
+      (error: unknown) => withCors(failed(view, error, config), origin),
+    );
   };
+  const exchange = (view: HttpRequestView): HttpReply | Promise<HttpReply> =>
+    waiting === undefined ? serve(view) : waiting.then(() => serve(view));
   const handler = async (request: Request): Promise<Response> =>
     toResponse(await exchange(viewOfRequest(request)));
   return Object.assign(handler, {
@@ -113,6 +100,25 @@ export function createEndpoint(
     close: () => handshake.close(),
     ready: ready ?? Promise.resolve(),
   });
+}
+
+/** Reports an unexpected failure; its reply: 503 with Retry-After for a store that is down, else 500. */
+function failed(view: HttpRequestView, error: unknown, config: HttpConfig): HttpReply {
+  config.onError(new Error(`Handling ${view.method} ${view.pathname} failed`, { cause: error }));
+  return error instanceof StoreUnavailableError
+    ? errorReply({
+        status: 503,
+        code: TRANSPORT_ERROR,
+        message: error.message,
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      })
+    : errorReply({ status: 500, code: TRANSPORT_ERROR, message: 'Internal server error' });
+}
+
+/** The reply with CORS headers for an allowed cross-origin request (a 403 is no answer to read). */
+function withCors(reply: HttpReply, origin: string | null): HttpReply {
+  if (reply.status !== 403 && origin !== null) Object.assign(reply.headers, corsHeaders(origin));
+  return reply;
 }
 
 interface Context {
@@ -199,8 +205,10 @@ async function handlePost(
   if (
     eras === 'handshake' &&
     (routed.kind === 'stateless-request' || routed.kind === 'stateless-notification')
-  )
-    return await context.handshake.post(request, frame, false, accepts, principal);
+  ) {
+    const posted = context.handshake.post(request, frame, false, accepts, principal);
+    return posted instanceof Promise ? await posted : posted;
+  }
   if (eras === 'stateless' && routed.kind === 'handshake' && routed.isInitialize) {
     const { message } = routed.frame as { message: JsonRpcRequest };
     const { code, message: text, data } = initializeRefusal(message.params?.protocolVersion);
@@ -220,8 +228,11 @@ async function handlePost(
         principal,
       });
     }
-    case 'handshake':
-      return await context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+    case 'handshake': {
+      // A refusal comes back as a plain reply: no await for it.
+      const posted = context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+      return posted instanceof Promise ? await posted : posted;
+    }
   }
 }
 

@@ -55,14 +55,14 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
   return { status, headers, body: null };
 }
 
-/** The core of a handler: a reply, or undefined when the request is not for it (another may answer). */
-export type ExchangeHandler = (view: HttpRequestView) => Promise<HttpReply | undefined>;
-
 /**
- * What a handler's core returns for a request that is not its own: one settled promise shared by
- * every call, which `chainHandlers` recognises and skips without waiting a turn for it.
+ * The core of a handler: a reply, or undefined when the request is not for it (another may answer).
+ * Synchronously when nothing had to wait (a refusal, a path that is not the handler's), else a
+ * promise of either: a chain and the Node adapter then take the answer in the same turn.
  */
-export const NOT_SERVED: Promise<undefined> = Promise.resolve(undefined);
+export type ExchangeHandler = (
+  view: HttpRequestView,
+) => HttpReply | undefined | Promise<HttpReply | undefined>;
 
 /** The view of a web Request. */
 export function viewOfRequest(request: Request): HttpRequestView {
@@ -109,21 +109,25 @@ export interface ChainedHandler {
 }
 
 /**
- * One handler from several: the first that answers a request serves it, 404 when none does (e.g.
- * the deprecated HTTP+SSE paths before the Streamable HTTP endpoint). `close` closes them all.
+ * One handler from several: the first that answers a request serves it (e.g. the deprecated
+ * HTTP+SSE paths before the Streamable HTTP endpoint). The chained core declines (undefined) what
+ * none of them serves, so a chain can sit in another; the fetch-style function answers that 404, as
+ * the Node adapter does. A handler that declines synchronously is passed without a turn, and the
+ * last one's answer is returned as it comes. `close` closes them all.
  */
 export function chainHandlers(...handlers: readonly ChainableHandler[]): ChainedHandler {
-  const exchange = async (view: HttpRequestView): Promise<HttpReply> => {
-    for (const handler of handlers) {
-      const pending = handler.exchange(view);
-      if (pending === NOT_SERVED) continue;
-      const reply = await pending;
-      if (reply !== undefined) return reply;
+  const from = (view: HttpRequestView, first: number): ReturnType<ExchangeHandler> => {
+    for (let index = first; index < handlers.length; index++) {
+      const pending = handlers[index]!.exchange(view);
+      if (pending === undefined) continue;
+      if (!(pending instanceof Promise) || index === handlers.length - 1) return pending;
+      return pending.then((reply) => reply ?? from(view, index + 1));
     }
-    return emptyReply(404);
+    return undefined;
   };
+  const exchange = (view: HttpRequestView): ReturnType<ExchangeHandler> => from(view, 0);
   const fetch = async (request: Request): Promise<Response> =>
-    toResponse(await exchange(viewOfRequest(request)));
+    toResponse((await exchange(viewOfRequest(request))) ?? emptyReply(404));
   const close = async (): Promise<void> => {
     await Promise.all(handlers.map((handler) => handler.close?.() ?? Promise.resolve()));
   };

@@ -5,15 +5,11 @@ import type { Frame } from '../../jsonrpc/codec.ts';
 import type { RequestId } from '../../jsonrpc/message.ts';
 import { ErrorCode } from '../../jsonrpc/rpc-error.ts';
 import { HANDSHAKE_VERSIONS } from '../../protocol/revisions.ts';
-import type { HttpReply, HttpRequestView } from './exchange.ts';
+import type { HttpReply } from './exchange.ts';
 import { errorReply, TRANSPORT_ERROR } from './json-response.ts';
 
-/** HTTP-35: an MCP-Protocol-Version that names no handshake-era revision gets 400 (absent is fine, HTTP-34). */
-export function checkVersionHeader(
-  request: HttpRequestView,
-  id: RequestId | undefined,
-): HttpReply | undefined {
-  const version = request.headers.get('mcp-protocol-version');
+/** HTTP-35: an MCP-Protocol-Version header (`version`, null when absent) that names no handshake-era revision gets 400 (absent is fine, HTTP-34). */
+export function checkVersionHeader(version: string | null, id: RequestId | undefined): HttpReply | undefined {
   if (version === null || (HANDSHAKE_VERSIONS as readonly string[]).includes(version)) return undefined;
   return errorReply({
     status: 400,

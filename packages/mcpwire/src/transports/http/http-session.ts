@@ -15,7 +15,7 @@ import type {
 } from '../../protocol/session-record.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { emptyReply, type HttpReply } from './exchange.ts';
-import { PostExchange, type Accepts } from './post-exchange.ts';
+import { PostExchange, type Accepts, type PostStream } from './post-exchange.ts';
 import type { HttpSessionSettings, SessionOwner } from './session-owner.ts';
 import { updateFenced } from './session-store.ts';
 import { SessionStreams } from './session-streams.ts';
@@ -199,17 +199,17 @@ export class HttpSession implements Channel, SessionState {
     if (requests.length > 0) {
       const version = this.protocolVersion ?? (requests[0]?.params?.protocolVersion as string | undefined);
       const isPolling = hasPolling(version);
-      const ids = requests.map((request) => request.id);
-      exchange = new PostExchange(ids, {
+      const settings = this.#settings;
+      exchange = new PostExchange(requests, {
         accepts,
         isBatch: frame.type === 'batch',
         headers,
-        keepAliveMs: this.#settings.keepAliveMs,
-        maxSseBufferBytes: this.#settings.maxSseBufferBytes,
-        openStream: () => this.#streamsMade().openPostStream(ids),
-        priming: isPolling ? { retryMs: this.#settings.retryMs } : undefined,
-        closeAfterMs: isPolling ? this.#settings.closeSseStreamsAfterMs : undefined,
-        sseAfterMs: this.#settings.sseAfterMs,
+        keepAliveMs: settings.keepAliveMs,
+        maxSseBufferBytes: settings.maxSseBufferBytes,
+        streams: this,
+        priming: isPolling ? { retryMs: settings.retryMs } : undefined,
+        closeAfterMs: isPolling ? settings.closeSseStreamsAfterMs : undefined,
+        sseAfterMs: settings.sseAfterMs,
       });
       const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {
@@ -297,15 +297,16 @@ export class HttpSession implements Channel, SessionState {
       const exchange = exchanges?.get(key);
       this.#noteNegotiated(key, message);
       if (exchanges) {
-        for (const item of Array.isArray(message) ? message : [message as Message]) {
-          if (isResponse(item) && item.id !== undefined) {
-            exchanges.delete(item.id);
-            this.#senders?.delete(item.id);
-          }
-        }
+        if (!Array.isArray(message)) this.#answered(exchanges, message as Message);
+        else for (const item of message as readonly Message[]) this.#answered(exchanges, item);
         if (exchanges.size === 0) this.#exchanges = this.#senders = undefined;
       }
-      if (exchange) return exchange.handle(message, options?.text);
+      if (exchange) {
+        const handled = exchange.handle(message, options?.text);
+        // Answered: the session was active until now (the sweep counts a POST in flight as busy).
+        if (exchange.isDone) this.#owner.touch(this);
+        return handled;
+      }
     }
     const isServerRequest = Array.isArray(message) ? message.some(isRequest) : isRequest(message as Message);
     const standalone = key === undefined ? this.#streams?.sendStandalone(message) : undefined;
@@ -314,6 +315,13 @@ export class HttpSession implements Channel, SessionState {
     return isServerRequest
       ? Promise.reject(new Error('No open stream to send the request on'))
       : Promise.resolve();
+  }
+
+  /** A response leaves: its request is no longer in flight. */
+  #answered(exchanges: Map<RequestId, PostExchange>, message: Message): void {
+    if (!isResponse(message) || message.id === undefined) return;
+    exchanges.delete(message.id);
+    this.#senders?.delete(message.id);
   }
 
   /** Closes the session here and forgets its streams in the event store: the session has ended. */
@@ -341,6 +349,11 @@ export class HttpSession implements Channel, SessionState {
     return Promise.resolve();
   }
 
+  /** A new stream for the POST of requests `ids` (PostExchangeOptions.streams: no closure per POST). */
+  openPostStream(ids: readonly RequestId[]): PostStream {
+    return this.#streamsMade().openPostStream(ids);
+  }
+
   #streamsMade(): SessionStreams {
     if (this.#streams !== undefined) return this.#streams;
     const owner = this.#owner;
@@ -360,11 +373,22 @@ export class HttpSession implements Channel, SessionState {
 
 /** Priming events and polling (SEP-1699) belong to 2025-11-25 and later; older clients get neither. */
 function hasPolling(version: string | undefined): boolean {
-  return version !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2025-11-25';
+  if (version === undefined) return false;
+  // A session's every POST asks with the same version: the expression runs once, not per POST.
+  if (version === lastPolling.version) return lastPolling.hasPolling;
+  const answer = /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2025-11-25';
+  lastPolling = { version, hasPolling: answer };
+  return answer;
 }
 
+let lastPolling = { version: '', hasPolling: false };
+
 function firstResponseId(message: Message | readonly Message[]): RequestId | undefined {
-  const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
-  for (const item of items) if (isResponse(item) && item.id !== undefined) return item.id;
+  if (!Array.isArray(message)) {
+    const single = message as Message;
+    return isResponse(single) ? single.id : undefined;
+  }
+  for (const item of message as readonly Message[])
+    if (isResponse(item) && item.id !== undefined) return item.id;
   return undefined;
 }

@@ -7,7 +7,6 @@ import {
   type ExchangeHandler,
   type HttpReply,
   type HttpRequestView,
-  NOT_SERVED,
   toResponse,
   viewOfRequest,
 } from './exchange.ts';
@@ -77,11 +76,11 @@ export function createLegacySseHandler(
 ): LegacySseHandler {
   const config = resolveConfig(options);
   const sessions = new Map<string, LegacySseChannel>();
-  const exchange = (request: HttpRequestView): Promise<HttpReply | undefined> => {
+  const exchange = (request: HttpRequestView): Promise<HttpReply | undefined> | undefined => {
     const isSse = request.pathname === config.ssePath;
     const isMessages = request.pathname === config.messagesPath;
-    // Streamable HTTP's requests pass through here first (COMPAT-1): no async call for them.
-    if (!isSse && !isMessages) return NOT_SERVED;
+    // Streamable HTTP's requests pass through here first (COMPAT-1): declined without a promise.
+    if (!isSse && !isMessages) return undefined;
     return serve(request, isSse, isMessages);
   };
   const serve = async (

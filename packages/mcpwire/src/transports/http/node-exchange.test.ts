@@ -1,13 +1,14 @@
 // The Node adapter's direct path (no web Request/Response) over real sockets on 127.0.0.1: body
 // limits with the connection closed after a refused body, absolute-form targets,
-// a client that leaves mid-body, authentication, chained handlers, and plain fetch handlers (through Hono).
+// a client that leaves mid-body, authentication, chained handlers (synchronous ones too), and plain
+// fetch handlers (through Hono).
 
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { createFixtureServer } from '../../../test/support/fixture-server.ts';
-import { chainHandlers } from './exchange.ts';
+import { chainHandlers, type ChainableHandler, viewOfRequest } from './exchange.ts';
 import { createHttpHandler } from './handler.ts';
 import { createLegacySseHandler } from './legacy-sse-server.ts';
 import { serveHttp } from './node.ts';
@@ -126,6 +127,26 @@ test('chained handlers: the first that answers serves; a path neither knows is 4
   // The same chain as a fetch-style handler.
   const viaFetch = await chained(new Request('http://127.0.0.1/nowhere'));
   assert.equal(viaFetch.status, 404);
+});
+
+test('an exchange core may answer or decline synchronously: chained, and served over node:http', async () => {
+  const declines: ChainableHandler = { exchange: () => undefined };
+  const answers: ChainableHandler = {
+    exchange: (view) =>
+      view.pathname === '/sync' ? { status: 200, headers: { 'X-Sync': 'yes' }, body: 'sync' } : undefined,
+  };
+  const chained = chainHandlers(declines, answers);
+  // Nothing in this chain waits, so it answers in the same turn: no promise to settle.
+  const direct = chained.exchange(viewOfRequest(new Request('http://127.0.0.1/sync')));
+  assert.ok(!(direct instanceof Promise));
+  assert.equal(direct?.body, 'sync');
+  await using handle = await serveHttp(chained, { port: 0 });
+  const served = await fetch(new URL('/sync', handle.url));
+  assert.equal(served.status, 200);
+  assert.equal(served.headers.get('x-sync'), 'yes');
+  assert.equal(await served.text(), 'sync');
+  assert.equal((await fetch(new URL('/other', handle.url))).status, 404);
+  assert.equal((await chained(new Request('http://127.0.0.1/other'))).status, 404);
 });
 
 test('a plain fetch handler (no exchange core) is served through Hono', async () => {

@@ -41,15 +41,22 @@ export function createNodeListener(handler: FetchHandler): NodeListener {
   }
   return (incoming, outgoing) => {
     const view = new NodeRequestView(incoming, outgoing);
-    exchange(view).then(
-      (reply) => writeReply(reply ?? NOT_FOUND(), view, outgoing),
-      (error: unknown) => {
-        // The handlers answer 500 themselves; this is a bug in a custom exchange handler.
-        process.emitWarning(`mcpwire: the HTTP handler failed: ${String(error)}`);
-        if (outgoing.headersSent) outgoing.destroy();
-        else writeReply({ status: 500, headers: {}, body: null }, view, outgoing);
-      },
-    );
+    const failed = (error: unknown): void => {
+      // The handlers answer 500 themselves; this is a bug in a custom exchange handler.
+      process.emitWarning(`mcpwire: the HTTP handler failed: ${String(error)}`);
+      if (outgoing.headersSent) outgoing.destroy();
+      else writeReply({ status: 500, headers: {}, body: null }, view, outgoing);
+    };
+    let pending: ReturnType<ExchangeHandler>;
+    try {
+      pending = exchange(view);
+    } catch (error) {
+      return failed(error);
+    }
+    // A reply decided without waiting (a refusal) is written in this turn.
+    if (pending instanceof Promise)
+      pending.then((reply) => writeReply(reply ?? NOT_FOUND(), view, outgoing), failed);
+    else writeReply(pending ?? NOT_FOUND(), view, outgoing);
   };
 }
 

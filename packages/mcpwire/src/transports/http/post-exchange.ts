@@ -3,7 +3,7 @@
 // also carries the messages related to those requests (progress, logs, server-to-client requests)
 // and ends after the last response.
 
-import type { JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
+import type { JsonRpcRequest, JsonRpcResponse, Message, RequestId } from '../../jsonrpc/message.ts';
 import { isRequest, isResponse } from '../../jsonrpc/message.ts';
 import { emptyReply, type HttpReply } from './exchange.ts';
 import { jsonReply, jsonTextReply } from './json-response.ts';
@@ -40,8 +40,8 @@ export interface PostExchangeOptions {
   keepAliveMs: number;
   /** The SSE connection's bound on events a client leaves unread. */
   maxSseBufferBytes: number;
-  /** Opens the stream of this POST (in a session, registered for resumption). */
-  openStream(): PostStream;
+  /** Opens the stream of the POST's requests (in a session, registered for resumption). */
+  streams: { openPostStream(ids: readonly RequestId[]): PostStream };
   /** The priming event's retry, or undefined for revisions before 2025-11-25 (no priming). */
   priming: { retryMs: number } | undefined;
   /** Close the SSE connection (not the stream) this long after the POST: the client polls (HTTP-10). */
@@ -54,8 +54,11 @@ export interface PostExchangeOptions {
 export class PostExchange {
   readonly response: Promise<HttpReply>;
   #options: PostExchangeOptions;
-  #waiting: Set<RequestId>;
-  #collected: JsonRpcResponse[] = [];
+  #requests: readonly JsonRpcRequest[];
+  /** The ids still without a response: a POST usually carries one request, whose id is kept bare. */
+  #waiting: Set<RequestId> | RequestId | undefined;
+  /** Responses held for a JSON answer (a batch's, or one that came before the switch to SSE). */
+  #collected: JsonRpcResponse[] | undefined;
   /** The JSON text of the one response of a single-request POST, when its sender gave it. */
   #collectedText: string | undefined;
   #stream: PostStream | undefined;
@@ -64,13 +67,15 @@ export class PostExchange {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sseTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(ids: readonly RequestId[], options: PostExchangeOptions) {
+  /** `requests`: the POST's requests (at least one), answered in the order their responses come. */
+  constructor(requests: readonly JsonRpcRequest[], options: PostExchangeOptions) {
     // sseAfterMs 0: answered as if the client accepted SSE only (it accepts it, and JSON besides).
     this.#options =
       options.sseAfterMs === 0 && options.accepts.sse
         ? { ...options, accepts: { json: false, sse: true } }
         : options;
-    this.#waiting = new Set(ids);
+    this.#requests = requests;
+    this.#waiting = requests.length === 1 ? requests[0]!.id : new Set(requests.map(({ id }) => id));
     this.response = new Promise((resolve) => (this.#resolve = resolve));
     if (options.closeAfterMs !== undefined && options.accepts.sse) {
       this.#timer = setTimeout(() => this.poll(), options.closeAfterMs);
@@ -97,30 +102,56 @@ export class PostExchange {
    * a response's is used, and the session never rewrites a response's id (wire-ids.ts: requests only).
    */
   handle(message: Message | readonly Message[], text?: string): Promise<void> {
+    // The usual message, one response, takes no array.
+    if (!Array.isArray(message) && isResponse(message as Message))
+      return this.#handleResponses(message as JsonRpcResponse, [message as JsonRpcResponse], text);
     const messages: readonly Message[] = Array.isArray(message) ? message : [message as Message];
-    const responses = messages.filter(isResponse);
+    return this.#handleResponses(message, messages.filter(isResponse), undefined, messages);
+  }
+
+  /** `responses`: those of `message`; `messages`: all of it, when it is more than one response. */
+  #handleResponses(
+    message: Message | readonly Message[],
+    responses: readonly JsonRpcResponse[],
+    text: string | undefined,
+    messages?: readonly Message[],
+  ): Promise<void> {
+    const isAllResponses = messages === undefined || responses.length === messages.length;
     if (
       this.#state === 'done' ||
       (this.#state === 'pending' && responses.length === 0 && !this.#options.accepts.sse)
     ) {
-      const request = messages.find(isRequest);
+      const request = messages?.find(isRequest);
       // A notification nobody can receive is dropped; a request would wait forever.
       return request
         ? Promise.reject(new Error(`No stream to send "${request.method}" on`))
         : Promise.resolve();
     }
-    for (const response of responses) if (response.id !== undefined) this.#waiting.delete(response.id);
-    const isComplete = this.#waiting.size === 0;
-    if (this.#state === 'pending' && responses.length === messages.length && this.#options.accepts.json) {
-      this.#collected.push(...responses);
+    for (const response of responses) if (response.id !== undefined) this.#answered(response.id);
+    const isComplete = this.#waiting === undefined;
+    if (this.#state === 'pending' && isAllResponses && this.#options.accepts.json) {
+      if (this.#collected === undefined && isComplete && !this.#options.isBatch && responses.length === 1) {
+        this.#answerJson(responses[0]!, text);
+        return Promise.resolve();
+      }
+      (this.#collected ??= []).push(...responses);
       if (!Array.isArray(message)) this.#collectedText = text;
-      if (isComplete) this.#answerJson();
+      if (isComplete) this.#answerJson(undefined, this.#collectedText);
       return Promise.resolve();
     }
     if (this.#state === 'pending') this.#startStream();
     const sent = this.#stream?.send(message) ?? Promise.resolve();
     if (isComplete) this.#end();
     return sent;
+  }
+
+  /** The request `id` has its response. */
+  #answered(id: RequestId): void {
+    const waiting = this.#waiting;
+    if (waiting instanceof Set) {
+      waiting.delete(id);
+      if (waiting.size === 0) this.#waiting = undefined;
+    } else if (waiting === id) this.#waiting = undefined;
   }
 
   /**
@@ -141,14 +172,14 @@ export class PostExchange {
   /** The session ended: a pending POST gets 404, an open stream ends. */
   abort(): void {
     if (this.#state === 'pending') this.#resolve(emptyReply(404));
-    this.#end(this.#waiting.size === 0);
+    this.#end(this.#waiting === undefined);
   }
 
-  #answerJson(): void {
-    const body = this.#options.isBatch ? this.#collected : this.#collected[0];
-    const { headers } = this.#options;
-    if (!this.#options.isBatch && this.#collectedText !== undefined)
-      this.#resolve(jsonTextReply(this.#collectedText, 200, headers));
+  /** Answers with `single`, the POST's one response, or else with those collected. */
+  #answerJson(single: JsonRpcResponse | undefined, text: string | undefined): void {
+    const { headers, isBatch } = this.#options;
+    const body = single ?? (isBatch ? this.#collected : this.#collected?.[0]);
+    if (!isBatch && text !== undefined) this.#resolve(jsonTextReply(text, 200, headers));
     else if (body !== undefined) this.#resolve(jsonReply(body, 200, headers));
     this.#end();
   }
@@ -156,7 +187,7 @@ export class PostExchange {
   #startStream(): void {
     const { keepAliveMs, maxSseBufferBytes } = this.#options;
     const connection = new SseConnection({ keepAliveMs, maxBufferedBytes: maxSseBufferBytes });
-    const stream = this.#options.openStream();
+    const stream = this.#options.streams.openPostStream(this.#requests.map(({ id }) => id));
     stream.open(connection, this.#options.priming);
     this.#stream = stream;
     this.#state = 'streaming';
@@ -166,7 +197,9 @@ export class PostExchange {
       body: connection.body,
     });
     // Responses that came before the switch (a partial batch) go first.
-    if (this.#collected.length > 0) void stream.send(this.#collected.splice(0));
+    const collected = this.#collected;
+    this.#collected = undefined;
+    if (collected !== undefined && collected.length > 0) void stream.send(collected);
   }
 
   #end(isAnswered = true): void {

@@ -13,6 +13,8 @@ import type { SessionStreamSettings } from './session-streams.ts';
  */
 export interface SessionOwner<Session> {
   forget(session: Session): void;
+  /** Traffic touched the session (its POST was answered): its idle time starts again. */
+  touch(session: Session): void;
   /**
    * A client's response or cancellation this handler has nothing waiting for: another handler
    * serving the session may (the message bus carries it there). Rejects when the bus cannot take it.

@@ -42,13 +42,12 @@ export function createSessionlessHandler(
   return createEndpoint(server, config, toolSchema, {
     post: (request, frame, isInitialize, accepts, principal) => {
       const requests = requestsOf(frame);
-      const refused = checkVersionHeader(request, requests[0]?.id);
-      if (refused) return Promise.resolve(refused);
-      const protocolVersion = isInitialize
-        ? undefined
-        : (request.headers.get('mcp-protocol-version') ?? '2025-03-26');
+      const header = request.headers.get('mcp-protocol-version');
+      const refused = checkVersionHeader(header, requests[0]?.id);
+      if (refused) return refused;
+      const protocolVersion = isInitialize ? undefined : (header ?? '2025-03-26');
       const batchRefused = refuseBatch(frame, protocolVersion);
-      if (batchRefused) return Promise.resolve(batchRefused);
+      if (batchRefused) return batchRefused;
       return serveSessionlessPost(server, request, {
         frame,
         requests,

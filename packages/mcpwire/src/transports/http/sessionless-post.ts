@@ -34,19 +34,16 @@ export function serveSessionlessPost(
   post: SessionlessPost,
 ): Promise<HttpReply> {
   if (post.requests.length === 0) return Promise.resolve(emptyReply(202));
-  const exchange = new PostExchange(
-    post.requests.map((item) => item.id),
-    {
-      accepts: post.accepts,
-      isBatch: post.frame.type === 'batch',
-      headers: {},
-      keepAliveMs: post.keepAliveMs,
-      maxSseBufferBytes: post.maxSseBufferBytes,
-      openStream: () => new LiveStream(),
-      priming: undefined,
-      closeAfterMs: undefined,
-    },
-  );
+  const exchange = new PostExchange(post.requests, {
+    accepts: post.accepts,
+    isBatch: post.frame.type === 'batch',
+    headers: {},
+    keepAliveMs: post.keepAliveMs,
+    maxSseBufferBytes: post.maxSseBufferBytes,
+    streams: LIVE_STREAMS,
+    priming: undefined,
+    closeAfterMs: undefined,
+  });
   const vias = new Map<RequestId, PostVia>();
   const stopWatching = request.onGone(() => {
     for (const via of vias.values()) via.cancel('The connection closed');
@@ -77,6 +74,9 @@ export function serveSessionlessPost(
   }
   return exchange.response;
 }
+
+/** A sessionless POST's stream is live only: nothing is kept to resume it from. */
+const LIVE_STREAMS = { openPostStream: (): PostStream => new LiveStream() };
 
 /** One request's way back: notifications on the POST's stream, its cancellation, its sender. */
 class PostVia implements RequestVia {
