@@ -106,8 +106,10 @@ test('a reader never sees half a file: every read during 40 rewrites of a large 
 test('exclusive: the flows of two stores on one file (two processes) run one at a time, under <file>.lock', async () => {
   await using dir = await temporaryDirectory();
   const path = join(dir.path, 'tokens.json');
+  let onWait = (): void => {};
+  const waited = new Promise<void>((resolve) => (onWait = resolve));
   const first = createFileTokenStore(path);
-  const second = createFileTokenStore(path);
+  const second = createFileTokenStore(path, { onLockWait: () => onWait() });
   const seen: string[] = [];
   let release: (() => void) | undefined;
   const held = first.exclusive!(async () => {
@@ -117,11 +119,13 @@ test('exclusive: the flows of two stores on one file (two processes) run one at 
     await first.set('https://as.example', RECORD);
     seen.push('first out');
   });
+  // The second flow starts once the first holds the lock (started together, either may win it).
+  while (release === undefined) await new Promise((resolve) => setImmediate(resolve));
   const waiting = second.exclusive!(async () => {
     seen.push('second in');
     return second.get('https://as.example');
   });
-  while (release === undefined) await new Promise((resolve) => setImmediate(resolve));
+  await waited;
   release();
   await held;
   assert.deepEqual(await waiting, RECORD, 'the waiter reads what the holder wrote');
