@@ -82,14 +82,8 @@ export function createHttpHandler(
         return sessions.closeAll();
       },
     },
-    readyOf(sessions.ready, fanOut.ready),
+    whenSubscribed([sessions.ready, fanOut.ready]),
   );
-}
-
-/** What the endpoint waits for before serving: every bus subscription of the handler in place. */
-function readyOf(...waits: Array<Promise<void> | undefined>): Promise<void> | undefined {
-  const pending = waits.filter((wait) => wait !== undefined);
-  return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
 }
 
 /**
