@@ -41,9 +41,17 @@ function feed(
   input: Buffer,
   cuts: readonly number[],
   limit: number | undefined,
+  isTextHandled = false,
 ): { lines: NdjsonLine[]; hadPartialLine: boolean } {
   const lines: NdjsonLine[] = [];
-  const splitter = new NdjsonSplitter((line) => lines.push(line), { maxMessageBytes: limit });
+  // With `handleText` the lines come as bare text, wrapped here so both ways meet the same model,
+  // and only oversize markers may come to `handleLine`.
+  const handleText = isTextHandled ? (text: string) => lines.push({ type: 'line', text }) : undefined;
+  const handleLine = (line: NdjsonLine): void => {
+    if (isTextHandled) assert.equal(line.type, 'oversize', 'a complete line given to handleLine');
+    lines.push(line);
+  };
+  const splitter = new NdjsonSplitter(handleLine, { maxMessageBytes: limit, handleText });
   let start = 0;
   for (const cut of [...cuts.map((c) => c % (input.length + 1)).sort((a, b) => a - b), input.length]) {
     splitter.push(input.subarray(start, cut));
@@ -94,6 +102,15 @@ describe('NDJSON framing properties', () => {
           [Buffer.from('{"k":"é😀"}\n'), [7, 9, 11], undefined],
         ],
       },
+    );
+  });
+
+  test('with handleText, complete lines come to it as text, in the same order with oversize ones (STDIO-2)', async (t) => {
+    await checkProperty(
+      t,
+      fc.property(input, cuts, limit, (bytes, at, max) => {
+        assertLikeModel(feed(bytes, at, max, true).lines, model(bytes, max ?? Number.MAX_SAFE_INTEGER));
+      }),
     );
   });
 

@@ -26,6 +26,11 @@ export type NdjsonLine =
 export interface NdjsonSplitterOptions {
   /** The largest line (in bytes, excluding the line ending) that is delivered; default 64 MiB. */
   maxMessageBytes?: number | undefined;
+  /**
+   * When given, each complete line comes here as its text, and `handleLine` sees only oversize
+   * markers: no object per line, for a reader of many small lines (a stdio channel under load).
+   */
+  handleText?: ((text: string) => void) | undefined;
 }
 
 const LF = 0x0a;
