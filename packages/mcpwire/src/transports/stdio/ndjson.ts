@@ -48,6 +48,7 @@ const TAB = 0x09;
 export class NdjsonSplitter {
   readonly #limit: number;
   readonly #handleLine: (line: NdjsonLine) => void;
+  readonly #handleText: (text: string) => void;
   /** Bytes of the current, unterminated line, held as views into the chunks they came in. */
   #pieces: Buffer[] = [];
   #pendingBytes = 0;
@@ -61,6 +62,7 @@ export class NdjsonSplitter {
     }
     this.#limit = limit;
     this.#handleLine = handleLine;
+    this.#handleText = options.handleText ?? ((text) => handleLine({ type: 'line', text }));
   }
 
   /** Feeds the next chunk; a string is taken as UTF-8 text. Delivers every line it completes. */
@@ -181,7 +183,7 @@ export class NdjsonSplitter {
     let first = start;
     while (first < end && isJsonWhitespace(bytes[first]!)) first++;
     if (first === end) return;
-    this.#handleLine({ type: 'line', text: bytes.toString('utf8', start, end) });
+    this.#handleText(bytes.toString('utf8', start, end));
   }
 
   /** Delivers each line of `text` (complete lines joined by `\n`, each within the limit), as #emit does. */
@@ -194,7 +196,7 @@ export class NdjsonSplitter {
       if (end > start && text.charCodeAt(end - 1) === CR) end--;
       let first = start;
       while (first < end && isJsonWhitespace(text.charCodeAt(first))) first++;
-      if (first < end) this.#handleLine({ type: 'line', text: text.slice(start, end) });
+      if (first < end) this.#handleText(text.slice(start, end));
       start = next + 1;
     }
   }

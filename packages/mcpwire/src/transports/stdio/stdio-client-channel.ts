@@ -3,14 +3,14 @@
 
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { encodeMessage } from '../../jsonrpc/codec.ts';
+import { decodeFrame, encodeMessage } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { decodeLine } from './decode-line.ts';
 import { Inbox } from '../inbox.ts';
 import { LineWriter } from './line-writer.ts';
-import { NdjsonSplitter, type NdjsonLine } from './ndjson.ts';
+import { NdjsonSplitter } from './ndjson.ts';
 import { ProcessExitError, type ExitStatus } from './process-errors.ts';
 import { hasExited, shutdownProcess } from './process-shutdown.ts';
 import { StderrCapture, type StderrOption } from './stderr-capture.ts';
@@ -65,8 +65,10 @@ export class StdioClientChannel implements Channel {
     // Coalescing: a client pipelining N requests in one tick writes them with one syscall.
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin", isCoalescing: true });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
-    const splitter = new NdjsonSplitter((line) => this.#handleLine(line), {
+    // Lines as bare text: no object per line on the path every answer takes.
+    const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
       maxMessageBytes: options.maxMessageBytes,
+      handleText: (text) => this.#handleText(text),
     });
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout.on('end', () => {
@@ -152,11 +154,10 @@ export class StdioClientChannel implements Channel {
     return this.#shutdown ?? Promise.resolve();
   }
 
-  #handleLine(line: NdjsonLine): void {
+  #handleText(text: string): void {
     const listener = this.#rawLines;
-    if (listener !== undefined && line.type === 'line' && !this.#inbox.isClosed && listener(line.text))
-      return;
-    this.#inbox.deliver(decodeLine(line));
+    if (listener !== undefined && !this.#inbox.isClosed && listener(text)) return;
+    this.#inbox.deliver(decodeFrame(text));
   }
 
   /** Gives the last stdout lines and stderr a moment to arrive after exit or stdout EOF. */
