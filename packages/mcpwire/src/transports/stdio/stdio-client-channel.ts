@@ -24,6 +24,13 @@ export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable | n
  */
 export type RawLineListener = (text: string) => boolean;
 
+/**
+ * Given each complete stdout line as a view of its bytes, `bytes[start, end)` (see
+ * {@link StdioClientChannel.takeLineBytes}); returns true when it took the line. The view is valid
+ * only during the call. Must not throw.
+ */
+export type RawLineBytesListener = (bytes: Buffer, start: number, end: number) => boolean;
+
 /** Options of {@link StdioClientChannel}, resolved by the transport. */
 export interface StdioClientChannelOptions {
   maxMessageBytes: number | undefined;
@@ -115,6 +122,14 @@ export class StdioClientChannel implements Channel {
   takeLines(listener: RawLineListener | undefined): void {
     this.#rawLines = listener;
   }
+
+  /**
+   * Gives each complete stdout line to `listener` from now on (undefined: to nobody) as bytes, before
+   * it is decoded to text, on the terms of `takeLines` (in order, never blank, without its line
+   * ending, never over the cap); a line it does not take goes on as text, to `takeLines`' listener
+   * and then the receiver. For a caller that matches lines as bytes: a line it takes is never decoded.
+   */
+  takeLineBytes(_listener: RawLineBytesListener | undefined): void {}
 
   /**
    * Writes `text` (whole lines, each ending in `\n`, JSON the caller encoded) to the process's stdin,
