@@ -1,7 +1,7 @@
 // `load`'s wire engine over stdio: sits between the Client and its process channel, writes the
 // timed loop's requests as text straight to the channel (writeRaw: whose writer sends all written in
 // one tick as one write, with no promise) and takes their answers by id from the channel's lines
-// before they are decoded (takeLines), settling each request as its answer is read (a closed-loop
+// as bytes, before they are decoded (takeLineBytes), settling each request as its answer is read (a closed-loop
 // worker's reused request: no promise per request); every other line (the Client's own answers, the
 // server's requests and notifications) still reaches the Client. A request's send time is the moment
 // of the write that carries it, its answer's the moment it is taken.
@@ -28,7 +28,7 @@ import type { SendTiming } from './send-timing.ts';
 import { TimeoutSweep, type EngineRequest } from './timeout-sweep.ts';
 
 /** The library's stdio channel's raw seam: its lines before they are decoded, text written as is. */
-type RawChannel = Pick<StdioClientChannel, 'takeLines' | 'writeRaw'>;
+type RawChannel = Pick<StdioClientChannel, 'takeLineBytes' | 'writeRaw'>;
 
 /** One connection's engine over stdio; `wrap` is given the Client's channel once. */
 export class StdioEngine {
@@ -76,7 +76,7 @@ export class StdioEngine {
     this.#channel = channel;
     if (isRawChannel(channel)) {
       this.#raw = channel;
-      channel.takeLines(this.#takeLine);
+      channel.takeLineBytes(this.#takeLine);
     }
     const wrapped: Channel = {
       open: (receiver: ChannelReceiver) =>
@@ -154,14 +154,16 @@ export class StdioEngine {
    * line that is the last result answer again around another id (same-answer.ts); nothing is
    * parsed while none of the engine's requests is in flight (the handshake, the Client's requests).
    */
-  readonly #takeLine = (text: string): boolean => {
+  readonly #takeLine = (bytes: Buffer, start: number, end: number): boolean => {
     if (this.#pending.size === 0) return false;
-    // The last result again around another id: settled with the result already parsed.
-    const sameId = this.#sameAnswer.idOf(text);
+    // The last result again around another id: settled with the result already parsed, and the
+    // line never decoded to text.
+    const sameId = this.#sameAnswer.idOf(bytes, start, end);
     if (sameId !== -1) {
       const request = this.#pending.get(sameId);
       if (request !== undefined) return this.#resolve(sameId, request, this.#sameAnswer.result);
     }
+    const text = bytes.toString('utf8', start, end);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -241,7 +243,7 @@ export class StdioEngine {
 
   #close(error: Error | undefined): void {
     this.#isClosed = true;
-    this.#raw?.takeLines(undefined);
+    this.#raw?.takeLineBytes(undefined);
     this.#sweep.stop();
     const failure = error ?? new ConnectionClosedError('The stdio channel is closed');
     const requests: EngineRequest[] = [];
@@ -253,11 +255,11 @@ export class StdioEngine {
   /** Stops the timeout sweep (the channel is closed by the Client). */
   dispose(): void {
     this.#sweep.stop();
-    this.#raw?.takeLines(undefined);
+    this.#raw?.takeLineBytes(undefined);
   }
 }
 
 function isRawChannel(channel: Channel): channel is Channel & RawChannel {
   const candidate = channel as Partial<RawChannel>;
-  return typeof candidate.takeLines === 'function' && typeof candidate.writeRaw === 'function';
+  return typeof candidate.takeLineBytes === 'function' && typeof candidate.writeRaw === 'function';
 }

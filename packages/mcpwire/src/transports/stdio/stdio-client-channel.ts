@@ -62,6 +62,7 @@ export class StdioClientChannel implements Channel {
   readonly #ended: Promise<ConnectionClosedError | undefined>;
   #settleEnded: (error: ConnectionClosedError | undefined) => void = () => {};
   #rawLines: RawLineListener | undefined;
+  readonly #splitter: NdjsonSplitter;
 
   /** Takes ownership of a process that has spawned; reads its stdout from now on. */
   constructor(child: ServerProcess, options: StdioClientChannelOptions) {
@@ -73,10 +74,10 @@ export class StdioClientChannel implements Channel {
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin", isCoalescing: true });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
     // Lines as bare text: no object per line on the path every answer takes.
-    const splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
+    const splitter = (this.#splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
       maxMessageBytes: options.maxMessageBytes,
       handleText: (text) => this.#handleText(text),
-    });
+    }));
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout.on('end', () => {
       splitter.end();
@@ -129,7 +130,13 @@ export class StdioClientChannel implements Channel {
    * ending, never over the cap); a line it does not take goes on as text, to `takeLines`' listener
    * and then the receiver. For a caller that matches lines as bytes: a line it takes is never decoded.
    */
-  takeLineBytes(_listener: RawLineBytesListener | undefined): void {}
+  takeLineBytes(listener: RawLineBytesListener | undefined): void {
+    this.#splitter.takeLineBytes(
+      listener === undefined
+        ? undefined
+        : (bytes, start, end) => !this.#inbox.isClosed && listener(bytes, start, end),
+    );
+  }
 
   /**
    * Writes `text` (whole lines, each ending in `\n`, JSON the caller encoded) to the process's stdin,
