@@ -1,6 +1,7 @@
 // `load` over stdio reads one answer per request, and under load most servers answer the same call
 // with the same bytes but for the id. This remembers the last result answer as the text before and
-// after its id, so a line that is that text around another id is settled without a parse: its result
+// after its id, so a line that is that text around another id is settled without a parse (matched as
+// bytes, before it is decoded): its result
 // is the one already parsed (the consumers only read it). Any other line is parsed as before.
 //
 // A template is kept only once proven: the id's text occurs once in the line, and swapping two other
@@ -10,6 +11,7 @@
 // that proved none), none is made. Only an answer counts as a miss (the engine says so once it has
 // parsed the line): a notification or request between answers leaves the template as it is.
 
+import { Buffer } from 'node:buffer';
 import type { JsonObject } from 'mcpwire';
 
 /** Templates that may miss on their first use (or fail their proof) before the cache gives up for this connection. */
@@ -23,10 +25,12 @@ const MAX_ID_DIGITS = 16;
 
 const ZERO = 48;
 const NINE = 57;
+const EMPTY = Buffer.alloc(0);
 
 export class SameAnswer {
-  #prefix = '';
-  #suffix = '';
+  /** The template as UTF-8 bytes: lines are matched before they are decoded (no string per answer). */
+  #prefix = EMPTY;
+  #suffix = EMPTY;
   #result: JsonObject | undefined;
   /** Whether the current template has matched a line since it was made. */
   #hasMatched = false;
@@ -34,26 +38,24 @@ export class SameAnswer {
   #missedTemplates = 0;
 
   /**
-   * The id of `text` when it is the remembered answer around another id, else -1; a -1 changes
-   * nothing until the engine has parsed the line and calls `countMiss` for an answer.
+   * The id of the line `bytes[start, end)` when it is the remembered answer around another id, else
+   * -1; a -1 changes nothing until the engine has parsed the line and calls `countMiss` for an answer.
    */
-  idOf(text: string): number {
+  idOf(bytes: Buffer, start: number, end: number): number {
     if (this.#result === undefined) return -1;
-    const start = this.#prefix.length;
-    const end = text.length - this.#suffix.length;
-    const digits = end - start;
+    const prefix = this.#prefix;
+    const suffix = this.#suffix;
+    const idStart = start + prefix.length;
+    const idEnd = end - suffix.length;
+    const digits = idEnd - idStart;
     // JSON numbers have no leading zero: a line with "0123" is parsed (and refused) as before.
-    if (
-      digits < 1 ||
-      digits > MAX_ID_DIGITS ||
-      (digits > 1 && text.charCodeAt(start) === ZERO) ||
-      !text.startsWith(this.#prefix) ||
-      !text.endsWith(this.#suffix)
-    )
-      return -1;
+    if (digits < 1 || digits > MAX_ID_DIGITS || (digits > 1 && bytes[idStart] === ZERO)) return -1;
+    // A loop over bytes, which the compiler keeps inline, where the string builtins were calls.
+    for (let index = 0; index < prefix.length; index++) if (bytes[start + index] !== prefix[index]) return -1;
+    for (let index = 0; index < suffix.length; index++) if (bytes[idEnd + index] !== suffix[index]) return -1;
     let id = 0;
-    for (let index = start; index < end; index++) {
-      const code = text.charCodeAt(index);
+    for (let index = idStart; index < idEnd; index++) {
+      const code = bytes[index]!;
       if (code < ZERO || code > NINE) return -1;
       id = id * 10 + (code - ZERO);
     }
@@ -87,8 +89,8 @@ export class SameAnswer {
       this.#missedTemplates++;
       return;
     }
-    this.#prefix = prefix;
-    this.#suffix = suffix;
+    this.#prefix = Buffer.from(prefix, 'utf8');
+    this.#suffix = Buffer.from(suffix, 'utf8');
     this.#result = result;
     this.#hasMatched = false;
     this.#missStreak = 0;

@@ -8,7 +8,7 @@ export {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   type StdioClientTransportOptions,
 } from './stdio-client-transport.ts';
-export type { StdioClientChannel, RawLineListener } from './stdio-client-channel.ts';
+export type { StdioClientChannel, RawLineListener, RawLineBytesListener } from './stdio-client-channel.ts';
 export type { StderrOption } from './stderr-capture.ts';
 export { ProcessSpawnError, ProcessExitError, type ExitStatus } from './process-errors.ts';
 export { shutdownProcess } from './process-shutdown.ts';

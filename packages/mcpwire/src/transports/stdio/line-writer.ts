@@ -1,6 +1,8 @@
 // Writes lines to a Node Writable with backpressure; a failing stream (EPIPE, destroyed, ended)
 // rejects writes with ConnectionClosedError instead of throwing or crashing the process.
 
+// Imported, not the global: in Node 20 `process` on globalThis is a getter, called on every use.
+import { nextTick } from 'node:process';
 import type { Writable } from 'node:stream';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 
@@ -203,7 +205,7 @@ export class LineWriter {
     // then one write at the end of the tick, one syscall and one callback, not one each.
     if (this.#batchCount++ === 0) {
       if (this.#isTurnLong) setImmediate(this.#flushBatch);
-      else process.nextTick(this.#flushBatch);
+      else nextTick(this.#flushBatch);
     }
     this.#batchText += text;
   }

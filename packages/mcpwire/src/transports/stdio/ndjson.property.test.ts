@@ -41,9 +41,29 @@ function feed(
   input: Buffer,
   cuts: readonly number[],
   limit: number | undefined,
+  isTextHandled = false,
+  isByteTaken = false,
 ): { lines: NdjsonLine[]; hadPartialLine: boolean } {
   const lines: NdjsonLine[] = [];
-  const splitter = new NdjsonSplitter((line) => lines.push(line), { maxMessageBytes: limit });
+  // With `handleText` the lines come as bare text, wrapped here so both ways meet the same model,
+  // and only oversize markers may come to `handleLine`.
+  const handleText = isTextHandled
+    ? (text: string) => {
+        // A line the byte listener took must go no further.
+        assert.equal(isByteTaken, false, `a line taken as bytes went on as text: ${text}`);
+        lines.push({ type: 'line', text });
+      }
+    : undefined;
+  const handleLine = (line: NdjsonLine): void => {
+    if (isTextHandled) assert.equal(line.type, 'oversize', 'a complete line given to handleLine');
+    lines.push(line);
+  };
+  const splitter = new NdjsonSplitter(handleLine, { maxMessageBytes: limit, handleText });
+  if (isByteTaken)
+    splitter.takeLineBytes((chunk, start, end) => {
+      lines.push({ type: 'line', text: chunk.toString('utf8', start, end) });
+      return true;
+    });
   let start = 0;
   for (const cut of [...cuts.map((c) => c % (input.length + 1)).sort((a, b) => a - b), input.length]) {
     splitter.push(input.subarray(start, cut));
@@ -94,6 +114,24 @@ describe('NDJSON framing properties', () => {
           [Buffer.from('{"k":"é😀"}\n'), [7, 9, 11], undefined],
         ],
       },
+    );
+  });
+
+  test('with handleText, complete lines come to it as text, in the same order with oversize ones (STDIO-2)', async (t) => {
+    await checkProperty(
+      t,
+      fc.property(input, cuts, limit, (bytes, at, max) => {
+        assertLikeModel(feed(bytes, at, max, true).lines, model(bytes, max ?? Number.MAX_SAFE_INTEGER));
+      }),
+    );
+  });
+
+  test('with takeLineBytes, every complete line comes to it as bytes, in the same order with oversize ones (STDIO-2)', async (t) => {
+    await checkProperty(
+      t,
+      fc.property(input, cuts, limit, (bytes, at, max) => {
+        assertLikeModel(feed(bytes, at, max, true, true).lines, model(bytes, max ?? Number.MAX_SAFE_INTEGER));
+      }),
     );
   });
 

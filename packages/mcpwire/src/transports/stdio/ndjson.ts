@@ -26,6 +26,11 @@ export type NdjsonLine =
 export interface NdjsonSplitterOptions {
   /** The largest line (in bytes, excluding the line ending) that is delivered; default 64 MiB. */
   maxMessageBytes?: number | undefined;
+  /**
+   * When given, each complete line comes here as its text, and `handleLine` sees only oversize
+   * markers: no object per line, for a reader of many small lines (a stdio channel under load).
+   */
+  handleText?: ((text: string) => void) | undefined;
 }
 
 const LF = 0x0a;
@@ -43,11 +48,13 @@ const TAB = 0x09;
 export class NdjsonSplitter {
   readonly #limit: number;
   readonly #handleLine: (line: NdjsonLine) => void;
+  readonly #handleText: (text: string) => void;
   /** Bytes of the current, unterminated line, held as views into the chunks they came in. */
   #pieces: Buffer[] = [];
   #pendingBytes = 0;
   /** While skipping an oversize line: how many of its bytes were seen; -1 when not skipping. */
   #skippedBytes = -1;
+  #takeBytes: ((bytes: Buffer, start: number, end: number) => boolean) | undefined;
 
   constructor(handleLine: (line: NdjsonLine) => void, options: NdjsonSplitterOptions = {}) {
     const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -56,6 +63,7 @@ export class NdjsonSplitter {
     }
     this.#limit = limit;
     this.#handleLine = handleLine;
+    this.#handleText = options.handleText ?? ((text) => handleLine({ type: 'line', text }));
   }
 
   /** Feeds the next chunk; a string is taken as UTF-8 text. Delivers every line it completes. */
@@ -67,8 +75,9 @@ export class NdjsonSplitter {
       // Nothing held and no line of the chunk can be over the limit: decode its complete lines in
       // one call and split the text, not one native indexOf and one decode per line (a chunk of
       // pipelined requests holds dozens). `\n` never occurs inside a UTF-8 sequence, so the lines
-      // are the same as decoded one by one.
-      this.#emitLines(bytes.toString('utf8', 0, last));
+      // are the same as decoded one by one. A byte listener is given each line's bytes instead.
+      if (this.#takeBytes === undefined) this.#emitLines(bytes.toString('utf8', 0, last));
+      else this.#emitEach(bytes, last);
       start = last + 1;
     } else {
       let newline = last === -1 ? -1 : bytes.indexOf(LF);
@@ -94,6 +103,16 @@ export class NdjsonSplitter {
     if (this.#pendingBytes === 0) return;
     const line = this.#takePending();
     this.#emit(line, 0, line.length);
+  }
+
+  /**
+   * Gives each complete line within the limit to `listener` from now on (undefined: to nobody) as a
+   * view of its bytes, `bytes[start, end)` (no `\n`, no trailing `\r`, never blank), before it is
+   * decoded: a line it returns true for goes no further, any other is delivered as text as before.
+   * The view is valid only during the call. Oversize lines never reach it.
+   */
+  takeLineBytes(listener: ((bytes: Buffer, start: number, end: number) => boolean) | undefined): void {
+    this.#takeBytes = listener;
   }
 
   /** True when part of a line is held, waiting for its newline. */
@@ -176,7 +195,21 @@ export class NdjsonSplitter {
     let first = start;
     while (first < end && isJsonWhitespace(bytes[first]!)) first++;
     if (first === end) return;
-    this.#handleLine({ type: 'line', text: bytes.toString('utf8', start, end) });
+    if (this.#takeBytes?.(bytes, start, end) === true) return;
+    this.#handleText(bytes.toString('utf8', start, end));
+  }
+
+  /** Delivers each line of `bytes[0, last]` (`last` is its last `\n`) as #emit does: the byte listener's path. */
+  #emitEach(bytes: Buffer, last: number): void {
+    let start = 0;
+    for (
+      let newline = bytes.indexOf(LF);
+      newline !== -1 && newline <= last;
+      newline = bytes.indexOf(LF, start)
+    ) {
+      this.#emit(bytes, start, newline);
+      start = newline + 1;
+    }
   }
 
   /** Delivers each line of `text` (complete lines joined by `\n`, each within the limit), as #emit does. */
@@ -189,7 +222,7 @@ export class NdjsonSplitter {
       if (end > start && text.charCodeAt(end - 1) === CR) end--;
       let first = start;
       while (first < end && isJsonWhitespace(text.charCodeAt(first))) first++;
-      if (first < end) this.#handleLine({ type: 'line', text: text.slice(start, end) });
+      if (first < end) this.#handleText(text.slice(start, end));
       start = next + 1;
     }
   }

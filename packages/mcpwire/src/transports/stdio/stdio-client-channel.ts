@@ -3,14 +3,14 @@
 
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { encodeMessage } from '../../jsonrpc/codec.ts';
+import { decodeFrame, encodeMessage } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import type { Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
 import { decodeLine } from './decode-line.ts';
 import { Inbox } from '../inbox.ts';
 import { LineWriter } from './line-writer.ts';
-import { NdjsonSplitter, type NdjsonLine } from './ndjson.ts';
+import { NdjsonSplitter } from './ndjson.ts';
 import { ProcessExitError, type ExitStatus } from './process-errors.ts';
 import { hasExited, shutdownProcess } from './process-shutdown.ts';
 import { StderrCapture, type StderrOption } from './stderr-capture.ts';
@@ -23,6 +23,13 @@ export type ServerProcess = ChildProcessByStdio<Writable, Readable, Readable | n
  * {@link StdioClientChannel.takeLines}); returns true when it took the line. Must not throw.
  */
 export type RawLineListener = (text: string) => boolean;
+
+/**
+ * Given each complete stdout line as a view of its bytes, `bytes[start, end)` (see
+ * {@link StdioClientChannel.takeLineBytes}); returns true when it took the line. The view is valid
+ * only during the call. Must not throw.
+ */
+export type RawLineBytesListener = (bytes: Buffer, start: number, end: number) => boolean;
 
 /** Options of {@link StdioClientChannel}, resolved by the transport. */
 export interface StdioClientChannelOptions {
@@ -55,6 +62,7 @@ export class StdioClientChannel implements Channel {
   readonly #ended: Promise<ConnectionClosedError | undefined>;
   #settleEnded: (error: ConnectionClosedError | undefined) => void = () => {};
   #rawLines: RawLineListener | undefined;
+  readonly #splitter: NdjsonSplitter;
 
   /** Takes ownership of a process that has spawned; reads its stdout from now on. */
   constructor(child: ServerProcess, options: StdioClientChannelOptions) {
@@ -65,9 +73,11 @@ export class StdioClientChannel implements Channel {
     // Coalescing: a client pipelining N requests in one tick writes them with one syscall.
     this.#writer = new LineWriter(child.stdin, { name: "the server process's stdin", isCoalescing: true });
     this.#stderr = new StderrCapture(child.stderr, options.stderr);
-    const splitter = new NdjsonSplitter((line) => this.#handleLine(line), {
+    // Lines as bare text: no object per line on the path every answer takes.
+    const splitter = (this.#splitter = new NdjsonSplitter((line) => this.#inbox.deliver(decodeLine(line)), {
       maxMessageBytes: options.maxMessageBytes,
-    });
+      handleText: (text) => this.#handleText(text),
+    }));
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout.on('end', () => {
       splitter.end();
@@ -115,6 +125,20 @@ export class StdioClientChannel implements Channel {
   }
 
   /**
+   * Gives each complete stdout line to `listener` from now on (undefined: to nobody) as bytes, before
+   * it is decoded to text, on the terms of `takeLines` (in order, never blank, without its line
+   * ending, never over the cap); a line it does not take goes on as text, to `takeLines`' listener
+   * and then the receiver. For a caller that matches lines as bytes: a line it takes is never decoded.
+   */
+  takeLineBytes(listener: RawLineBytesListener | undefined): void {
+    this.#splitter.takeLineBytes(
+      listener === undefined
+        ? undefined
+        : (bytes, start, end) => !this.#inbox.isClosed && listener(bytes, start, end),
+    );
+  }
+
+  /**
    * Writes `text` (whole lines, each ending in `\n`, JSON the caller encoded) to the process's stdin,
    * in order with `send` and through the same writer (the writes of one tick are one write), but
    * with no promise. False, writing nothing, once the channel is closed or stdin has failed; a
@@ -152,11 +176,10 @@ export class StdioClientChannel implements Channel {
     return this.#shutdown ?? Promise.resolve();
   }
 
-  #handleLine(line: NdjsonLine): void {
+  #handleText(text: string): void {
     const listener = this.#rawLines;
-    if (listener !== undefined && line.type === 'line' && !this.#inbox.isClosed && listener(line.text))
-      return;
-    this.#inbox.deliver(decodeLine(line));
+    if (listener !== undefined && !this.#inbox.isClosed && listener(text)) return;
+    this.#inbox.deliver(decodeFrame(text));
   }
 
   /** Gives the last stdout lines and stderr a moment to arrive after exit or stdout EOF. */

@@ -66,6 +66,34 @@ describe('StdioClientChannel: raw lines', { timeout: 20_000 }, () => {
     assert.deepEqual(receiver.frames, [{ type: 'message', message: second }]);
   });
 
+  it('gives each line as bytes to takeLineBytes first: one taken goes no further, one not taken goes on as text', async () => {
+    const { channel, receiver } = await start();
+    const bytesGiven: string[] = [];
+    const textsGiven: string[] = [];
+    channel.takeLineBytes((bytes, start, end) => {
+      const text = bytes.toString('utf8', start, end);
+      bytesGiven.push(text);
+      return text.includes('"id":1,');
+    });
+    channel.takeLines((text) => {
+      textsGiven.push(text);
+      return text.includes('"id":2,');
+    });
+    channel.writeRaw(request(1, 'one') + request(2, 'two') + request(3, 'three', { n: '中文 😀' }));
+    const third = await receiver.waitForMessage((m) => m.id === 3);
+    assert.deepEqual(bytesGiven, [
+      '{"jsonrpc":"2.0","id":1,"result":{"method":"one","params":{}}}',
+      '{"jsonrpc":"2.0","id":2,"result":{"method":"two","params":{}}}',
+      '{"jsonrpc":"2.0","id":3,"result":{"method":"three","params":{"n":"中文 😀"}}}',
+    ]);
+    assert.deepEqual(textsGiven, bytesGiven.slice(1));
+    assert.deepEqual(receiver.frames, [{ type: 'message', message: third }]);
+    channel.takeLineBytes(undefined);
+    channel.writeRaw(request(4, 'four'));
+    await receiver.waitForMessage((m) => m.id === 4);
+    assert.equal(bytesGiven.length, 3);
+  });
+
   it('writes raw text in order with send, and stops giving lines once the listener is removed', async () => {
     const { channel, receiver } = await start();
     const given: string[] = [];
