@@ -13,7 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callgrindControl, callgrindRun, readDumpTotal } from './callgrind.ts';
+import { callgrindControl, callgrindRun } from './callgrind.ts';
+import { type DumpParts, readDumpParts } from './callgrind-parts.ts';
 import type { RawResponse, Workload } from './raw-driver.ts';
 import { loadAverageNow } from './machine.ts';
 import { workloads } from './workloads.ts';
@@ -144,8 +145,8 @@ async function open(connection: Connection, workload: Workload): Promise<void> {
   }
 }
 
-/** The instructions per call of one server for one workload, over the timed calls only. */
-async function measure(target: Target, workload: Workload): Promise<number> {
+/** The instructions of one server for one workload, over the timed calls only, whole and in parts. */
+async function measure(target: Target, workload: Workload): Promise<DumpParts> {
   const { folder, valgrindArgs } = callgrindRun('mcpwire-callgrind-');
   const connection = new Connection(target, valgrindArgs);
   try {
@@ -155,7 +156,7 @@ async function measure(target: Target, workload: Workload): Promise<number> {
     callgrindControl('-z', pid);
     await drive(connection, workload, 1 + warmup, calls);
     callgrindControl('-d', pid);
-    return readDumpTotal(folder) / calls;
+    return readDumpParts(folder);
   } finally {
     connection.child.kill('SIGKILL');
     // BENCH_KEEP_DUMPS keeps the dump for `callgrind_annotate` (per-function self cost).
@@ -171,8 +172,12 @@ console.log(
 for (const workload of workloads.filter((w) => era === undefined || w.era === era)) {
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const perCall = await measure(target, workload);
-      console.log(`${workload.name}\t${target.name}\t${Math.round(perCall)}`);
+      const parts = await measure(target, workload);
+      const perCall = (count: number): number => Math.round(count / calls);
+      // `work` leaves out V8's compiler and collector, whose share in the window depends on timing.
+      console.log(
+        `${workload.name}\t${target.name}\t${perCall(parts.total)}\twork ${perCall(parts.work)}\tcompile ${perCall(parts.compile)}\tcollect ${perCall(parts.collect)}`,
+      );
     }
   }
 }

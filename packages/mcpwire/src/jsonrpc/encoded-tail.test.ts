@@ -44,6 +44,10 @@ test('without the splice preconditions the message is serialised as it is', () =
     response({ a: 1, _meta: other, [encodedTail]: tail }),
     // `result` is not the response's last key.
     { jsonrpc: '2.0', result: { a: 1, _meta: tail.value, [encodedTail]: tail }, id: 3 } as unknown as Message,
+    // A key after `result` whose value is an object: its text also ends with `}}`.
+    { ...response({ a: 1, _meta: tail.value, [encodedTail]: tail }), extra: { b: 2 } } as unknown as Message,
+    // A key before `jsonrpc`: not the envelope the encoder writes itself.
+    { extra: 1, ...response({ a: 1, _meta: tail.value, [encodedTail]: tail }) } as unknown as Message,
     // A frozen result cannot lend its property for the splice.
     response(Object.freeze({ a: 1, _meta: tail.value, [encodedTail]: tail })),
     // Not a response at all.

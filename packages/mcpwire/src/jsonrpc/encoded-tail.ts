@@ -22,10 +22,11 @@ export function createEncodedTail(key: string, value: object): EncodedTail {
 }
 
 /**
- * The JSON text of `message` when it is a response (`result` its last key, as every response this
- * library builds has it) whose result carries a tail still holding its value; otherwise undefined
- * and the caller serialises as usual. Whoever attaches a tail must make its key the result's last
- * property and add none after it: the spliced text puts it last.
+ * The JSON text of `message` when it is a response of exactly `jsonrpc`, `id` and `result`, in that
+ * order, whose result carries a tail still holding its value; otherwise undefined and the caller
+ * serialises as usual. The encoder writes that envelope itself around the result's text, so nothing
+ * outside the result is searched. Whoever attaches a tail must make its key the result's last
+ * property: the spliced text puts it last.
  */
 export function encodeWithTail(message: object): string | undefined {
   const result = (message as { result?: unknown }).result;
@@ -34,24 +35,36 @@ export function encodeWithTail(message: object): string | undefined {
   if (tail === undefined) return undefined;
   const record = result as Record<string, unknown>;
   if (record[tail.key] !== tail.value || Object.isFrozen(record)) return undefined;
+  const id = envelopeId(message);
+  if (id === undefined) return undefined;
   // Undefined-valued properties are left out by JSON.stringify: the rest is serialised as usual,
-  // with the result's closing brace and the response's at the end.
+  // with the result's closing brace at the end.
   record[tail.key] = undefined;
   let text: string;
   try {
-    text = JSON.stringify(message);
+    text = JSON.stringify(record);
   } finally {
     record[tail.key] = tail.value;
   }
-  // Anything but `}}` at the end means `result` was not the response's last key: no splice.
-  const end = text.length - 2;
-  if (text.charCodeAt(end) !== CLOSE || text.charCodeAt(end + 1) !== CLOSE) return undefined;
+  const end = text.length - 1;
   const separator = text.charCodeAt(end - 1) === OPEN ? '' : ',';
-  return `${text.slice(0, end)}${separator}${tail.text}}}`;
+  return `{"jsonrpc":"2.0","id":${id},"result":${text.slice(0, end)}${separator}${tail.text}}}`;
+}
+
+const ENVELOPE_KEYS = ['jsonrpc', 'id', 'result'];
+
+/** The id's JSON text when `message`'s keys are exactly the response envelope's, in its order. */
+function envelopeId(message: object): string | undefined {
+  let index = 0;
+  // for-in walks own keys in JSON.stringify's order (a message is a plain object), without an array.
+  for (const key in message) if (key !== ENVELOPE_KEYS[index++]) return undefined;
+  if (index !== ENVELOPE_KEYS.length) return undefined;
+  const { jsonrpc, id } = message as { jsonrpc?: unknown; id?: unknown };
+  if (jsonrpc !== '2.0' || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+  return JSON.stringify(id);
 }
 
 const OPEN = 0x7b;
-const CLOSE = 0x7d;
 
 function deepFreeze(value: object): object {
   for (const inner of Object.values(value))
