@@ -13,8 +13,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { ExchangeHandler, HttpReply, HttpRequestView } from './exchange.ts';
-import { NodeHeaders } from './node-headers.ts';
+import type { ExchangeHandler, HeaderReader, HttpReply, HttpRequestView } from './exchange.ts';
 
 /**
  * A fetch-style handler; `close`, when present, is called when the server is closed. `exchange`,
@@ -63,11 +62,35 @@ export function createNodeListener(handler: FetchHandler): NodeListener {
 
 const NOT_FOUND = (): HttpReply => ({ status: 404, headers: {}, body: null });
 
+/** Case-insensitive lookup on node:http's lowercase header object (repeated headers are already joined). */
+class NodeHeaders implements HeaderReader {
+  readonly #raw: IncomingMessage['headers'];
+  constructor(raw: IncomingMessage['headers']) {
+    this.#raw = raw;
+  }
+  get(name: string): string | null {
+    // Callers name headers in lowercase; lowering it again for an absent header costs more than the lookup.
+    const value: unknown =
+      this.#raw[name] ?? (hasUpperCase(name) ? this.#raw[name.toLowerCase()] : undefined);
+    if (typeof value === 'string') return value;
+    // Only set-cookie is kept as an array; anything else (an inherited name) is no header.
+    return Array.isArray(value) ? value.join(', ') : null;
+  }
+}
+
+function hasUpperCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code >= 65 && code <= 90) return true;
+  }
+  return false;
+}
+
 /** The request view of one node:http exchange. */
 class NodeRequestView implements HttpRequestView {
   readonly method: string;
   readonly pathname: string;
-  readonly headers: NodeHeaders;
+  readonly headers: HeaderReader;
   /** A body refused half-read: the connection cannot be reused. */
   isBodyAbandoned = false;
   readonly #incoming: IncomingMessage;
@@ -79,7 +102,7 @@ class NodeRequestView implements HttpRequestView {
     this.#incoming = incoming;
     this.#outgoing = outgoing;
     this.method = incoming.method ?? 'GET';
-    this.headers = new NodeHeaders(incoming);
+    this.headers = new NodeHeaders(incoming.headers);
     const target = incoming.url ?? '/';
     if (target.startsWith('/')) {
       const query = target.indexOf('?');
@@ -94,7 +117,7 @@ class NodeRequestView implements HttpRequestView {
   }
 
   get host(): string {
-    return this.headers.get('host') ?? '';
+    return this.#incoming.headers.host ?? '';
   }
 
   get remoteAddress(): string | undefined {
@@ -107,8 +130,8 @@ class NodeRequestView implements HttpRequestView {
 
   readBody(limit: number): Promise<{ text: string } | { tooLarge: true }> {
     const incoming = this.#incoming;
-    const declared = this.headers.get('content-length');
-    if (declared !== null && Number(declared) > limit) {
+    const declared = incoming.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
       this.isBodyAbandoned = true;
       return Promise.resolve({ tooLarge: true });
     }
