@@ -71,13 +71,19 @@ export class NdjsonSplitter {
     const bytes = toBuffer(chunk);
     let start = 0;
     const last = bytes.lastIndexOf(LF);
-    if (last !== -1 && last <= this.#limit && this.#pendingBytes === 0 && this.#skippedBytes === -1) {
+    if (
+      last !== -1 &&
+      last <= this.#limit &&
+      this.#pendingBytes === 0 &&
+      this.#skippedBytes === -1 &&
+      this.#takeBytes === undefined
+    ) {
       // Nothing held and no line of the chunk can be over the limit: decode its complete lines in
       // one call and split the text, not one native indexOf and one decode per line (a chunk of
       // pipelined requests holds dozens). `\n` never occurs inside a UTF-8 sequence, so the lines
-      // are the same as decoded one by one. A byte listener is given each line's bytes instead.
-      if (this.#takeBytes === undefined) this.#emitLines(bytes.toString('utf8', 0, last));
-      else this.#emitEach(bytes, last);
+      // are the same as decoded one by one. A byte listener takes the line-by-line path below:
+      // it is given each line's bytes before any decode.
+      this.#emitLines(bytes.toString('utf8', 0, last));
       start = last + 1;
     } else {
       let newline = last === -1 ? -1 : bytes.indexOf(LF);
@@ -197,19 +203,6 @@ export class NdjsonSplitter {
     if (first === end) return;
     if (this.#takeBytes?.(bytes, start, end) === true) return;
     this.#handleText(bytes.toString('utf8', start, end));
-  }
-
-  /** Delivers each line of `bytes[0, last]` (`last` is its last `\n`) as #emit does: the byte listener's path. */
-  #emitEach(bytes: Buffer, last: number): void {
-    let start = 0;
-    for (
-      let newline = bytes.indexOf(LF);
-      newline !== -1 && newline <= last;
-      newline = bytes.indexOf(LF, start)
-    ) {
-      this.#emit(bytes, start, newline);
-      start = newline + 1;
-    }
   }
 
   /** Delivers each line of `text` (complete lines joined by `\n`, each within the limit), as #emit does. */
