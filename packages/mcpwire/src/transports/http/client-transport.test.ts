@@ -87,6 +87,35 @@ describe('StreamableHttpClientTransport', () => {
     );
   });
 
+  it('posts what is sent after notifications/initialized only once that POST was accepted, though sent back to back', async () => {
+    const server = sessionServer((r) => jsonResponse(resultFor(r, { content: [] })));
+    // The initialized notification's POST is slow to reach the server (another socket, a busy
+    // proxy): a relay that writes the next request at once must not overtake it.
+    const fetch = async (request: Request): Promise<Response> => {
+      if ((await request.clone().text()).includes('notifications/initialized'))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return server.fetch(request);
+    };
+    const channel = await new StreamableHttpClientTransport(ENDPOINT, { fetch, onError: () => {} }).connect();
+    const log = new ChannelLog(channel);
+    await channel.send(INITIALIZE);
+    const sent = [
+      channel.send({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      channel.send(request(2, 'tools/call', { name: 'echo' })),
+      channel.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }),
+    ];
+    await Promise.all(sent);
+    const posted = server.ofMethod('POST').map((received) => String(bodyOf(received).method));
+    assert.deepEqual(posted, [
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+      'notifications/roots/list_changed',
+    ]);
+    assert.deepEqual(log.messages.at(-1), { jsonrpc: '2.0', id: 2, result: { content: [] } });
+    await channel.close();
+  });
+
   it('runs a handshake-era session: session id and version on later requests, GET after initialized, DELETE on close', async () => {
     const server = sessionServer((r) => jsonResponse(resultFor(r, { tools: [] })));
     const channel = await connect(server);
