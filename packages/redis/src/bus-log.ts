@@ -1,38 +1,54 @@
-// The bus's replay log (issue 24, a lost answer after a Redis restart): pub/sub delivers at most once,
-// so a message published while a node's subscriber connection is reconnecting never reaches it. The
-// publish script appends every message to a short Redis Stream per topic and publishes it with the
-// entry's id in one step; a subscriber remembers the newest id it delivered per topic and, once its
-// connection is back, reads what it missed from the log.
+// The bus's replay log (issue 24): pub/sub delivers at most once, so a message published while a
+// node's subscription is away (its connection reconnecting, or a Redis Cluster shard's subscriptions
+// moving to a promoted master) never reaches it over pub/sub. The publish script appends every message
+// to a short Redis Stream per topic and publishes it with the entry's id and the id of the entry before
+// it, in one step. A subscriber remembers the newest id it delivered per topic: a message naming a
+// previous entry it has not delivered shows a gap, which it fills from the log first; what was lost
+// with nothing after it, a periodic read of the log finds.
 
 /**
  * KEYS[1]: the topic's log (a Stream in the channel's slot). ARGV: the channel, the message (JSON),
  * how many entries the log keeps (about), and `PUBLISH` or `SPUBLISH`. Appends the message, publishes
- * `<entry id> <message>`, and replies the entry id. One script, so the log's order is the channel's
- * order: a subscriber can drop any entry at or below the newest id it delivered.
+ * `<entry id> <previous entry id> <message>` (`0-0` when the log was empty), and replies the entry id.
+ * One script, so the log's order is the channel's order: a subscriber can drop any entry at or below
+ * the newest id it delivered, and knows it missed one when the previous id is above it.
  */
 export const PUBLISH_LOGGED = `
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+local previous = last and last[1] or '0-0'
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'm', ARGV[2])
-redis.call(ARGV[4], ARGV[1], id .. ' ' .. ARGV[2])
+redis.call(ARGV[4], ARGV[1], id .. ' ' .. previous .. ' ' .. ARGV[2])
 return id
 `;
 
-/** A published message as it crossed the channel: the log entry's id and the message's JSON. */
+/** A message as it crossed the channel: its log entry's id, the entry's before it, and its JSON. */
 export interface LoggedMessage {
+  readonly id: string;
+  readonly previous: string;
+  readonly json: string;
+}
+
+/** Splits `<entry id> <previous entry id> <JSON>` (what PUBLISH_LOGGED publishes); undefined for anything else. */
+export function readLogged(text: string): LoggedMessage | undefined {
+  const first = text.indexOf(' ');
+  const second = text.indexOf(' ', first + 1);
+  if (first <= 0 || second <= first + 1) return undefined;
+  const id = text.slice(0, first);
+  const previous = text.slice(first + 1, second);
+  if (!isEntryId(id) || !isEntryId(previous)) return undefined;
+  return { id, previous, json: text.slice(second + 1) };
+}
+
+/** A log entry as `XRANGE` gives it: its id and its message's JSON. */
+export interface LogEntry {
   readonly id: string;
   readonly json: string;
 }
 
-/** Splits `<entry id> <JSON>` (what PUBLISH_LOGGED publishes); undefined for anything else. */
-export function readLogged(text: string): LoggedMessage | undefined {
-  const space = text.indexOf(' ');
-  if (space <= 0 || !isEntryId(text.slice(0, space))) return undefined;
-  return { id: text.slice(0, space), json: text.slice(space + 1) };
-}
-
 /** The entries of an `XRANGE` reply (`[[id, ['m', json]], ...]`), in order; malformed ones skipped. */
-export function readRange(reply: unknown): LoggedMessage[] {
+export function readRange(reply: unknown): LogEntry[] {
   if (!Array.isArray(reply)) return [];
-  const entries: LoggedMessage[] = [];
+  const entries: LogEntry[] = [];
   for (const entry of reply as unknown[]) {
     if (!Array.isArray(entry)) continue;
     const [id, fields] = entry as [unknown, unknown];

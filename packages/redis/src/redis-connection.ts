@@ -13,10 +13,10 @@ export interface RedisSubscriber {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  /** A client's connection dropped, or came back (resubscribed). */
-  on(event: 'reconnecting' | 'ready', listener: () => void): unknown;
-  /** A cluster node's connection dropped, or came back; with the node (`{ host, port }`). */
-  on(event: 'node-reconnecting' | 'node-ready', listener: (node: unknown) => void): unknown;
+  /** A client's connection is ready (again, resubscribed). */
+  on(event: 'ready', listener: () => void): unknown;
+  /** A cluster node's connection is ready (again, resubscribed); with the node (`{ host, port }`). */
+  on(event: 'node-ready', listener: (node: unknown) => void): unknown;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   /** Sharded pub/sub (Redis 7), what the bus uses on a Redis Cluster. */
