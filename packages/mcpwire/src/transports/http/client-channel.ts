@@ -44,7 +44,8 @@ const DELETE_TIMEOUT_MS = 2000;
  * with HttpError, SessionExpiredError, ResponseStreamLostError, AnswerUndeliveredError or
  * FetchFailedError; an answer to a server request is re-posted after a network failure; a non-2xx whose
  * body is a JSON-RPC error for the request is delivered as that error instead. Frames are delivered
- * in arrival order; responses already delivered are not delivered again. `close` aborts every
+ * in arrival order; responses already delivered are not delivered again. What is sent after
+ * `notifications/initialized` is posted once that POST was answered (LIFE-4). `close` aborts every
  * stream, DELETEs a handshake-era session, then closes the fetcher's connections; it is idempotent.
  */
 export class StreamableHttpClientChannel implements Channel {
@@ -58,6 +59,11 @@ export class StreamableHttpClientChannel implements Channel {
   /** The protocol version of the latest stateless-era request; undefined in the handshake era. */
   #statelessVersion: string | undefined;
   #hasSentInitialize = false;
+  /**
+   * While `notifications/initialized` is being posted: what is sent after it waits, so a relay that
+   * writes the next request at once cannot have it reach the server first (POSTs travel apart).
+   */
+  #initializing: Promise<void> | undefined;
   #handshake: LegacySseConnection | undefined;
   #handshakeReady: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -103,9 +109,14 @@ export class StreamableHttpClientChannel implements Channel {
       this.#pending.addAll(message);
       return this.#handshake.send(message);
     }
+    if (this.#initializing !== undefined) await this.#initializing;
     if (isBatch(message)) return this.#sendBatch(message);
     if (isRequest(message)) return this.#sendRequest(message);
-    if (isNotification(message)) return this.#sendNotification(message);
+    if (isNotification(message)) {
+      const sent = this.#sendNotification(message);
+      if (message.method === 'notifications/initialized') this.#holdUntil(sent);
+      return sent;
+    }
     // An answer to a server request (handshake era only: S26-HTTP-3 sends no responses).
     return this.#posts.sendAnswer(message, () => this.#session.headers());
   }
@@ -124,6 +135,19 @@ export class StreamableHttpClientChannel implements Channel {
       done();
     });
     return this.#closing;
+  }
+
+  /** Later sends wait until `sent` settles (either way). */
+  #holdUntil(sent: Promise<void>): void {
+    const settled: Promise<void> = sent.then(
+      () => {
+        if (this.#initializing === settled) this.#initializing = undefined;
+      },
+      () => {
+        if (this.#initializing === settled) this.#initializing = undefined;
+      },
+    );
+    this.#initializing = settled;
   }
 
   async #sendRequest(request: JsonRpcRequest): Promise<void> {
