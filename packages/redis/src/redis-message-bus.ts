@@ -247,7 +247,7 @@ export class RedisMessageBus implements MessageBus, AsyncDisposable {
       subscriber.on('ready', () => this.#catchUp());
       subscriber.on('node-ready', () => this.#catchUp());
       await subscriber.connect();
-      if (this.#catchUpIntervalMs > 0) {
+      if (this.#catchUpIntervalMs > 0 && !this.#isClosed) {
         this.#catchUpTimer = setInterval(() => this.#catchUp(), this.#catchUpIntervalMs);
         this.#catchUpTimer.unref();
       }
