@@ -7,32 +7,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createClient } from 'redis';
 import { twoRedisNodes } from './support/nodes.ts';
 import { answerOf, open, postTo } from './support/mcp-http.ts';
 import { SseFrames } from './support/sse.ts';
+import { ask, replicasOf } from './support/cluster-admin.ts';
 import { redisSkipReason } from '../../../test/support/redis-server.ts';
 import { startRedisCluster } from '../../../test/support/redis-cluster.ts';
-
-/** Runs `command` on the node at `url`; its reply as text. */
-async function ask(url: string, command: readonly string[]): Promise<string> {
-  const client = createClient({ url, socket: { reconnectStrategy: false } });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return String(await client.sendCommand([...command]));
-  } finally {
-    client.destroy();
-  }
-}
-
-/** The URLs of the cluster's nodes that are replicas now. */
-async function replicasOf(urls: readonly string[]): Promise<string[]> {
-  const replicas: string[] = [];
-  for (const url of urls)
-    if ((await ask(url, ['INFO', 'replication'])).includes('role:slave')) replicas.push(url);
-  return replicas;
-}
 
 test('every replica promoted in turn under requests: each request served or 503, the session kept, the bus still crossing nodes', async (t) => {
   const skip = await redisSkipReason();
