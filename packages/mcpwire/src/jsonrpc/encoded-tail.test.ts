@@ -50,6 +50,10 @@ test('without the splice preconditions the message is serialised as it is', () =
     { extra: 1, ...response({ a: 1, _meta: tail.value, [encodedTail]: tail }) } as unknown as Message,
     // A frozen result cannot lend its property for the splice.
     response(Object.freeze({ a: 1, _meta: tail.value, [encodedTail]: tail })),
+    // Nor a result whose tail property is read-only (it is not frozen: the assignment itself refuses).
+    response(
+      Object.defineProperty({ a: 1, [encodedTail]: tail }, '_meta', { value: tail.value, enumerable: true }),
+    ),
     // Not a response at all.
     { jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: tail.value } } as Message,
   ];

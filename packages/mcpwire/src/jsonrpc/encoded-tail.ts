@@ -34,12 +34,18 @@ export function encodeWithTail(message: object): string | undefined {
   const tail = (result as { [encodedTail]?: EncodedTail })[encodedTail];
   if (tail === undefined) return undefined;
   const record = result as Record<string, unknown>;
-  if (record[tail.key] !== tail.value || Object.isFrozen(record)) return undefined;
+  if (record[tail.key] !== tail.value) return undefined;
   const id = envelopeId(message);
   if (id === undefined) return undefined;
   // Undefined-valued properties are left out by JSON.stringify: the rest is serialised as usual,
-  // with the result's closing brace at the end.
-  record[tail.key] = undefined;
+  // with the result's closing brace at the end. A frozen result (or a read-only property) cannot
+  // lend it: the assignment throws (modules are strict), which costs less to catch than a call to
+  // `Object.isFrozen` per answer costs to make.
+  try {
+    record[tail.key] = undefined;
+  } catch {
+    return undefined;
+  }
   let text: string;
   try {
     text = JSON.stringify(record);

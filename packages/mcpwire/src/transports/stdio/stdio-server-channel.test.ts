@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { PassThrough, Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
+import type { Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import { RecordingReceiver } from '../../../test/fixtures/stdio/recording-receiver.ts';
 import type { StdioClientChannel } from './stdio-client-channel.ts';
@@ -221,6 +222,38 @@ describe('createStdioServerChannel', () => {
     assert.deepEqual(
       written.map((line) => (JSON.parse(line) as { id: unknown }).id),
       [1, 'two'],
+    );
+  });
+
+  it('LIFE-13: a request answered while it is delivered is not waited for; a duplicate id answered so keeps the first', async () => {
+    // Were request 1 (answered within its delivery) counted as unanswered, this channel would wait ten minutes.
+    const { stdin, written, channel } = openChannel({ endDrainIdleMs: 600_000 });
+    let isFirstTwo = true;
+    const receiver = new (class extends RecordingReceiver {
+      override handleFrame(frame: Frame): void {
+        super.handleFrame(frame);
+        if (frame.type !== 'message' || !('id' in frame.message)) return;
+        const { id } = frame.message;
+        // Request 2 is left waiting; its duplicate is refused at once, as the Peer refuses an id in use.
+        if (id === 2 && isFirstTwo) isFirstTwo = false;
+        else if (id === 2)
+          void channel.send({ jsonrpc: '2.0', id, error: { code: -32600, message: 'in use' } });
+        else void channel.send({ jsonrpc: '2.0', id: id!, result: {} });
+      }
+    })();
+    channel.open(receiver);
+    stdin.end(
+      '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","id":2,"method":"b"}\n{"jsonrpc":"2.0","id":2,"method":"b"}\n',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(receiver.closes.length, 0, 'open while request 2 waits for its answer');
+    await channel.send({ jsonrpc: '2.0', id: 2, result: {} });
+    assert.equal(await receiver.waitForClose(), null);
+    assert.deepEqual(
+      written
+        .flatMap((chunk) => chunk.trim().split('\n'))
+        .map((line) => (JSON.parse(line) as { id: unknown }).id),
+      [1, 2, 2],
     );
   });
 

@@ -2,7 +2,7 @@
 // with stdout guarded so stray console output cannot corrupt the wire.
 
 import type { Readable, Writable } from 'node:stream';
-import { encodeMessage } from '../../jsonrpc/codec.ts';
+import { encodeMessage, type Frame } from '../../jsonrpc/codec.ts';
 import { ConnectionClosedError } from '../../jsonrpc/errors.ts';
 import { isNotification, type Message } from '../../jsonrpc/message.ts';
 import type { Channel, ChannelInfo, ChannelReceiver } from '../channel.ts';
@@ -79,9 +79,7 @@ class StdioServerChannel implements Channel {
     // First, so that a bad limit throws before anything is patched or subscribed.
     this.#splitter = new NdjsonSplitter(
       (line) => {
-        const frame = decodeLine(line);
-        this.#unanswered.read(frame);
-        this.#inbox.deliver(frame);
+        this.#unanswered.receive(decodeLine(line), this.#deliver);
       },
       { maxMessageBytes: options.maxMessageBytes },
     );
@@ -132,6 +130,10 @@ class StdioServerChannel implements Channel {
     this.#finish();
     return this.#flushed ?? Promise.resolve();
   }
+
+  readonly #deliver = (frame: Frame): void => {
+    this.#inbox.deliver(frame);
+  };
 
   readonly #onData = (chunk: Buffer | string): void => {
     this.#splitter.push(chunk);
