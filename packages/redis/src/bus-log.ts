@@ -21,11 +21,15 @@ redis.call(ARGV[4], ARGV[1], id .. ' ' .. previous .. ' ' .. ARGV[2])
 return id
 `;
 
-/** A message as it crossed the channel: its log entry's id, the entry's before it, and its JSON. */
-export interface LoggedMessage {
+/** A log entry as `XRANGE` gives it: its id and its message's JSON. */
+export interface LogEntry {
   readonly id: string;
-  readonly previous: string;
   readonly json: string;
+}
+
+/** A message as it crossed the channel: its log entry, and the id of the entry before it. */
+export interface LoggedMessage extends LogEntry {
+  readonly previous: string;
 }
 
 /** Splits `<entry id> <previous entry id> <JSON>` (what PUBLISH_LOGGED publishes); undefined for anything else. */
@@ -37,12 +41,6 @@ export function readLogged(text: string): LoggedMessage | undefined {
   const previous = text.slice(first + 1, second);
   if (!isEntryId(id) || !isEntryId(previous)) return undefined;
   return { id, previous, json: text.slice(second + 1) };
-}
-
-/** A log entry as `XRANGE` gives it: its id and its message's JSON. */
-export interface LogEntry {
-  readonly id: string;
-  readonly json: string;
 }
 
 /** The entries of an `XRANGE` reply (`[[id, ['m', json]], ...]`), in order; malformed ones skipped. */

@@ -139,14 +139,10 @@ export class StreamableHttpClientChannel implements Channel {
 
   /** Later sends wait until `sent` settles (either way). */
   #holdUntil(sent: Promise<void>): void {
-    const settled: Promise<void> = sent.then(
-      () => {
-        if (this.#initializing === settled) this.#initializing = undefined;
-      },
-      () => {
-        if (this.#initializing === settled) this.#initializing = undefined;
-      },
-    );
+    const release = (): void => {
+      if (this.#initializing === settled) this.#initializing = undefined;
+    };
+    const settled = sent.then(release, release);
     this.#initializing = settled;
   }
 
