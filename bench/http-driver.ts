@@ -284,6 +284,11 @@ export interface LoadResult {
   p99Us: number;
   /** Server process CPU (user + system) per timed call, µs: the cost that does not depend on the driver. */
   serverCpuUsPerCall: number;
+  /**
+   * The server's main thread alone (the JavaScript and the event loop), µs per timed call; the rest of
+   * `serverCpuUsPerCall` is V8's and libuv's background threads (concurrent marking, parallel scavenges, compilers).
+   */
+  serverMainCpuUsPerCall: number;
   /** This (driver) process's CPU per timed call, µs. */
   driverCpuUsPerCall: number;
   calls: number;
@@ -343,6 +348,7 @@ export async function measureLoad(
     phase = 'timed';
     timedStart = performance.now();
     const serverCpuStart = readCpuUs(server.pid) ?? NaN;
+    const serverMainCpuStart = readCpuUs(`${server.pid}/task/${server.pid}`) ?? NaN;
     const driverCpuStart = process.cpuUsage();
     await Promise.race([sleep(config.durationMs), Promise.all(runs)]);
     if (phase === 'timed') {
@@ -350,6 +356,7 @@ export async function measureLoad(
       timedEnd = performance.now();
     }
     const serverCpuUs = (readCpuUs(server.pid) ?? NaN) - serverCpuStart;
+    const serverMainCpuUs = (readCpuUs(`${server.pid}/task/${server.pid}`) ?? NaN) - serverMainCpuStart;
     const driverCpu = process.cpuUsage(driverCpuStart);
     await Promise.all(runs);
     const seconds = (timedEnd - timedStart) / 1000;
@@ -359,6 +366,7 @@ export async function measureLoad(
       p90Us: percentile(latenciesUs, 90) ?? NaN,
       p99Us: percentile(latenciesUs, 99) ?? NaN,
       serverCpuUsPerCall: serverCpuUs / timedCalls,
+      serverMainCpuUsPerCall: serverMainCpuUs / timedCalls,
       driverCpuUsPerCall: (driverCpu.user + driverCpu.system) / timedCalls,
       calls: timedCalls,
       errors,

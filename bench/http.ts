@@ -8,7 +8,9 @@
 // Prints medians and ratios and writes bench/results/http-latest.json.
 // Env: BENCH_ROUNDS=<n> (default 3), BENCH_HTTP_SECONDS=<s> timed window (default 8), BENCH_SESSIONS=<n>
 // (default 1000), BENCH_WARMUP_SESSIONS=<w> (default 300), BENCH_QUICK=1 for a smoke run with short windows, BENCH_ONLY=<names> (comma-separated
-// scenario keys and/or server names: run only those, for development; the report then holds only them).
+// scenario keys and/or server names: run only those, for development; the report then holds only them),
+// BENCH_SERVER_NODE_ARGS=<flags> (node flags for every server process, e.g. `--single-threaded` to keep V8's
+// background threads out of the CPU per request; the "main thread" column splits them out without it).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +30,7 @@ import { formatNumber, formatRatio, formatTable, median } from './stats.ts';
 import { writeResultsFile } from './results-file.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const node = process.execPath;
 
 const isQuick = process.env.BENCH_QUICK === '1';
@@ -238,6 +241,7 @@ const metricsOf = {
     { key: 'p50Us', label: 'p50 µs', digits: 0, better: 'lower' },
     { key: 'p99Us', label: 'p99 µs', digits: 0, better: 'lower' },
     { key: 'serverCpuUs', label: 'server CPU µs/call', digits: 0, better: 'lower' },
+    { key: 'serverMainCpuUs', label: 'main thread µs/call', digits: 0, better: 'lower' },
     { key: 'driverCpuUs', label: 'driver CPU µs/call', digits: 0, better: 'lower' },
   ],
   memory: [
@@ -270,7 +274,7 @@ async function measure(scenario: Scenario, entry: Entry, result: Result): Promis
   const spec: HttpServerSpec = {
     name: entry.name,
     command: node,
-    args: entry.args,
+    args: [...serverNodeArgs, ...entry.args],
     cwd: root,
     ...(entry.isQuiet === true ? { isQuiet: true } : {}),
   };
@@ -284,6 +288,7 @@ async function measure(scenario: Scenario, entry: Entry, result: Result): Promis
       result.samples.p50Us!.push(run.p50Us);
       result.samples.p99Us!.push(run.p99Us);
       result.samples.serverCpuUs!.push(run.serverCpuUsPerCall);
+      result.samples.serverMainCpuUs!.push(run.serverMainCpuUsPerCall);
       result.samples.driverCpuUs!.push(run.driverCpuUsPerCall);
       result.calls.push(run.calls);
     } else {
@@ -354,7 +359,7 @@ function render(scenario: Scenario, results: readonly Result[]): string {
         .filter((r) => r !== floor && !r.noRatio)
         .map((r) => [
           r.name,
-          ...(['serverCpuUs', 'requestsPerSecond'] as const).map((key) =>
+          ...(['serverCpuUs', 'serverMainCpuUs', 'requestsPerSecond'] as const).map((key) =>
             formatRatio(medianOf(r, key), medianOf(floor, key)),
           ),
         ])
@@ -373,7 +378,7 @@ function render(scenario: Scenario, results: readonly Result[]): string {
       : '',
     floorRows.length
       ? `against the hand-written ${floor!.name} (row / ${floor!.name})\n` +
-        formatTable(['server', 'server CPU µs/call', 'req/s'], floorRows)
+        formatTable(['server', 'server CPU µs/call', 'main thread µs/call', 'req/s'], floorRows)
       : '',
     problems.length ? `problems (measurements with errors are excluded):\n${problems.join('\n')}` : '',
   ];
@@ -406,7 +411,7 @@ function toJson(scenario: Scenario, results: readonly Result[]) {
           .map((r) => [
             `${r.name}/${floor.name}`,
             Object.fromEntries(
-              (['serverCpuUs', 'requestsPerSecond'] as const).map((key) => {
+              (['serverCpuUs', 'serverMainCpuUs', 'requestsPerSecond'] as const).map((key) => {
                 const a = medianOf(r, key);
                 const d = medianOf(floor, key);
                 return [key, a !== undefined && d ? round3(a / d) : null];
@@ -441,7 +446,7 @@ async function main(): Promise<void> {
   const env = machineFacts();
   console.log(`mcpwire HTTP benchmark${isQuick ? ' (BENCH_QUICK: smoke run only)' : ''}`);
   console.log(
-    `node ${env.node} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,
+    `node ${env.node}${serverNodeArgs.length ? ` (servers: ${serverNodeArgs.join(' ')})` : ''} on ${env.platform}; ${env.cpus} CPUs, ${env.cpuModel}; load average ${env.loadAverageAtStart.join(' ')}`,
   );
   console.log(
     `${config.rounds} interleaved rounds, fresh server process per measurement, all on 127.0.0.1; load: ` +
