@@ -59,3 +59,10 @@ test('without the splice preconditions the message is serialised as it is', () =
   ];
   for (const message of cases) assert.equal(encodeMessage(message), JSON.stringify(message));
 });
+
+test('a numeric id is written as JSON.stringify writes it, whatever the number', () => {
+  for (const id of [0, -0, 7, -3, 1.5, 1e21, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY]) {
+    const message = response({ a: 1, _meta: tail.value, [encodedTail]: tail }, id);
+    assert.equal(encodeMessage(message), JSON.stringify(message));
+  }
+});
