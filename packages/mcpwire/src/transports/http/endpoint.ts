@@ -81,7 +81,13 @@ export function createEndpoint(
     const origin = view.headers.get('origin');
     let routed: HttpReply | Promise<HttpReply>;
     try {
-      routed = route(view, context, origin);
+      const refused = checkRequest(view, context, origin);
+      if (refused !== undefined) return withCors(refused, origin);
+      // A POST without authentication, the usual request: its reply comes complete (CORS headers,
+      // failures answered), so no promise more per request to add them.
+      if (view.method === 'POST' && config.auth === undefined && config.authenticate === undefined)
+        return handlePost(view, context, undefined, { origin });
+      routed = route(view, context);
     } catch (error) {
       return withCors(failed(view, error, config), origin);
     }
@@ -129,11 +135,12 @@ interface Context {
   policy: SecurityPolicy;
 }
 
-function route(
+/** The checks before authentication, in order: path, Host, Origin, CORS preflight, repeated headers. */
+function checkRequest(
   request: HttpRequestView,
   context: Context,
   origin: string | null,
-): HttpReply | Promise<HttpReply> {
+): HttpReply | undefined {
   const { config } = context;
   if (request.pathname !== config.path) return refuse(404, 'Not Found');
   const { policy } = context;
@@ -142,6 +149,12 @@ function route(
   if (request.method === 'OPTIONS') return preflightResponse(request.headers, origin);
   const repeated = findRepeatedHeader(request.headers);
   if (repeated !== undefined) return refuse(400, `Bad Request: the ${repeated} header must appear once`);
+  return undefined;
+}
+
+/** A request that passed `checkRequest`: authenticated (when configured), then served by method. */
+function route(request: HttpRequestView, context: Context): HttpReply | Promise<HttpReply> {
+  const { config } = context;
   // Without authentication there is nothing to wait for: no promise and no turn per request.
   if (config.auth === undefined && config.authenticate === undefined)
     return serveMethod(request, context, undefined);
@@ -172,68 +185,87 @@ function serveMethod(
   }
 }
 
+/**
+ * A POST into the era it names. With `cors` (a POST without authentication, served straight from
+ * `serve`), the reply comes complete: CORS headers added for `cors.origin` and an unexpected failure
+ * answered, in this one async function (no promise more per request to finish it).
+ */
 async function handlePost(
   request: HttpRequestView,
   context: Context,
   principal: Principal | undefined,
+  cors?: { origin: string | null },
 ): Promise<HttpReply> {
-  const type = request.headers.get('content-type') ?? '';
-  if (type !== 'application/json' && !/^application\/json\s*(;|$)/i.test(type)) {
-    return refuse(415, 'Unsupported Media Type: the body must be application/json');
-  }
-  const accepts = parseAccept(request.headers.get('accept'));
-  if (!accepts.json && !accepts.sse) {
-    return refuse(406, 'Not Acceptable: accept application/json and text/event-stream');
-  }
-  const body = await request.readBody(context.config.maxBodyBytes);
-  if ('tooLarge' in body) {
-    return refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`);
-  }
-  // The text stays with the frame: a bridge relays the client's bytes (issue 25, byte-exact).
-  const frame = decodeFrameKeepingText(body.text);
-  const routed = classifyPost(frame, {
-    protocolVersion: request.headers.get('mcp-protocol-version'),
-    method: request.headers.get('mcp-method'),
-  });
-  if (context.config.auth?.authorize !== undefined && principal !== undefined) {
-    const denied = await authorize(routed, principal, context.config);
-    if (denied) return denied;
-  }
-  const eras = context.server.eras ?? 'both';
-  // A handshake-only server answers a 2026-07-28 POST as a 2025 server would: as handshake-era
-  // traffic, which without a session is refused with a 4xx that is no 2026-07-28 error.
-  if (
-    eras === 'handshake' &&
-    (routed.kind === 'stateless-request' || routed.kind === 'stateless-notification')
-  ) {
-    const posted = context.handshake.post(request, frame, false, accepts, principal);
-    return posted instanceof Promise ? await posted : posted;
-  }
-  if (eras === 'stateless' && routed.kind === 'handshake' && routed.isInitialize) {
-    const { message } = routed.frame as { message: JsonRpcRequest };
-    const { code, message: text, data } = initializeRefusal(message.params?.protocolVersion);
-    return errorReply({ status: 400, code, message: text, data, id: message.id });
-  }
-  switch (routed.kind) {
-    case 'reject':
-      return errorReply(routed.error);
-    case 'stateless-notification':
-      return emptyReply(202);
-    case 'stateless-request': {
-      const checked = checkStatelessRequest(routed.message, request.headers, context.toolSchema);
-      const refused = checked instanceof Promise ? await checked : checked;
-      if (refused) return errorReply(refused);
-      return await serveStatelessRequest(context.server, routed.message, request, {
-        keepAliveMs: context.config.keepAliveMs,
-        principal,
-      });
+  try {
+    const type = request.headers.get('content-type') ?? '';
+    if (type !== 'application/json' && !/^application\/json\s*(;|$)/i.test(type)) {
+      return done(refuse(415, 'Unsupported Media Type: the body must be application/json'), cors);
     }
-    case 'handshake': {
-      // A refusal comes back as a plain reply: no await for it.
-      const posted = context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
-      return posted instanceof Promise ? await posted : posted;
+    const accepts = parseAccept(request.headers.get('accept'));
+    if (!accepts.json && !accepts.sse) {
+      return done(refuse(406, 'Not Acceptable: accept application/json and text/event-stream'), cors);
     }
+    const body = await request.readBody(context.config.maxBodyBytes);
+    if ('tooLarge' in body) {
+      return done(refuse(413, `Payload Too Large: the limit is ${context.config.maxBodyBytes} bytes`), cors);
+    }
+    // The text stays with the frame: a bridge relays the client's bytes (issue 25, byte-exact).
+    const frame = decodeFrameKeepingText(body.text);
+    const routed = classifyPost(frame, {
+      protocolVersion: request.headers.get('mcp-protocol-version'),
+      method: request.headers.get('mcp-method'),
+    });
+    if (context.config.auth?.authorize !== undefined && principal !== undefined) {
+      const denied = await authorize(routed, principal, context.config);
+      if (denied) return done(denied, cors);
+    }
+    const eras = context.server.eras ?? 'both';
+    // A handshake-only server answers a 2026-07-28 POST as a 2025 server would: as handshake-era
+    // traffic, which without a session is refused with a 4xx that is no 2026-07-28 error.
+    if (
+      eras === 'handshake' &&
+      (routed.kind === 'stateless-request' || routed.kind === 'stateless-notification')
+    ) {
+      const posted = context.handshake.post(request, frame, false, accepts, principal);
+      return done(posted instanceof Promise ? await posted : posted, cors);
+    }
+    if (eras === 'stateless' && routed.kind === 'handshake' && routed.isInitialize) {
+      const { message } = routed.frame as { message: JsonRpcRequest };
+      const { code, message: text, data } = initializeRefusal(message.params?.protocolVersion);
+      return done(errorReply({ status: 400, code, message: text, data, id: message.id }), cors);
+    }
+    switch (routed.kind) {
+      case 'reject':
+        return done(errorReply(routed.error), cors);
+      case 'stateless-notification':
+        return done(emptyReply(202), cors);
+      case 'stateless-request': {
+        const checked = checkStatelessRequest(routed.message, request.headers, context.toolSchema);
+        const refused = checked instanceof Promise ? await checked : checked;
+        if (refused) return done(errorReply(refused), cors);
+        return done(
+          await serveStatelessRequest(context.server, routed.message, request, {
+            keepAliveMs: context.config.keepAliveMs,
+            principal,
+          }),
+          cors,
+        );
+      }
+      case 'handshake': {
+        // A refusal comes back as a plain reply: no await for it.
+        const posted = context.handshake.post(request, routed.frame, routed.isInitialize, accepts, principal);
+        return done(posted instanceof Promise ? await posted : posted, cors);
+      }
+    }
+  } catch (error) {
+    if (cors === undefined) throw error;
+    return withCors(failed(request, error, context.config), cors.origin);
   }
+}
+
+/** `reply`, completed with CORS headers when `cors` asks (see handlePost). */
+function done(reply: HttpReply, cors: { origin: string | null } | undefined): HttpReply {
+  return cors === undefined ? reply : withCors(reply, cors.origin);
 }
 
 /**

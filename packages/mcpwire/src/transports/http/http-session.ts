@@ -45,7 +45,14 @@ export class HttpSession implements Channel, SessionState {
   #owner: SessionOwner<HttpSession>;
   #receiver: ChannelReceiver | undefined;
   #backlog: Frame[] | undefined;
+  /**
+   * The in-flight requests' POSTs. A session usually has one request in flight: it is kept in the two
+   * fields below, and this map is made only for a second (and dropped once none is left).
+   */
   #exchanges: Map<RequestId, PostExchange> | undefined;
+  /** The one request in flight when `#exchanges` is undefined (its POST in `#soleExchange`). */
+  #soleId: RequestId | undefined;
+  #soleExchange: PostExchange | undefined;
   /** Who sent each in-flight request (authenticated endpoints only); dropped with its response. */
   #senders: Map<RequestId, Principal> | undefined;
   #initializeId: RequestId | undefined;
@@ -157,22 +164,57 @@ export class HttpSession implements Channel, SessionState {
    * `PollingChannel`, server/polling-channel.ts) as `ctx.disconnectForPolling()`.
    */
   disconnectForPolling(relatedRequestId: RequestId): boolean {
-    return this.#exchanges?.get(relatedRequestId)?.poll() ?? false;
+    return this.#exchangeOf(relatedRequestId)?.poll() ?? false;
   }
 
   /** True while a POST awaits its responses or a stream has a client attached. */
   get isBusy(): boolean {
-    return this.#exchanges !== undefined || this.#streams?.isAttached === true;
+    return this.hasRequestsInFlight || this.#streams?.isAttached === true;
   }
 
   /** True while a POST's requests await their responses (an eviction would lose that work). */
   get hasRequestsInFlight(): boolean {
-    return this.#exchanges !== undefined;
+    return this.#soleExchange !== undefined || this.#exchanges !== undefined;
   }
 
   /** True if a request with this id is still waiting for its response (ids are per session). */
   isInFlight(id: RequestId): boolean {
-    return this.#exchanges?.has(id) ?? false;
+    return this.#exchangeOf(id) !== undefined;
+  }
+
+  /** The POST of the in-flight request `id`, if any. */
+  #exchangeOf(id: RequestId): PostExchange | undefined {
+    const sole = this.#soleExchange;
+    if (sole !== undefined) return this.#soleId === id ? sole : undefined;
+    return this.#exchanges?.get(id);
+  }
+
+  /** Notes `id` in flight with its POST. */
+  #addInFlight(id: RequestId, exchange: PostExchange): void {
+    if (this.#exchanges === undefined) {
+      if (this.#soleExchange === undefined) {
+        this.#soleId = id;
+        this.#soleExchange = exchange;
+        return;
+      }
+      this.#exchanges = new Map([[this.#soleId!, this.#soleExchange]]);
+      this.#soleId = this.#soleExchange = undefined;
+    }
+    this.#exchanges.set(id, exchange);
+  }
+
+  /** `id` is no longer in flight; with none left, the senders go too. */
+  #removeInFlight(id: RequestId): void {
+    this.#senders?.delete(id);
+    if (this.#soleExchange !== undefined) {
+      if (this.#soleId !== id) return;
+      this.#soleId = this.#soleExchange = undefined;
+    } else {
+      const exchanges = this.#exchanges;
+      if (exchanges === undefined || !exchanges.delete(id) || exchanges.size > 0) return;
+      this.#exchanges = undefined;
+    }
+    this.#senders = undefined;
   }
 
   open(receiver: ChannelReceiver): void {
@@ -211,9 +253,8 @@ export class HttpSession implements Channel, SessionState {
         closeAfterMs: isPolling ? settings.closeSseStreamsAfterMs : undefined,
         sseAfterMs: settings.sseAfterMs,
       });
-      const exchanges = (this.#exchanges ??= new Map());
       for (const request of requests) {
-        exchanges.set(request.id, exchange);
+        this.#addInFlight(request.id, exchange);
         if (principal !== undefined) (this.#senders ??= new Map()).set(request.id, principal);
         if (request.method === 'initialize') this.#initializeId = request.id;
       }
@@ -293,13 +334,11 @@ export class HttpSession implements Channel, SessionState {
       : this.#toWire(message as Message);
     const key = options?.relatedRequestId ?? firstResponseId(message);
     if (key !== undefined) {
-      const exchanges = this.#exchanges;
-      const exchange = exchanges?.get(key);
+      const exchange = this.#exchangeOf(key);
       this.#noteNegotiated(key, message);
-      if (exchanges) {
-        if (!Array.isArray(message)) this.#answered(exchanges, message as Message);
-        else for (const item of message as readonly Message[]) this.#answered(exchanges, item);
-        if (exchanges.size === 0) this.#exchanges = this.#senders = undefined;
+      if (this.hasRequestsInFlight) {
+        if (!Array.isArray(message)) this.#answered(message as Message);
+        else for (const item of message as readonly Message[]) this.#answered(item);
       }
       if (exchange) {
         const handled = exchange.handle(message, options?.text);
@@ -318,10 +357,9 @@ export class HttpSession implements Channel, SessionState {
   }
 
   /** A response leaves: its request is no longer in flight. */
-  #answered(exchanges: Map<RequestId, PostExchange>, message: Message): void {
+  #answered(message: Message): void {
     if (!isResponse(message) || message.id === undefined) return;
-    exchanges.delete(message.id);
-    this.#senders?.delete(message.id);
+    this.#removeInFlight(message.id);
   }
 
   /** Closes the session here and forgets its streams in the event store: the session has ended. */
@@ -341,8 +379,9 @@ export class HttpSession implements Channel, SessionState {
   #close(isEnded: boolean): Promise<void> {
     if (this.#isClosed) return Promise.resolve();
     this.#isClosed = true;
-    for (const exchange of new Set(this.#exchanges?.values())) exchange.abort();
-    this.#exchanges = this.#senders = undefined;
+    const sole = this.#soleExchange;
+    for (const exchange of sole !== undefined ? [sole] : new Set(this.#exchanges?.values())) exchange.abort();
+    this.#exchanges = this.#senders = this.#soleId = this.#soleExchange = undefined;
     this.#streams?.finish(isEnded);
     this.#receiver?.handleClose();
     this.#owner.forget(this);

@@ -20,6 +20,8 @@ export interface SecurityPolicy {
  */
 export function isHostAllowed(host: string, policy: SecurityPolicy): boolean {
   if (policy.allowedHosts.includes('*')) return true;
+  // The last decision first: a string comparison, where a Map lookup hashes the fresh Host string.
+  if (host === lastHost.host && policy === lastHost.policy) return lastHost.isAllowed;
   // Parsing an authority costs a URL per request; a client sends the same Host every time.
   let known = hostDecisions.get(policy);
   if (!known) hostDecisions.set(policy, (known = new Map()));
@@ -35,8 +37,16 @@ export function isHostAllowed(host: string, policy: SecurityPolicy): boolean {
   // Bounded: a stream of made-up Host values only ever evicts the cache, never grows it.
   if (known.size >= 64) known.clear();
   known.set(host, isAllowed);
+  lastHost = { host, policy, isAllowed };
   return isAllowed;
 }
+
+/** The last Host decided, and for which policy (the same decision the Map below keeps). */
+let lastHost: { host: string; policy: SecurityPolicy | undefined; isAllowed: boolean } = {
+  host: '',
+  policy: undefined,
+  isAllowed: false,
+};
 
 const hostDecisions = new WeakMap<SecurityPolicy, Map<string, boolean>>();
 
