@@ -86,7 +86,7 @@ export function createEndpoint(
       // A POST without authentication, the usual request: its reply comes complete (CORS headers,
       // failures answered), so no promise more per request to add them.
       if (view.method === 'POST' && config.auth === undefined && config.authenticate === undefined)
-        return handlePost(view, context, undefined, { origin });
+        return handlePost(view, context, undefined, origin);
       routed = route(view, context);
     } catch (error) {
       return withCors(failed(view, error, config), origin);
@@ -186,15 +186,16 @@ function serveMethod(
 }
 
 /**
- * A POST into the era it names. With `cors` (a POST without authentication, served straight from
- * `serve`), the reply comes complete: CORS headers added for `cors.origin` and an unexpected failure
- * answered, in this one async function (no promise more per request to finish it).
+ * A POST into the era it names. With `cors` (the request's Origin, or null without one: a POST without
+ * authentication, served straight from `serve`), the reply comes complete: CORS headers added for that
+ * origin and an unexpected failure answered, in this one async function (no promise more per request
+ * to finish it).
  */
 async function handlePost(
   request: HttpRequestView,
   context: Context,
   principal: Principal | undefined,
-  cors?: { origin: string | null },
+  cors?: string | null,
 ): Promise<HttpReply> {
   try {
     const type = request.headers.get('content-type') ?? '';
@@ -259,13 +260,13 @@ async function handlePost(
     }
   } catch (error) {
     if (cors === undefined) throw error;
-    return withCors(failed(request, error, context.config), cors.origin);
+    return withCors(failed(request, error, context.config), cors);
   }
 }
 
-/** `reply`, completed with CORS headers when `cors` asks (see handlePost). */
-function done(reply: HttpReply, cors: { origin: string | null } | undefined): HttpReply {
-  return cors === undefined ? reply : withCors(reply, cors.origin);
+/** `reply`, completed with CORS headers when `cors` asks (see handlePost; undefined: it does not). */
+function done(reply: HttpReply, cors: string | null | undefined): HttpReply {
+  return cors === undefined ? reply : withCors(reply, cors);
 }
 
 /**
